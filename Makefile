@@ -1,0 +1,121 @@
+# vmsim - top-level Makefile.  Sources are found by glob: a new module is a
+# new file pair in model/ or sim/, a new test is a new file in tests/*/.
+#
+#   make            build ./vmsim (gcc, make and glibc only)
+#   make check      install test deps if missing, run every suite + valgrind
+#   make asan       ASan+UBSan build running the suites
+#   make bench      throughput figures (never asserted)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CSTD    := -std=c11 -D_GNU_SOURCE
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wno-missing-field-initializers
+OPT     ?= -O2 -g
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -Imodel -Isim
+LDLIBS  += -lm
+
+MODEL_SRC := $(sort $(wildcard model/*.c))
+SIM_SRC   := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c)))
+MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
+SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
+LIBMODEL  := $(BUILD)/libvmsim-model.a
+LIBSIM    := $(BUILD)/libvmsim-sim.a
+
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
+CONF_SRC  := $(sort $(wildcard tests/conformance/*.c))
+PROP_SRC  := $(sort $(wildcard tests/property/*.c))
+TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
+
+ifeq ($(BUILD),build)
+VMSIM := vmsim
+else
+VMSIM := $(BUILD)/vmsim
+endif
+
+.PHONY: all check check-deps test valgrind asan bench install clean tables
+
+all: $(VMSIM)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBMODEL): $(MODEL_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIBSIM): $(SIM_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(VMSIM): $(BUILD)/sim/main.o $(LIBSIM) $(LIBMODEL)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- tests -------------------------------------------------------------
+CHECK_CFLAGS  = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS    = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread -lm)
+CUNIT_LIBS    = -lcunit
+TEST_CFLAGS   = $(CFLAGS) -Itests/lib -DVMSIM_SRCDIR=\"$(CURDIR)\"
+
+$(BUILD)/tests/lib/%.o: tests/lib/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
+
+TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL) $(CHECK_LIBS) $(LDLIBS)
+
+# CUnit suites: one binary per file in tests/conformance/ and tests/property/
+$(BUILD)/tests/conformance/%: tests/conformance/%.c $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL) $(CUNIT_LIBS) $(CHECK_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/property/%: tests/property/%.c $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL) $(CUNIT_LIBS) $(CHECK_LIBS) $(LDLIBS)
+
+CONF_BIN  := $(CONF_SRC:tests/conformance/%.c=$(BUILD)/tests/conformance/%)
+PROP_BIN  := $(PROP_SRC:tests/property/%.c=$(BUILD)/tests/property/%)
+TEST_BINS := $(UNIT_BIN) $(CONF_BIN) $(PROP_BIN)
+
+check-deps:
+	@sh tools/ensure-test-deps.sh
+
+# `make check` = dependencies, build, every suite, then valgrind over every suite.
+check: check-deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory valgrind
+
+test: $(VMSIM) $(TEST_BINS)
+	@sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS)
+
+valgrind: $(VMSIM) $(TEST_BINS)
+	@sh tools/run-suites.sh "$(VMSIM)" valgrind $(TEST_BINS)
+
+asan: check-deps
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	    OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined" build-asan/vmsim asan-run
+
+asan-run: $(VMSIM) $(TEST_BINS)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS)
+
+bench: $(VMSIM)
+	@sh tools/bench.sh ./$(VMSIM)
+
+install: $(VMSIM)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(VMSIM) $(DESTDIR)$(PREFIX)/bin/vmsim
+
+clean:
+	rm -rf build build-asan vmsim
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,14 @@
+/* cmds.h - the vmsim subcommands; each returns the process exit code
+ * (0 ok, 1 divergence/violation/difference, 2 bad input or usage). */
+#ifndef VMSIM_CMDS_H
+#define VMSIM_CMDS_H
+
+int cmd_replay(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_flags(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+#define VMSIM_VERSION "0.1.0"
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * trace.h - events of the trace format (shared/spec/trace-format.md), the
+ * streaming reader that turns text into events, and the writer that turns
+ * events back into canonical text.
+ *
+ * The reader streams: it holds one line (plus the pending halves of
+ * <unfinished ...> calls, one per pid) and never the whole file, so memory
+ * does not grow with trace length.  Strings inside an event (paths, expect
+ * keys) point into the reader's buffers and stay valid until the next
+ * trace_read() call.
+ *
+ * Argument conventions (args[] after decoding; flags are the numbers of the
+ * trace's arch/kernel table, symbolic names already resolved):
+ *   mmap       addr len prot flags fd off
+ *   munmap     addr len            mprotect  addr len prot
+ *   mremap     old_addr old_len new_len flags new_addr(0 if absent)
+ *   madvise    addr len advice     msync     addr len flags
+ *   brk        addr                mlock/munlock addr len
+ *   mlock2     addr len flags      mlockall  flags      munlockall -
+ *   fork/vfork -                   clone     clone_flags (CLONE_* generic values, SIGCHLD in low byte)
+ *   clone3     clone_flags         execve    - (str = path)
+ *   exit/exit_group status
+ *   openat     dirfd - oflags mode (str = path; AT_FDCWD = -100; O_* in generic numbering)
+ *   open       -100 - oflags mode  (same slots as openat)
+ *   close      fd                  unlink    - (str = path)
+ *   ftruncate  fd len              fallocate fd mode off len
+ *   read/write fd - count          pread64/pwrite64 fd - count off
+ *   setrlimit  resource            prlimit64 pid resource     (rlimit in ev->rlim)
+ *   capset     -                   (effective capability set in ev->cap_effective)
+ *   fault      addr mode           touch     addr len mode
+ *   reclaim    nr_pages            drop_caches value
+ * Negative numbers (fd -1, AT_FDCWD) are stored two's complement.
+ * Resource numbers use the generic numbering (RLIMIT_MEMLOCK = 8).
+ */
+#ifndef VMSIM_TRACE_H
+#define VMSIM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum ev_type {
+	EV_CALL,        /* a syscall or a pseudo-call: NAME(ARGS) = RESULT */
+	EV_EXPECT,      /* expect(...) = ... */
+	EV_SIGNAL,      /* --- SIGxxx {si_signo=..., si_code=..., si_addr=...} --- */
+	EV_EXITED,      /* +++ exited with N +++ */
+	EV_KILLED,      /* +++ killed by SIGxxx [(core dumped)] +++ */
+};
+
+enum sysno {
+	SYS_UNKNOWN = 0, /* any other syscall: read, counted, skipped */
+	SYS_MMAP, SYS_MUNMAP, SYS_MPROTECT, SYS_MREMAP, SYS_MADVISE, SYS_MSYNC,
+	SYS_BRK, SYS_MLOCK, SYS_MLOCK2, SYS_MUNLOCK, SYS_MLOCKALL, SYS_MUNLOCKALL,
+	SYS_FORK, SYS_VFORK, SYS_CLONE, SYS_CLONE3, SYS_EXECVE, SYS_EXIT,
+	SYS_EXIT_GROUP, SYS_OPENAT, SYS_OPEN, SYS_CLOSE, SYS_UNLINK, SYS_FTRUNCATE,
+	SYS_FALLOCATE, SYS_READ, SYS_PREAD64, SYS_WRITE, SYS_PWRITE64,
+	SYS_SETRLIMIT, SYS_PRLIMIT64, SYS_CAPSET,
+	/* pseudo-events */
+	SYS_FAULT, SYS_TOUCH, SYS_RECLAIM, SYS_DROP_CACHES,
+	SYS_NR
+};
+
+/* fault/touch access modes */
+enum access_mode { ACC_READ = 1, ACC_WRITE = 2, ACC_EXEC = 4 };
+
+/* pseudo-results of fault() */
+enum fault_result { FR_MINOR = 1, FR_MAJOR, FR_SIGSEGV, FR_SIGBUS };
+
+enum res_kind {
+	RES_NONE,    /* no "= ..." at all (only for unfinished halves; never returned) */
+	RES_UNKNOWN, /* "= ?" */
+	RES_VALUE,   /* "= 0", "= 0x7f..", "= 32", "= MINOR" (value = enum fault_result) */
+	RES_ERROR,   /* "= -1 ENOMEM (text)": err = 12 */
+};
+
+#define RLIM_INFINITY_VALUE UINT64_MAX
+
+enum expect_kind {
+	EXP_FIELD, /* expect(VmLck) = 32 kB; also meminfo/vmstat names */
+	EXP_VMA,   /* expect(vma, ADDR) = {k=v, ...} | none */
+	EXP_VMAS,  /* expect(vmas, START, END) = N */
+	EXP_PAGE,  /* expect(page, ADDR) = {k=v, ...} */
+};
+
+struct strslice {
+	const char *p;
+	size_t len;
+};
+
+struct expect_kv {
+	struct strslice key;
+	struct strslice text; /* the raw value text (string values without quotes) */
+	uint64_t num;         /* numeric value, scaled to bytes when unit is kB/MB/... */
+	bool is_num;
+	bool is_str;          /* was a quoted string */
+	int col;              /* column of the key, 1-based */
+};
+
+#define EXPECT_MAX_KV 32
+
+struct expect {
+	enum expect_kind kind;
+	struct strslice field; /* EXP_FIELD: "VmLck" */
+	uint64_t addr, end;    /* EXP_VMA/EXP_PAGE: addr; EXP_VMAS: addr..end */
+	bool none;             /* "= none" */
+	uint64_t value;        /* EXP_FIELD / EXP_VMAS numeric value (bytes for "kB" values) */
+	bool value_in_kb;      /* EXP_FIELD value was given with "kB" */
+	unsigned nkv;
+	struct expect_kv kv[EXPECT_MAX_KV];
+};
+
+struct event {
+	enum ev_type type;
+	int pid;               /* 0 when the line had none (the first process) */
+	unsigned long line;    /* 1-based line of the event (of the "resumed" half for split calls) */
+	unsigned long first_line; /* line where the call started (unfinished half) */
+	double timestamp;      /* seconds; < 0 when absent */
+
+	/* EV_CALL */
+	enum sysno sys;
+	struct strslice name;  /* the name as written (for SYS_UNKNOWN and messages) */
+	unsigned nargs;
+	uint64_t args[6];
+	struct strslice str;   /* path argument (openat, open, unlink, execve) */
+	bool has_rlim;         /* setrlimit/prlimit64 new limit given (not NULL) */
+	uint64_t rlim_cur, rlim_max;
+	uint64_t cap_effective;/* capset: effective set, bit n = capability n */
+	enum res_kind res;
+	int64_t value;         /* RES_VALUE */
+	int err;               /* RES_ERROR: positive errno number */
+
+	/* EV_EXPECT */
+	struct expect exp;
+
+	/* EV_SIGNAL / EV_KILLED */
+	int signo;
+	uint64_t si_addr;
+	bool has_si_addr;
+	struct strslice si_code; /* "SEGV_ACCERR" */
+
+	/* EV_EXITED */
+	int exit_status;
+};
+
+/* Header keys (all optional); has_* says whether the trace gave the key. */
+struct trace_header {
+	unsigned version;            bool has_version;
+	char arch[32];               bool has_arch;
+	char kernel[32];             bool has_kernel;
+	uint64_t page_size;          bool has_page_size;
+	uint64_t ram;                bool has_ram;     /* bytes */
+	uint64_t swap;               bool has_swap;    /* bytes */
+	uint64_t rlimit_memlock;     bool has_rlimit_memlock; /* bytes, RLIM_INFINITY_VALUE = unlimited */
+	bool cap_ipc_lock;           bool has_cap_ipc_lock;
+	uint64_t max_map_count;      bool has_max_map_count;
+	bool zero_page;              bool has_zero_page;
+	uint64_t seed;               bool has_seed;
+};
+
+struct trace_reader;
+
+/* Open path ("-" = stdin) for reading.  arch/kernel, if non-NULL, override
+ * the header's choice of flag table.  Returns NULL with a message in err
+ * (at most errlen bytes) on failure. */
+struct trace_reader *trace_open(const char *path, const char *arch,
+				const char *kernel, char *err, size_t errlen);
+/* Same over an already open stream (not closed by trace_close). */
+struct trace_reader *trace_open_stream(FILE *f, const char *name,
+				       const char *arch, const char *kernel,
+				       char *err, size_t errlen);
+void trace_close(struct trace_reader *r);
+
+/* The header; complete once the first event was read (or at EOF). */
+const struct trace_header *trace_header(struct trace_reader *r);
+
+/* Read the next event.  Returns 1 with *ev filled, 0 at end of input,
+ * -1 on malformed input: then trace_error() is
+ * "FILE:LINE:COL: error: what was expected".  Unknown syscalls are returned
+ * as SYS_UNKNOWN events (counted; the caller may skip them). */
+int trace_read(struct trace_reader *r, struct event *ev);
+const char *trace_error(struct trace_reader *r);
+const char *trace_name(struct trace_reader *r);
+
+/* Unknown syscall names seen so far, with counts (for the once-per-name
+ * warning and the summary). */
+size_t trace_unknown_count(struct trace_reader *r);
+const char *trace_unknown_name(struct trace_reader *r, size_t i, unsigned long *count);
+
+/* Name of a syscall number ("mmap"). */
+const char *trace_sys_name(enum sysno s);
+
+/* Writer: canonical text of one event (without pid/timestamp unless the
+ * event has them), using the flag tables of arch/kernel for symbolic
+ * flags.  Returns the length needed (like snprintf). */
+size_t trace_format_event(const struct event *ev, const char *arch,
+			  const char *kernel, char *buf, size_t buflen);
+/* Header lines for h (only keys that are set). */
+void trace_write_header(FILE *f, const struct trace_header *h);
+int trace_write_event(FILE *f, const struct event *ev, const char *arch,
+		      const char *kernel);
+
+#endif
