@@ -1,0 +1,2 @@
+build/model/kerr.o: model/kerr.c model/kerr.h
+model/kerr.h:

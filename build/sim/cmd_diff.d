@@ -1,0 +1,2 @@
+build/sim/cmd_diff.o: sim/cmd_diff.c sim/cmds.h
+sim/cmds.h:
