@@ -1,0 +1,796 @@
+/*
+ * recorder.c - records golden vmsim traces on the running kernel.
+ *
+ * The recorder forks a freestanding static child (child.c), drives it one
+ * syscall or page touch at a time over a pipe, and after every step reads
+ * /proc/CHILD/{smaps,status,pagemap} and /proc/kpageflags (after draining the
+ * per-cpu LRU batches with migrate_pages(child, node0 -> node0)) to write the
+ * expect(...) lines.  The text is the canonical trace text, written here
+ * directly in the style of shared/golden (sim/trace_write.c was not there yet).
+ *
+ *   recorder [-o DIR] [-v VIEWDIR] [-l] [NAME...]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include "proto.h"
+#include "recorder.h"
+
+#define MAXP 4
+#define MAXR 512
+
+struct R {
+	const struct scen *s;
+	FILE *out;
+	char *buf;
+	size_t bufsz;
+	pid_t pid[MAXP];   /* real pids; index+1 is the number in the trace */
+	int np, cur;
+	int parent_of[MAXP];
+	int cmdw, repr;
+	pid_t top;         /* the recorder's own child */
+	long lk_start[MAXR], lk_end[MAXR]; /* ranges that were ever in a locked VMA */
+	int nlk;
+	unsigned long rs;  /* random state */
+	const char *viewdir;
+};
+
+static const char *outdir = "traces/golden";
+static const char *viewdir = "traces/views";
+static char child_path[PATH_MAX];
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "recorder: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(2);
+}
+
+/* ---- output ---- */
+
+static void emit(struct R *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct R *r, const char *fmt, ...)
+{
+	va_list ap;
+	if (r->s->multi)
+		fprintf(r->out, "%-5d ", r->cur + 1);
+	va_start(ap, fmt);
+	vfprintf(r->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', r->out);
+}
+
+void S_note(struct R *r, const char *text)
+{
+	fprintf(r->out, "# %s\n", text);
+}
+
+struct fl { long v; const char *n; };
+
+static const struct fl prot_fl[] = {
+	{1, "PROT_READ"}, {2, "PROT_WRITE"}, {4, "PROT_EXEC"}, {0, NULL}};
+static const struct fl map_fl[] = {
+	{0x10, "MAP_FIXED"}, {0x20, "MAP_ANONYMOUS"}, {0x4000, "MAP_NORESERVE"},
+	{0x8000, "MAP_POPULATE"}, {0x10000, "MAP_NONBLOCK"}, {0x100, "MAP_GROWSDOWN"},
+	{0x2000, "MAP_LOCKED"}, {0x20000, "MAP_STACK"}, {0x100000, "MAP_FIXED_NOREPLACE"},
+	{0, NULL}};
+static const struct fl mremap_fl[] = {
+	{1, "MREMAP_MAYMOVE"}, {2, "MREMAP_FIXED"}, {4, "MREMAP_DONTUNMAP"}, {0, NULL}};
+static const struct fl mcl_fl[] = {
+	{1, "MCL_CURRENT"}, {2, "MCL_FUTURE"}, {4, "MCL_ONFAULT"}, {0, NULL}};
+static const struct fl mlock2_fl[] = {{1, "MLOCK_ONFAULT"}, {0, NULL}};
+static const struct fl open_fl[] = {
+	{0100, "O_CREAT"}, {0200, "O_EXCL"}, {01000, "O_TRUNC"}, {02000000, "O_CLOEXEC"}, {0, NULL}};
+static const struct fl madv_names[] = {
+	{0, "MADV_NORMAL"}, {1, "MADV_RANDOM"}, {2, "MADV_SEQUENTIAL"}, {3, "MADV_WILLNEED"},
+	{4, "MADV_DONTNEED"}, {8, "MADV_FREE"}, {9, "MADV_REMOVE"}, {10, "MADV_DONTFORK"},
+	{11, "MADV_DOFORK"}, {20, "MADV_COLD"}, {21, "MADV_PAGEOUT"}, {22, "MADV_POPULATE_READ"},
+	{23, "MADV_POPULATE_WRITE"}, {24, "MADV_DONTNEED_LOCKED"}, {0, NULL}};
+
+/* strace style: known bits joined by |, the rest in hex; unknown-only as
+ * "0xN / * X_??? * /" */
+static const char *flags(char *b, size_t n, unsigned long v, const struct fl *t, const char *unk)
+{
+	size_t o = 0;
+	unsigned long rest = v;
+	b[0] = 0;
+	for (int i = 0; t[i].n; i++)
+		if ((v & t[i].v) == (unsigned long)t[i].v && t[i].v) {
+			o += snprintf(b + o, n - o, "%s%s", o ? "|" : "", t[i].n);
+			rest &= ~(unsigned long)t[i].v;
+		}
+	if (rest && o)
+		snprintf(b + o, n - o, "|%#lx", rest);
+	else if (rest)
+		snprintf(b, n, "%#lx /* %s */", rest, unk);
+	else if (!o)
+		snprintf(b, n, "0");
+	return b;
+}
+
+static const char *prot_s(char *b, size_t n, long p)
+{
+	if (p == 0) { snprintf(b, n, "PROT_NONE"); return b; }
+	return flags(b, n, p, prot_fl, "PROT_???");
+}
+
+static const char *mapflags_s(char *b, size_t n, long f)
+{
+	const char *type = (f & 3) == 1 ? "MAP_SHARED" : (f & 3) == 2 ? "MAP_PRIVATE" :
+			   (f & 3) == 3 ? "MAP_SHARED_VALIDATE" : "0";
+	char rest[200];
+	if (f & ~3L) {
+		flags(rest, sizeof rest, f & ~3L, map_fl, "MAP_???");
+		snprintf(b, n, "%s|%s", type, rest);
+	} else
+		snprintf(b, n, "%s", type);
+	return b;
+}
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case EPERM: return "EPERM"; case ENOENT: return "ENOENT"; case EBADF: return "EBADF";
+	case EAGAIN: return "EAGAIN"; case ENOMEM: return "ENOMEM"; case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT"; case EBUSY: return "EBUSY"; case EEXIST: return "EEXIST";
+	case EINVAL: return "EINVAL"; case ENODEV: return "ENODEV"; case EOVERFLOW: return "EOVERFLOW";
+	case ENOSYS: return "ENOSYS"; case ESRCH: return "ESRCH";
+	}
+	return "E???";
+}
+
+/* the result text: hex for addresses, decimal otherwise */
+static const char *res_s(char *b, size_t n, long v, bool hex)
+{
+	if (v < 0 && v >= -4095)
+		snprintf(b, n, "-1 %s (%s)", errname((int)-v), strerror((int)-v));
+	else if (hex)
+		snprintf(b, n, "%#lx", v);
+	else
+		snprintf(b, n, "%ld", v);
+	return b;
+}
+
+static const char *addr_s(char *b, size_t n, long a)
+{
+	if (a == 0) snprintf(b, n, "NULL"); else snprintf(b, n, "%#lx", a);
+	return b;
+}
+
+/* ---- child control ---- */
+
+static struct rec_reply call(struct R *r, long op, long nr, const long *a, const char *str)
+{
+	struct rec_cmd c;
+	struct rec_reply rep;
+	memset(&c, 0, sizeof c);
+	c.op = op;
+	c.nr = nr;
+	for (int i = 0; i < 6 && a; i++) c.a[i] = a[i];
+	if (str) snprintf(c.str, sizeof c.str, "%s", str);
+	if (write(r->cmdw, &c, sizeof c) != (ssize_t)sizeof c) die("write to child: %s", strerror(errno));
+	if (op == REC_EXIT) { memset(&rep, 0, sizeof rep); return rep; }
+	size_t got = 0;
+	while (got < sizeof rep) {
+		ssize_t k = read(r->repr, (char *)&rep + got, sizeof rep - got);
+		if (k <= 0) die("%s: child died (op %ld nr %ld)", r->s->name, op, nr);
+		got += (size_t)k;
+	}
+	return rep;
+}
+
+static long sys(struct R *r, long nr, long a0, long a1, long a2, long a3, long a4, long a5, const char *str)
+{
+	long a[6] = {a0, a1, a2, a3, a4, a5};
+	return call(r, REC_SYSCALL, nr, a, str).ret;
+}
+
+static void drain(struct R *r)
+{
+	unsigned long mask = 1;
+	if (syscall(SYS_migrate_pages, r->pid[r->cur], 2, &mask, &mask) < 0)
+		die("migrate_pages: %s", strerror(errno));
+}
+
+struct vma { long start, end, rss, locked; char flags[128]; char perms[5]; };
+
+static int read_smaps(struct R *r, struct vma *v, int max)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/smaps", r->pid[r->cur]);
+	FILE *f = fopen(path, "r");
+	if (!f) die("%s: %s", path, strerror(errno));
+	int n = -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long s, e;
+		char perms[5];
+		long kb;
+		if (sscanf(line, "%lx-%lx %4s", &s, &e, perms) == 3 && strchr(line, '-') < strchr(line, ' ')) {
+			if (s >= 0x800000000000UL) break; /* [vsyscall]: outside the checked range */
+			if (++n >= max) die("too many vmas");
+			memset(&v[n], 0, sizeof v[n]);
+			v[n].start = (long)s; v[n].end = (long)e;
+			memcpy(v[n].perms, perms, 5);
+		} else if (n >= 0 && sscanf(line, "Rss: %ld kB", &kb) == 1) {
+			v[n].rss = kb;
+		} else if (n >= 0 && sscanf(line, "Locked: %ld kB", &kb) == 1) {
+			v[n].locked = kb;
+		} else if (n >= 0 && !strncmp(line, "VmFlags:", 8)) {
+			char *p = line + 8;
+			while (*p == ' ') p++;
+			size_t l = strlen(p);
+			while (l && (p[l - 1] == '\n' || p[l - 1] == ' ')) p[--l] = 0;
+			snprintf(v[n].flags, sizeof v[n].flags, "%s", p);
+		}
+	}
+	fclose(f);
+	return n + 1;
+}
+
+static long status_kb(struct R *r, const char *key)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", r->pid[r->cur]);
+	FILE *f = fopen(path, "r");
+	if (!f) die("%s: %s", path, strerror(errno));
+	long v = -1;
+	size_t kl = strlen(key);
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, key, kl) && line[kl] == ':')
+			v = strtol(line + kl + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+static bool has_flag(const char *flags, const char *f)
+{
+	size_t l = strlen(f);
+	for (const char *p = flags; (p = strstr(p, f)); p += l)
+		if ((p == flags || p[-1] == ' ') && (p[l] == 0 || p[l] == ' '))
+			return true;
+	return false;
+}
+
+static void note_locked(struct R *r, struct vma *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!has_flag(v[i].flags, "lo")) continue;
+		int j;
+		for (j = 0; j < r->nlk; j++)
+			if (r->lk_start[j] == v[i].start && r->lk_end[j] == v[i].end) break;
+		if (j == r->nlk && r->nlk < MAXR) {
+			r->lk_start[r->nlk] = v[i].start;
+			r->lk_end[r->nlk++] = v[i].end;
+		}
+	}
+}
+
+int rec_vmas(struct R *r, long *start, long *end, char (*perms)[5], int max)
+{
+	struct vma v[256];
+	int n = read_smaps(r, v, 256), k = 0;
+	for (int i = 0; i < n && k < max; i++) {
+		if (v[i].start == REC_IMAGE) continue;
+		start[k] = v[i].start; end[k] = v[i].end;
+		memcpy(perms[k], v[i].perms, 5);
+		k++;
+	}
+	return k;
+}
+
+/* expectations after a step: [VmLck], every VMA, the VMA count */
+static void snapshot(struct R *r, bool vmlck, bool setup)
+{
+	struct vma v[256];
+	drain(r);
+	int n = read_smaps(r, v, 256);
+	note_locked(r, v, n);
+	if (vmlck && !setup)
+		emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
+	for (int i = 0; i < n; i++)
+		emit(r, "expect(vma, %#lx) = {start=%#lx, end=%#lx, Rss=%ld kB, Locked=%ld kB, VmFlags=\"%s\"}",
+		     v[i].start, v[i].start, v[i].end, v[i].rss, v[i].locked, v[i].flags);
+	emit(r, "expect(vmas, 0, 0x800000000000) = %d", n);
+	if (setup)
+		emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
+}
+
+void S_pages(struct R *r, long addr, long len)
+{
+	char path[64];
+	drain(r);
+	snprintf(path, sizeof path, "/proc/%d/pagemap", r->pid[r->cur]);
+	int pm = open(path, O_RDONLY), kf = open("/proc/kpageflags", O_RDONLY);
+	if (pm < 0 || kf < 0) die("pagemap/kpageflags: %s", strerror(errno));
+	for (long a = addr; a < addr + len; a += 4096) {
+		uint64_t e = 0, fl = 0;
+		if (pread(pm, &e, 8, (a / 4096) * 8) != 8) die("pagemap read");
+		bool present = e >> 63 & 1;
+		bool related = false;
+		for (int j = 0; j < r->nlk; j++)
+			if (a >= r->lk_start[j] && a < r->lk_end[j]) related = true;
+		if (present) {
+			uint64_t pfn = e & ((1ULL << 55) - 1);
+			if (pread(kf, &fl, 8, (off_t)(pfn * 8)) != 8) die("kpageflags read");
+			if (fl >> 33 & 1 || fl >> 18 & 1) related = true;
+		}
+		if (present && related)
+			emit(r, "expect(page, %#lx) = {present=1, mlocked=%d, unevictable=%d, lru=%d}", a,
+			     (int)(fl >> 33 & 1), (int)(fl >> 18 & 1), (int)(fl >> 5 & 1));
+		else
+			emit(r, "expect(page, %#lx) = {present=%d}", a, present);
+	}
+	close(pm);
+	close(kf);
+}
+
+/* ---- scenario calls ---- */
+
+#define B 256
+long S_mmap(struct R *r, long addr, long len, long prot, long fl, long fd, long off)
+{
+	char a[B], p[B], f[B], o[B], res[B];
+	long v = sys(r, SYS_mmap, addr, len, prot, fl, fd, off, NULL);
+	if (off) snprintf(o, B, "%#lx", off); else snprintf(o, B, "0");
+	emit(r, "mmap(%s, %ld, %s, %s, %ld, %s) = %s", addr_s(a, B, addr), len, prot_s(p, B, prot),
+	     mapflags_s(f, B, fl), fd, o, res_s(res, B, v, true));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_munmap(struct R *r, long addr, long len)
+{
+	char res[B];
+	long v = sys(r, SYS_munmap, addr, len, 0, 0, 0, 0, NULL);
+	emit(r, "munmap(%#lx, %ld) = %s", addr, len, res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_mprotect(struct R *r, long addr, long len, long prot)
+{
+	char p[B], res[B];
+	long v = sys(r, SYS_mprotect, addr, len, prot, 0, 0, 0, NULL);
+	emit(r, "mprotect(%#lx, %ld, %s) = %s", addr, len, prot_s(p, B, prot), res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_mremap(struct R *r, long old, long oldlen, long newlen, long fl, long newaddr)
+{
+	char f[B], res[B];
+	long v = sys(r, SYS_mremap, old, oldlen, newlen, fl, newaddr, 0, NULL);
+	flags(f, B, fl, mremap_fl, "MREMAP_???");
+	if (fl & 2)
+		emit(r, "mremap(%#lx, %ld, %ld, %s, %#lx) = %s", old, oldlen, newlen, f, newaddr, res_s(res, B, v, true));
+	else
+		emit(r, "mremap(%#lx, %ld, %ld, %s) = %s", old, oldlen, newlen, f, res_s(res, B, v, true));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_madvise(struct R *r, long addr, long len, long adv)
+{
+	char res[B], an[64];
+	const char *name = NULL;
+	long v = sys(r, SYS_madvise, addr, len, adv, 0, 0, 0, NULL);
+	for (int i = 0; madv_names[i].n; i++)
+		if (madv_names[i].v == adv) name = madv_names[i].n;
+	if (!name) { snprintf(an, sizeof an, "%#lx /* MADV_??? */", adv); name = an; }
+	emit(r, "madvise(%#lx, %ld, %s) = %s", addr, len, name, res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_mlock(struct R *r, long addr, long len)
+{
+	char res[B];
+	long v = sys(r, SYS_mlock, addr, len, 0, 0, 0, 0, NULL);
+	emit(r, "mlock(%#lx, %ld) = %s", addr, len, res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_munlock(struct R *r, long addr, long len)
+{
+	char res[B];
+	long v = sys(r, SYS_munlock, addr, len, 0, 0, 0, 0, NULL);
+	emit(r, "munlock(%#lx, %ld) = %s", addr, len, res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_mlock2(struct R *r, long addr, long len, long fl)
+{
+	char f[B], res[B];
+	long v = sys(r, SYS_mlock2, addr, len, fl, 0, 0, 0, NULL);
+	emit(r, "mlock2(%#lx, %ld, %s) = %s", addr, len, flags(f, B, (unsigned int)fl, mlock2_fl, "MLOCK_???"),
+	     res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_mlockall(struct R *r, long fl)
+{
+	char f[B], res[B];
+	long v = sys(r, SYS_mlockall, fl, 0, 0, 0, 0, 0, NULL);
+	emit(r, "mlockall(%s) = %s", flags(f, B, (unsigned int)fl, mcl_fl, "MCL_???"), res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_munlockall(struct R *r)
+{
+	char res[B];
+	long v = sys(r, SYS_munlockall, 0, 0, 0, 0, 0, 0, NULL);
+	emit(r, "munlockall() = %s", res_s(res, B, v, false));
+	snapshot(r, true, false);
+	return v;
+}
+
+long S_touch(struct R *r, long addr, long len, int mode)
+{
+	long a[6] = {addr, len, mode};
+	long nf = call(r, REC_TOUCH, 0, a, NULL).aux;
+	emit(r, "touch(%#lx, %ld, %s) = %ld", addr, len, mode == A_WRITE ? "WRITE" : "READ", nf);
+	snapshot(r, false, false);
+	return nf;
+}
+
+long S_openat(struct R *r, const char *path, long fl, long mode)
+{
+	char f[B], res[B];
+	long v = sys(r, SYS_openat, AT_FDCWD, REC_ARG_STR, fl, mode, 0, 0, path);
+	const char *acc = (fl & 3) == 2 ? "O_RDWR" : (fl & 3) == 1 ? "O_WRONLY" : "O_RDONLY";
+	if (fl & ~3L) {
+		char g[B];
+		snprintf(f, B, "%s|%s", acc, flags(g, B, fl & ~3L, open_fl, "O_???"));
+	} else
+		snprintf(f, B, "%s", acc);
+	if (fl & 0100)
+		emit(r, "openat(AT_FDCWD, \"%s\", %s, %04lo) = %s", path, f, mode, res_s(res, B, v, false));
+	else
+		emit(r, "openat(AT_FDCWD, \"%s\", %s) = %s", path, f, res_s(res, B, v, false));
+	snapshot(r, false, false);
+	return v;
+}
+
+long S_ftruncate(struct R *r, long fd, long len)
+{
+	char res[B];
+	long v = sys(r, SYS_ftruncate, fd, len, 0, 0, 0, 0, NULL);
+	emit(r, "ftruncate(%ld, %ld) = %s", fd, len, res_s(res, B, v, false));
+	snapshot(r, false, false);
+	return v;
+}
+
+long S_pwrite(struct R *r, long fd, long len, long off)
+{
+	char res[B];
+	if (len > REC_XBUF) die("pwrite too long");
+	long v = sys(r, SYS_pwrite64, fd, REC_ARG_XBUF, len, off, 0, 0, NULL);
+	emit(r, "pwrite64(%ld, \"%.*s\"%s, %ld, %ld) = %s", fd, (int)(len < 32 ? len : 32),
+	     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", len > 32 ? "..." : "", len, off, res_s(res, B, v, false));
+	snapshot(r, false, false);
+	return v;
+}
+
+long S_close(struct R *r, long fd)
+{
+	char res[B];
+	long v = sys(r, SYS_close, fd, 0, 0, 0, 0, 0, NULL);
+	emit(r, "close(%ld) = %s", fd, res_s(res, B, v, false));
+	snapshot(r, false, false);
+	return v;
+}
+
+long S_unlink(struct R *r, const char *path)
+{
+	char res[B];
+	long v = sys(r, SYS_unlink, REC_ARG_STR, 0, 0, 0, 0, 0, path);
+	emit(r, "unlink(\"%s\") = %s", path, res_s(res, B, v, false));
+	snapshot(r, false, false);
+	return v;
+}
+
+static const char *rlim_s(char *b, size_t n, long v)
+{
+	if (v < 0) snprintf(b, n, "RLIM64_INFINITY");
+	else if (v && v % 1024 == 0) snprintf(b, n, "%ld*1024", v / 1024);
+	else snprintf(b, n, "%ld", v);
+	return b;
+}
+
+long S_prlimit(struct R *r, long cur, long max)
+{
+	char c[64], m[64], res[B];
+	struct rec_cmd dummy;
+	long lim[2] = {cur, max};
+	(void)dummy;
+	char str[REC_STRMAX];
+	memset(str, 0, sizeof str);
+	memcpy(str, lim, sizeof lim);
+	/* the limit travels in the string buffer (binary, 16 bytes) */
+	struct rec_cmd cc;
+	memset(&cc, 0, sizeof cc);
+	long a[6] = {0, RLIMIT_MEMLOCK, REC_ARG_STR, 0, 0, 0};
+	struct rec_reply rep;
+	{
+		cc.op = REC_SYSCALL; cc.nr = SYS_prlimit64;
+		memcpy(cc.a, a, sizeof a);
+		memcpy(cc.str, str, sizeof cc.str);
+		if (write(r->cmdw, &cc, sizeof cc) != (ssize_t)sizeof cc) die("write");
+		size_t got = 0;
+		while (got < sizeof rep) {
+			ssize_t k = read(r->repr, (char *)&rep + got, sizeof rep - got);
+			if (k <= 0) die("child died in prlimit");
+			got += (size_t)k;
+		}
+	}
+	emit(r, "prlimit64(0, RLIMIT_MEMLOCK, {rlim_cur=%s, rlim_max=%s}, NULL) = %s",
+	     rlim_s(c, sizeof c, cur), rlim_s(m, sizeof m, max), res_s(res, B, rep.ret, false));
+	snapshot(r, false, false);
+	return rep.ret;
+}
+
+long S_fork(struct R *r)
+{
+	if (r->np >= MAXP) die("too many processes");
+	struct rec_reply rep = call(r, REC_FORK, 0, NULL, NULL);
+	int parent = r->cur;
+	r->pid[r->np] = (pid_t)rep.self;
+	r->parent_of[r->np] = parent;
+	int num = r->np + 1;
+	emit(r, "fork() = %d", num);
+	emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
+	r->cur = r->np++;
+	snapshot(r, true, false);
+	return num;
+}
+
+void S_child_exit(struct R *r)
+{
+	long a[6] = {0};
+	int child = r->cur;
+	call(r, REC_EXIT, 0, a, NULL);
+	emit(r, "exit_group(0) = ?");
+	emit(r, "+++ exited with 0 +++");
+	r->cur = r->parent_of[child];
+	size_t got = 0;
+	struct rec_reply rep;
+	while (got < sizeof rep) {
+		ssize_t k = read(r->repr, (char *)&rep + got, sizeof rep - got);
+		if (k <= 0) die("parent died in wait4");
+		got += (size_t)k;
+	}
+	if (rep.ret != r->pid[child] || rep.aux != 0) die("wait4: %ld status %ld", rep.ret, rep.aux);
+	emit(r, "wait4(%d, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = %d", child + 1, child + 1);
+	snapshot(r, true, false);
+}
+
+static void copy_file(const char *from, const char *to, const char *keys)
+{
+	FILE *f = fopen(from, "r"), *t = fopen(to, "w");
+	char line[1024];
+	if (!f || !t) die("capture %s -> %s: %s", from, to, strerror(errno));
+	while (fgets(line, sizeof line, f)) {
+		if (keys) {
+			char k[64];
+			const char *c = strchr(line, ':');
+			if (!c || c - line >= 60) continue;
+			snprintf(k, sizeof k, " %.*s ", (int)(c - line), line);
+			if (!strstr(keys, k)) continue;
+		}
+		fputs(line, t);
+	}
+	fclose(f);
+	fclose(t);
+}
+
+void S_capture(struct R *r)
+{
+	char from[64], to[PATH_MAX];
+	pid_t pid = r->pid[r->cur];
+	fflush(r->out);
+	snprintf(to, sizeof to, "%s/%s.trace", r->viewdir, r->s->name);
+	FILE *t = fopen(to, "w");
+	if (!t) die("%s: %s", to, strerror(errno));
+	fwrite(r->buf, 1, r->bufsz, t);
+	fclose(t);
+	snprintf(from, sizeof from, "/proc/%d/maps", pid);
+	snprintf(to, sizeof to, "%s/%s.maps", r->viewdir, r->s->name);
+	copy_file(from, to, NULL);
+	snprintf(from, sizeof from, "/proc/%d/smaps", pid);
+	snprintf(to, sizeof to, "%s/%s.smaps", r->viewdir, r->s->name);
+	copy_file(from, to, NULL);
+	snprintf(from, sizeof from, "/proc/%d/status", pid);
+	snprintf(to, sizeof to, "%s/%s.status", r->viewdir, r->s->name);
+	copy_file(from, to, " VmSize VmLck VmPin VmRSS RssAnon RssFile VmSwap ");
+	S_note(r, "(the views of this point are in traces/views/)");
+}
+
+unsigned long rnd(struct R *r, unsigned long n)
+{
+	r->rs ^= r->rs << 13;
+	r->rs ^= r->rs >> 7;
+	r->rs ^= r->rs << 17;
+	return n ? r->rs % n : 0;
+}
+
+/* ---- one scenario ---- */
+
+static void header(struct R *r)
+{
+	const struct scen *s = r->s;
+	struct utsname u;
+	char rl[64];
+	uname(&u);
+	if (s->rlimit < 0) snprintf(rl, sizeof rl, "unlimited");
+	else if (s->rlimit % (1024 * 1024) == 0) snprintf(rl, sizeof rl, "%ldM", s->rlimit >> 20);
+	else if (s->rlimit % 1024 == 0) snprintf(rl, sizeof rl, "%ldK", s->rlimit >> 10);
+	else snprintf(rl, sizeof rl, "%ld", s->rlimit);
+	char rel[sizeof u.release];
+	snprintf(rel, sizeof rel, "%s", u.release);
+	char *dash = strchr(rel, '-');
+	if (dash) *dash = 0;
+	FILE *o = r->out;
+	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n# swap: 0\n");
+	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: no\n", rl, s->cap ? "yes" : "no");
+	fprintf(o, "# scenario: golden/%s\n", s->name);
+	if (s->seed) fprintf(o, "# seed: %lu\n", s->seed);
+	fprintf(o, "# description: %s\n", s->desc);
+	fprintf(o, "# recorded-by: vmsim-recorder 1 (tools/recorder) on Linux %s %s (%ld cpus), as root\n",
+		rel, u.machine, sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(o, "# kernel-note: booted with pvm_no_zero_page=1: an anonymous read fault takes a\n"
+		   "# kernel-note: private page, never the shared zero page (upstream maps the zero page)\n"
+		   "# page expectations are read after draining the per-cpu LRU batches\n"
+		   "# page keys: present mlocked unevictable lru (active is not stable under load)\n"
+		   "# recorder runtime: the traced process is a static program without libc. It copies\n"
+		   "# its 131072-byte image into an anonymous mapping and moves that over the image\n"
+		   "# (mmap, touch, mremap below), then unmaps the stack, vdso and vvar that execve\n"
+		   "# made (munmap below; the model never saw them). The mapping at 0x400000 is then\n"
+		   "# the only one, and all of its pages are present. The scenario follows.\n");
+}
+
+static void setup(struct R *r)
+{
+	char res[B];
+	long dst = sys(r, SYS_mmap, 0, REC_IMAGE_SIZE, 7, 0x22, -1, 0, NULL);
+	emit(r, "mmap(NULL, %ld, PROT_READ|PROT_WRITE|PROT_EXEC, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = %s",
+	     REC_IMAGE_SIZE, res_s(res, B, dst, true));
+	long a[6] = {dst, REC_IMAGE_SIZE};
+	struct rec_reply rep = call(r, REC_COPYMOVE, 0, a, NULL);
+	emit(r, "touch(%#lx, %ld, WRITE) = %ld", dst, REC_IMAGE_SIZE, rep.aux);
+	emit(r, "mremap(%#lx, %ld, %ld, MREMAP_MAYMOVE|MREMAP_FIXED, %#lx) = %s", dst, REC_IMAGE_SIZE,
+	     REC_IMAGE_SIZE, REC_IMAGE, res_s(res, B, rep.ret, true));
+	/* unmap everything else execve made: [vvar*], [vdso], [stack] */
+	for (;;) {
+		char path[64], line[512];
+		snprintf(path, sizeof path, "/proc/%d/maps", r->pid[0]);
+		FILE *f = fopen(path, "r");
+		long s = 0, e = 0;
+		while (fgets(line, sizeof line, f)) {
+			unsigned long ls, le;
+			sscanf(line, "%lx-%lx", &ls, &le);
+			if ((long)ls == REC_IMAGE || ls >= 0x800000000000UL) continue; /* vsyscall */
+			if (!s) { s = (long)ls; e = (long)le; }
+			else if ((long)ls == e) e = (long)le;
+		}
+		fclose(f);
+		if (!s) break;
+		long v = sys(r, SYS_munmap, s, e - s, 0, 0, 0, 0, NULL);
+		emit(r, "munmap(%#lx, %ld) = %s", s, e - s, res_s(res, B, v, false));
+		if (v) die("munmap failed");
+	}
+	snapshot(r, true, true);
+	fprintf(r->out, "# scenario begins\n");
+}
+
+static int run(const struct scen *s)
+{
+	struct R *r = calloc(1, sizeof *r);
+	int cp[2], rp[2];
+	r->s = s;
+	r->viewdir = viewdir;
+	r->rs = s->seed ? s->seed * 0x9E3779B97F4A7C15UL : 1;
+	r->out = open_memstream(&r->buf, &r->bufsz);
+	if (pipe(cp) || pipe(rp)) die("pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = {(rlim_t)s->rlimit, (rlim_t)s->rlimit};
+		if (s->rlimit < 0) rl.rlim_cur = rl.rlim_max = RLIM_INFINITY;
+		if (setrlimit(RLIMIT_MEMLOCK, &rl)) _exit(120);
+		if (personality(ADDR_NO_RANDOMIZE) < 0) _exit(121);
+		if (!s->cap && prctl(PR_CAPBSET_DROP, CAP_IPC_LOCK, 0, 0, 0)) _exit(122);
+		if (dup2(cp[0], 0) < 0 || dup2(rp[1], 1) < 0) _exit(123);
+		syscall(SYS_close_range, 3, ~0U, 0);
+		char *argv[] = {"rec-child", NULL}, *envp[] = {NULL};
+		execve(child_path, argv, envp);
+		_exit(124);
+	}
+	close(cp[0]);
+	close(rp[1]);
+	r->cmdw = cp[1];
+	r->repr = rp[0];
+	r->top = pid;
+	r->pid[0] = pid;
+	r->np = 1;
+	struct rec_reply hello;
+	if (read(r->repr, &hello, sizeof hello) != (ssize_t)sizeof hello) die("%s: no hello", s->name);
+	header(r);
+	setup(r);
+	s->fn(r, s);
+	long a[6] = {0};
+	if (r->cur != 0) die("%s: forked child still driven at the end", s->name);
+	call(r, REC_EXIT, 0, a, NULL);
+	emit(r, "exit_group(0) = ?");
+	emit(r, "+++ exited with 0 +++");
+	int st;
+	waitpid(pid, &st, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) die("%s: child status %#x", s->name, st);
+	fclose(r->out);
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s.trace", outdir, s->name);
+	FILE *f = fopen(path, "w");
+	if (!f) die("%s: %s", path, strerror(errno));
+	fwrite(r->buf, 1, r->bufsz, f);
+	fclose(f);
+	close(r->cmdw);
+	close(r->repr);
+	free(r->buf);
+	free(r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+	bool list = false;
+	while ((opt = getopt(argc, argv, "o:v:l")) != -1) {
+		if (opt == 'o') outdir = optarg;
+		else if (opt == 'v') viewdir = optarg;
+		else if (opt == 'l') list = true;
+		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [NAME...]");
+	}
+	if (list) {
+		for (unsigned i = 0; i < rec_nscenarios; i++)
+			printf("%s\t%s\n", rec_scenarios[i].name, rec_scenarios[i].desc);
+		return 0;
+	}
+	ssize_t n = readlink("/proc/self/exe", child_path, sizeof child_path - 16);
+	if (n < 0) die("readlink");
+	child_path[n] = 0;
+	char *sl = strrchr(child_path, '/');
+	strcpy(sl + 1, "rec-child");
+	signal(SIGPIPE, SIG_IGN);
+	int done = 0;
+	for (unsigned i = 0; i < rec_nscenarios; i++) {
+		bool want = optind == argc;
+		for (int j = optind; j < argc; j++)
+			if (!strcmp(argv[j], rec_scenarios[i].name)) want = true;
+		if (!want) continue;
+		run(&rec_scenarios[i]);
+		fprintf(stderr, "recorded %s\n", rec_scenarios[i].name);
+		done++;
+	}
+	if (!done) die("no scenario matched");
+	return 0;
+}

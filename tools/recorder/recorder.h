@@ -1,0 +1,57 @@
+/* recorder.h - the scenario API of the vmsim recorder.  Every S_* call makes
+ * the freestanding child do one thing on the real kernel, writes the strace
+ * line with the real result and then the expectations read from /proc. */
+#ifndef REC_RECORDER_H
+#define REC_RECORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct R;
+
+struct scen {
+	const char *name;
+	const char *desc;
+	long rlimit;          /* RLIMIT_MEMLOCK (soft = hard) at start, bytes; -1 = unlimited */
+	bool cap;             /* keeps CAP_IPC_LOCK */
+	bool multi;           /* forks: every line carries a pid */
+	unsigned long seed;   /* nonzero: randomised scenario */
+	void (*fn)(struct R *r, const struct scen *s);
+	bool capture;         /* also write traces/views/NAME.{trace,maps,smaps,status} */
+};
+
+extern const struct scen rec_scenarios[];
+extern const unsigned rec_nscenarios;
+
+#define A_READ 1
+#define A_WRITE 2
+
+long S_mmap(struct R *r, long addr, long len, long prot, long flags, long fd, long off);
+long S_munmap(struct R *r, long addr, long len);
+long S_mprotect(struct R *r, long addr, long len, long prot);
+long S_mremap(struct R *r, long old, long oldlen, long newlen, long flags, long newaddr);
+long S_madvise(struct R *r, long addr, long len, long advice);
+long S_mlock(struct R *r, long addr, long len);
+long S_munlock(struct R *r, long addr, long len);
+long S_mlock2(struct R *r, long addr, long len, long flags);
+long S_mlockall(struct R *r, long flags);
+long S_munlockall(struct R *r);
+long S_touch(struct R *r, long addr, long len, int mode);
+long S_openat(struct R *r, const char *path, long flags, long mode);
+long S_ftruncate(struct R *r, long fd, long len);
+long S_pwrite(struct R *r, long fd, long len, long off);
+long S_close(struct R *r, long fd);
+long S_unlink(struct R *r, const char *path);
+long S_prlimit(struct R *r, long cur, long max); /* -1 = infinity */
+long S_fork(struct R *r);        /* afterwards the forked child is driven */
+void S_child_exit(struct R *r);  /* the forked child exits; the parent's wait4 */
+void S_pages(struct R *r, long addr, long len);
+void S_note(struct R *r, const char *text);
+void S_capture(struct R *r);
+
+/* randomness for seeded scenarios */
+unsigned long rnd(struct R *r, unsigned long n); /* 0..n-1 */
+/* VMAs of the current process (not the image), for random choices */
+int rec_vmas(struct R *r, long *start, long *end, char (*perms)[5], int max);
+
+#endif
