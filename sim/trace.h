@@ -123,6 +123,8 @@ struct event {
 	unsigned nargs;
 	uint64_t args[6];
 	struct strslice str;   /* path argument (openat, open, unlink, execve) */
+	struct strslice args_text; /* raw text between the parentheses (the writer
+				  * reproduces SYS_UNKNOWN calls from it) */
 	bool has_rlim;         /* setrlimit/prlimit64 new limit given (not NULL) */
 	uint64_t rlim_cur, rlim_max;
 	uint64_t cap_effective;/* capset: effective set, bit n = capability n */
