@@ -365,7 +365,7 @@ int flagtab_encode(const struct flag_table *t, const char *text, size_t len,
 		while (stop > start && is_space(text[stop - 1]))
 			stop--;
 		uint64_t v;
-		size_t bad;
+		size_t bad = 0;
 		if (stop == start ||
 		    parse_part(t, text + start, stop - start, &v, &bad)) {
 			if (bad_offset)

@@ -1,12 +1,174 @@
-/* cmd_flags.c - `vmsim flags` (placeholder until its model lands). */
+/* cmd_flags.c - `vmsim flags`: decode, encode and list flag tables. */
 #include "cmds.h"
+#include "flagtab.h"
 
 #include <stdio.h>
+#include <string.h>
+
+static const char flags_usage[] =
+	"usage: vmsim flags decode --arch ARCH --kernel KERNEL KIND VALUE\n"
+	"       vmsim flags encode --arch ARCH --kernel KERNEL KIND NAMES\n"
+	"       vmsim flags list   --arch ARCH --kernel KERNEL KIND\n"
+	"\n"
+	"  decode  VALUE is a number (0x hex, 0 octal, or decimal); prints it the\n"
+	"          way strace does: NAME|NAME|0xREST (unknown bits as hex).\n"
+	"  encode  NAMES is NAME|NAME|0x10 (names, aliases, numbers, N<<MAP_HUGE_SHIFT);\n"
+	"          prints the value in hex (0x...).\n"
+	"  list    prints every entry of the table: value, name, and for enumerated\n"
+	"          values the field mask, for aliases what they alias, for vm the\n"
+	"          VmFlags mnemonic (\"??\" when /proc prints none).\n"
+	"\n"
+	"  KIND: mmap prot mlockall mlock2 madvise mremap msync vm\n"
+	"  The table is chosen by ARCH and KERNEL, as a trace's `# arch:` and\n"
+	"  `# kernel:` lines choose it.  Exit: 0 ok, 2 bad usage or value.\n";
+
+static void list_names(const char *what, const char *const *names)
+{
+	fprintf(stderr, "valid %s:", what);
+	for (size_t i = 0; names[i]; i++)
+		fprintf(stderr, " %s", names[i]);
+	fputc('\n', stderr);
+}
+
+static void list_kinds(void)
+{
+	fprintf(stderr, "valid kinds:");
+	for (int k = 0; k < FK_NKINDS; k++)
+		fprintf(stderr, " %s", flagtab_kind_name((enum flag_kind)k));
+	fputc('\n', stderr);
+}
+
+static int in_list(const char *s, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return 1;
+	return 0;
+}
+
+static void print_table(const struct flag_table *t)
+{
+	printf("# %s table, arch family %s, kernel %s (%zu entries)\n",
+	       flagtab_kind_name(t->kind), t->arch, t->kernel, t->nentries);
+	for (size_t i = 0; i < t->nentries; i++) {
+		const struct flag_entry *e = &t->entries[i];
+		printf("%#-14llx %-24s", (unsigned long long)e->value, e->name);
+		if (e->field && e->field != UINT64_MAX)
+			printf(" field=%#llx", (unsigned long long)e->field);
+		if (e->alias_of)
+			printf(" alias of %s", e->alias_of);
+		if (t->kind == FK_VM && e->value && !e->alias_of)
+			printf(" %s", e->mnemonic ? e->mnemonic : "??");
+		putchar('\n');
+	}
+}
 
 int cmd_flags(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vmsim flags: not available yet in this build\n");
-	return 2;
+	const char *op = NULL, *arch = NULL, *kernel = NULL;
+	const char *pos[2] = { NULL, NULL };
+	int npos = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(flags_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--arch") || !strcmp(a, "--kernel")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "vmsim flags: %s needs a value\n", a);
+				return 2;
+			}
+			if (a[2] == 'a')
+				arch = argv[++i];
+			else
+				kernel = argv[++i];
+		} else if (!strncmp(a, "--arch=", 7)) {
+			arch = a + 7;
+		} else if (!strncmp(a, "--kernel=", 9)) {
+			kernel = a + 9;
+		} else if (!op) {
+			op = a;
+		} else if (npos < 2) {
+			pos[npos++] = a;
+		} else {
+			fprintf(stderr, "vmsim flags: unexpected argument '%s'\n\n%s",
+				a, flags_usage);
+			return 2;
+		}
+	}
+	if (!op || (strcmp(op, "decode") && strcmp(op, "encode") &&
+		    strcmp(op, "list"))) {
+		fprintf(stderr, "vmsim flags: need decode, encode or list\n\n%s",
+			flags_usage);
+		return 2;
+	}
+	int is_list = !strcmp(op, "list");
+	if (!arch || !kernel || !pos[0] || (!is_list && !pos[1]) ||
+	    (is_list && pos[1])) {
+		fprintf(stderr, "vmsim flags %s: missing or extra arguments\n\n%s",
+			op, flags_usage);
+		return 2;
+	}
+	if (!flagtab_arch_family(arch)) {
+		fprintf(stderr, "vmsim flags: unknown arch '%s'\n", arch);
+		list_names("arches", flagtab_arch_names);
+		return 2;
+	}
+	if (!in_list(kernel, flagtab_kernel_names)) {
+		fprintf(stderr, "vmsim flags: unknown kernel '%s'\n", kernel);
+		list_names("kernels", flagtab_kernel_names);
+		return 2;
+	}
+	enum flag_kind kind = flagtab_kind_from_name(pos[0]);
+	if (kind == FK_NKINDS) {
+		fprintf(stderr, "vmsim flags: unknown kind '%s'\n", pos[0]);
+		list_kinds();
+		return 2;
+	}
+	const struct flag_table *t = flagtab_get(arch, kernel, kind);
+	if (!t) {
+		fprintf(stderr, "vmsim flags: no %s table for arch %s on kernel %s"
+			" (tile was removed in 4.17)\n", pos[0], arch, kernel);
+		return 2;
+	}
+
+	if (is_list) {
+		print_table(t);
+		return 0;
+	}
+
+	const char *text = pos[1];
+	uint64_t v;
+	size_t bad = 0;
+	if (!strcmp(op, "decode")) {
+		/* A number only: reuse encode on an empty-named table. */
+		static const struct flag_table numbers = { "", "", FK_MMAP, NULL, 0 };
+		if (flagtab_encode(&numbers, text, strlen(text), &v, &bad)) {
+			fprintf(stderr, "vmsim flags decode: bad number '%s' at offset %zu"
+				" (want 0x hex, 0 octal or decimal, optionally |-joined)\n",
+				text, bad);
+			return 2;
+		}
+		char buf[512];
+		size_t n = flagtab_decode(t, v, buf, sizeof buf);
+		if (n >= sizeof buf) {
+			fprintf(stderr, "vmsim flags decode: output too long\n");
+			return 2;
+		}
+		puts(buf);
+		return 0;
+	}
+	if (flagtab_encode(t, text, strlen(text), &v, &bad)) {
+		size_t end = bad;
+		while (text[end] && text[end] != '|')
+			end++;
+		fprintf(stderr, "vmsim flags encode: unknown %s name or bad number"
+			" '%.*s' at offset %zu (try `vmsim flags list --arch %s"
+			" --kernel %s %s`)\n", pos[0], (int)(end - bad), text + bad,
+			bad, arch, kernel, pos[0]);
+		return 2;
+	}
+	printf("0x%llx\n", (unsigned long long)v);
+	return 0;
 }
