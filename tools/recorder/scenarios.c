@@ -1,10 +1,11 @@
-/* scenarios.c - the recorded scenarios (see traces/golden/PROGRAMS.md). */
+/* scenarios.c - the recorded scenarios (see traces/golden/PROGRAMS.md).
+ * Each function only says what the process does; results and expectations
+ * come from the real kernel through the S_* calls of recorder.c. */
 #include <stddef.h>
 #include "recorder.h"
 
 #define PR 1
 #define PW 2
-#define PX 4
 #define RW (PR | PW)
 #define MS 0x01
 #define MP 0x02
@@ -15,19 +16,681 @@
 #define MNB 0x10000
 #define MFNR 0x100000
 #define K 1024L
+#define M (1024L * 1024L)
 #define P 4096L
+#define ONFAULT 1
+#define MCL_CURRENT 1
+#define MCL_FUTURE 2
+#define MCL_ONFAULT 4
+#define O_RDWR 2
+#define O_CREAT 0100
+#define O_TRUNC 01000
+#define OCRT (O_RDWR | O_CREAT | O_TRUNC)
+#define MADV_WILLNEED 3
+#define MADV_DONTNEED 4
+#define MADV_FREE 8
+#define MADV_REMOVE 9
+#define MADV_COLD 20
+#define MADV_PAGEOUT 21
+#define MADV_DONTNEED_LOCKED 24
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+#define MREMAP_DONTUNMAP 4
+
+#define anon(r, n) S_mmap(r, 0, (n) * P, RW, MP | MA, -1, 0)
 
 static void sc_mlock_basic(struct R *r, const struct scen *s)
 {
-	(void)s;
-	long a = S_mmap(r, 0, 4 * P, RW, MP | MA, -1, 0);
+	long a = anon(r, 4);
 	S_mlock(r, a, 4 * P);
+	S_pages(r, a, 4 * P);
+	S_munlock(r, a, 4 * P);
+	S_pages(r, a, 4 * P);
+	if (s->capture) {
+		long b = anon(r, 4);
+		S_mlock2(r, b, 4 * P, ONFAULT);
+		S_touch(r, b + P, 2 * P, A_WRITE);
+		S_mlock(r, a + P, P);
+		S_capture(r);
+	}
+}
+
+static void sc_mlock2_flags(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_mlock2(r, a, 2 * P, 0);
+	S_mlock2(r, a + 2 * P, 2 * P, ONFAULT);
+	S_mlock2(r, a + 4 * P, 2 * P, 2);
+	S_mlock2(r, a + 4 * P, 2 * P, -1);
+	S_mlock2(r, a + 4 * P, 2 * P, 3);
+	S_pages(r, a, 8 * P);
+	S_touch(r, a + 2 * P, P, A_READ);
+	S_touch(r, a + 3 * P, P, A_WRITE);
+	S_pages(r, a, 8 * P);
+	/* mlock2(0) over the onfault part populates it and clears lf */
+	S_mlock2(r, a, 6 * P, 0);
+	S_pages(r, a, 8 * P);
+}
+
+static void sc_munlock_partial_hole(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_mlock(r, a, 8 * P);
+	S_munlock(r, a + 2 * P, 2 * P);
+	S_pages(r, a, 8 * P);
+	S_munmap(r, a + 5 * P, P);
+	/* across the hole: ENOMEM, the part before the hole is unlocked */
+	S_munlock(r, a + 4 * P, 3 * P);
+	S_pages(r, a, 8 * P);
+	S_munlock(r, a, 8 * P);
+	S_munlock(r, a + 6 * P, 2 * P);
+	S_pages(r, a, 8 * P);
+}
+
+static void sc_mlock_split_merge(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_mlock(r, a + 2 * P, 2 * P);
+	S_mlock(r, a + 6 * P, P);
+	S_mlock(r, a + 4 * P, 2 * P);
+	S_mlock(r, a, 8 * P);
+	S_munlock(r, a + 7 * P, P);
+	S_munlock(r, a, 7 * P);
+	S_pages(r, a, 8 * P);
+}
+
+static void sc_mlockall_invalid(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	S_mlockall(r, 0);
+	S_mlockall(r, MCL_ONFAULT);
+	S_mlockall(r, 8);
+	S_mlockall(r, MCL_CURRENT | 8);
+	S_mlockall(r, MCL_FUTURE | MCL_ONFAULT | 0x10);
+	S_mlockall(r, -1);
+	anon(r, 4);
+	S_pages(r, a - 4 * P, 8 * P);
+}
+
+static void sc_mlockall_current(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	S_mlockall(r, MCL_CURRENT);
+	S_pages(r, a, 4 * P);
+	long b = anon(r, 4);
+	S_touch(r, b, P, A_WRITE);
+	S_pages(r, b, 4 * P);
+	S_munlockall(r);
+	S_pages(r, a, 4 * P);
+}
+
+static void sc_mlockall_current_onfault(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	S_touch(r, a, P, A_WRITE);
+	S_mlockall(r, MCL_CURRENT | MCL_ONFAULT);
+	S_pages(r, a, 4 * P);
+	S_touch(r, a + P, 2 * P, A_READ);
+	S_pages(r, a, 4 * P);
+	/* MCL_CURRENT without ONFAULT populates the rest and clears lf */
+	S_mlockall(r, MCL_CURRENT);
+	S_pages(r, a, 4 * P);
+	S_munlockall(r);
+}
+
+static void sc_mlockall_future(struct R *r, const struct scen *s)
+{
+	(void)s;
+	S_mlockall(r, MCL_FUTURE);
+	long a = anon(r, 4);
+	S_pages(r, a, 4 * P);
+	long b = S_mmap(r, 0, 4 * P, PR, MP | MA, -1, 0);
+	S_pages(r, b, 4 * P);
+	/* MCL_FUTURE alone keeps the existing VMAs' locks: nothing changes */
+	S_mlockall(r, MCL_FUTURE);
+	S_munlockall(r);
+	long c = anon(r, 2);
+	S_pages(r, c, 2 * P);
+	S_mlockall(r, MCL_CURRENT | MCL_FUTURE);
+	long d = anon(r, 2);
+	S_pages(r, d, 2 * P);
+	/* MCL_CURRENT alone clears the future flag */
+	S_mlockall(r, MCL_CURRENT);
+	long e = anon(r, 2);
+	S_pages(r, e, 2 * P);
+	S_munlockall(r);
+}
+
+static void sc_mlockall_future_onfault(struct R *r, const struct scen *s)
+{
+	(void)s;
+	S_mlockall(r, MCL_FUTURE | MCL_ONFAULT);
+	long a = anon(r, 4);
+	S_pages(r, a, 4 * P);
+	S_touch(r, a, 2 * P, A_WRITE);
+	S_pages(r, a, 4 * P);
+	long b = S_mmap(r, 0, 2 * P, RW, MP | MA | MPOP, -1, 0);
+	S_pages(r, b, 2 * P);
+	S_mlockall(r, MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
+	S_munlockall(r);
+	S_pages(r, a, 4 * P);
+}
+
+static void sc_mmap_locked_populate(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = S_mmap(r, 0, 4 * P, RW, MP | MA | MLOCKED, -1, 0);
+	S_pages(r, a, 4 * P);
+	long b = S_mmap(r, 0, 4 * P, RW, MP | MA | MPOP, -1, 0);
+	S_pages(r, b, 4 * P);
+	long c = S_mmap(r, 0, 4 * P, RW, MP | MA | MPOP | MNB, -1, 0);
+	S_pages(r, c, 4 * P);
+	long d = S_mmap(r, 0, 4 * P, RW, MP | MA | MLOCKED | MNB, -1, 0);
+	S_pages(r, d, 4 * P);
+	long e = S_mmap(r, 0, 4 * P, RW, MS | MA | MLOCKED | MPOP, -1, 0);
+	S_pages(r, e, 4 * P);
+	long f = S_mmap(r, 0, 2 * P, PR, MP | MA | MLOCKED, -1, 0);
+	S_pages(r, f, 2 * P);
+}
+
+static void sc_mmap_fixed_over_locked(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_mlock(r, a, 8 * P);
+	S_mmap(r, a + 2 * P, 2 * P, RW, MP | MA | MF, -1, 0);
+	S_pages(r, a, 8 * P);
+	S_mmap(r, a + 4 * P, 2 * P, RW, MP | MA | MFNR, -1, 0);
+	S_mmap(r, a + 2 * P, P, RW, MP | MA | MFNR, -1, 0);
+	S_mmap(r, a + 6 * P, 2 * P, RW, MP | MA | MF | MLOCKED, -1, 0);
+	S_pages(r, a, 8 * P);
+	S_munmap(r, a, 8 * P);
+	S_mmap(r, a + 2 * P, 2 * P, RW, MP | MA | MFNR | MLOCKED, -1, 0);
+	S_pages(r, a + 2 * P, 2 * P);
+}
+
+static void sc_rlimit_mlock_nocap(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 32);
+	S_mlock(r, a, 32 * P);
+	S_mlock(r, a, 16 * P);
+	S_mlock(r, a + 16 * P, P);
+	S_mlock2(r, a + 16 * P, 4 * P, ONFAULT);
+	S_mlock(r, a + 4 * P, 8 * P);
+	S_munlock(r, a, 4 * P);
+	S_mlock2(r, a + 16 * P, 4 * P, ONFAULT);
+	S_mlock2(r, a + 20 * P, P, ONFAULT);
+	S_pages(r, a + 14 * P, 8 * P);
+}
+
+static void sc_rlimit_map_locked_eagain(struct R *r, const struct scen *s)
+{
+	(void)s;
+	S_mmap(r, 0, 32 * P, RW, MP | MA | MLOCKED, -1, 0);
+	long a = S_mmap(r, 0, 16 * P, RW, MP | MA | MLOCKED, -1, 0);
+	S_mmap(r, 0, P, RW, MP | MA | MLOCKED, -1, 0);
+	S_mmap(r, 0, P, RW, MP | MA, -1, 0);
+	S_munmap(r, a, 4 * P);
+	S_mmap(r, 0, 4 * P, RW, MP | MA | MLOCKED | MPOP, -1, 0);
+}
+
+static void sc_rlimit_mremap_grow_eagain(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 12);
+	S_munmap(r, a + 8 * P, 4 * P);
+	S_mlock(r, a, 8 * P);
+	S_mremap(r, a, 8 * P, 16 * P, 0, 0);
+	S_mremap(r, a, 8 * P, 16 * P, MREMAP_MAYMOVE, 0);
+	S_mremap(r, a, 8 * P, 12 * P, 0, 0);
+	S_mremap(r, a, 8 * P, 4 * P, 0, 0);
+	S_mremap(r, a, 4 * P, 16 * P, 0, 0);
+	S_mremap(r, a, 4 * P, 12 * P, 0, 0);
+	S_pages(r, a, 16 * P);
+}
+
+static void sc_rlimit_mlockall_enomem(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	/* total_vm (128K image + 16K) is above the 64K limit */
+	S_mlockall(r, MCL_CURRENT);
+	S_mlockall(r, MCL_CURRENT | MCL_ONFAULT);
+	S_mlockall(r, MCL_CURRENT | MCL_FUTURE);
+	S_mlockall(r, MCL_FUTURE);
+	S_mmap(r, 0, 8 * P, RW, MP | MA, -1, 0);
+	long b = anon(r, 16);
+	(void)b;
+	S_mmap(r, 0, P, RW, MP | MA, -1, 0);
+	S_munlockall(r);
+	long c = anon(r, 4);
+	S_pages(r, a, 4 * P);
+	S_pages(r, c, 4 * P);
+}
+
+static void sc_rlimit_zero_eperm(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	S_mlock(r, a, P);
+	S_prlimit(r, 0, 64 * K);
+	S_mlock(r, a + P, P);
+	S_mlock2(r, a + P, P, ONFAULT);
+	S_mlockall(r, MCL_CURRENT);
+	S_mlockall(r, MCL_FUTURE);
+	S_mmap(r, 0, P, RW, MP | MA | MLOCKED, -1, 0);
+	S_munlock(r, a, P);
+	S_munlockall(r);
+	S_prlimit(r, 8 * K, 64 * K);
+	S_mlock(r, a, 2 * P);
+	S_mlock(r, a, 3 * P);
+	S_prlimit(r, 4 * K, 64 * K);
+	S_mlock(r, a, 2 * P);
+	S_pages(r, a, 4 * P);
+}
+
+static void sc_rlimit_onfault_charges(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 16);
+	S_mlock2(r, a, 16 * P, ONFAULT);
+	long b = anon(r, 2);
+	S_mlock(r, b, P);
+	S_touch(r, a, P, A_WRITE);
+	S_munlock(r, a + 8 * P, 8 * P);
+	S_mlock(r, b, P);
+	S_mlock(r, b + P, P);
+	S_pages(r, a, 2 * P);
+}
+
+static void sc_protnone_mlock(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = S_mmap(r, 0, 4 * P, 0, MP | MA, -1, 0);
+	S_mlock(r, a, 4 * P);
+	S_pages(r, a, 4 * P);
+	S_mprotect(r, a, 2 * P, RW);
+	S_pages(r, a, 4 * P);
+	S_mprotect(r, a + 2 * P, 2 * P, PR);
+	S_pages(r, a, 4 * P);
+	S_mprotect(r, a, 4 * P, 0);
 	S_pages(r, a, 4 * P);
 	S_munlock(r, a, 4 * P);
 	S_pages(r, a, 4 * P);
 }
 
+static void sc_mprotect_locked(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_mlock(r, a, 8 * P);
+	S_mprotect(r, a + 2 * P, 2 * P, PR);
+	S_mprotect(r, a + 4 * P, 2 * P, 0);
+	S_pages(r, a, 8 * P);
+	S_mprotect(r, a, 8 * P, RW);
+	S_pages(r, a, 8 * P);
+	long b = anon(r, 4);
+	S_mlock2(r, b, 4 * P, ONFAULT);
+	S_mprotect(r, b, 4 * P, PR);
+	S_touch(r, b, 2 * P, A_READ);
+	S_mprotect(r, b, 4 * P, RW);
+	S_pages(r, b, 4 * P);
+}
+
+static void sc_mremap_locked(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_munmap(r, a + 6 * P, 2 * P);
+	S_mlock(r, a, 4 * P);
+	S_mremap(r, a, 4 * P, 2 * P, 0, 0);
+	S_mremap(r, a, 2 * P, 4 * P, 0, 0);
+	S_pages(r, a, 4 * P);
+	long b = S_mremap(r, a, 4 * P, 8 * P, MREMAP_MAYMOVE, 0);
+	S_pages(r, b, 8 * P);
+	long c = anon(r, 16);
+	S_mremap(r, b, 8 * P, 8 * P, MREMAP_MAYMOVE | MREMAP_FIXED, c + 4 * P);
+	S_pages(r, c + 4 * P, 8 * P);
+	long d = anon(r, 4);
+	S_mlock2(r, d, 4 * P, ONFAULT);
+	S_touch(r, d, P, A_WRITE);
+	long e = S_mremap(r, d, 4 * P, 8 * P, MREMAP_MAYMOVE, 0);
+	S_pages(r, e, 8 * P);
+}
+
+static void sc_mremap_dontunmap_locked(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	S_mlock(r, a, 4 * P);
+	long b = S_mremap(r, a, 4 * P, 4 * P, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, 0);
+	S_pages(r, a, 4 * P);
+	S_pages(r, b, 4 * P);
+	S_touch(r, a, P, A_WRITE);
+	S_pages(r, a, 4 * P);
+	S_munlock(r, a, 4 * P);
+	S_munlock(r, b, 4 * P);
+	S_munmap(r, a, 4 * P);
+	S_munmap(r, b, 4 * P);
+}
+
+static void sc_madvise_locked(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_mlock(r, a, 8 * P);
+	S_madvise(r, a, 2 * P, MADV_DONTNEED);
+	S_madvise(r, a, 2 * P, MADV_FREE);
+	S_madvise(r, a, 2 * P, MADV_COLD);
+	S_madvise(r, a, 2 * P, MADV_PAGEOUT);
+	S_madvise(r, a, 2 * P, MADV_REMOVE);
+	S_madvise(r, a, 2 * P, MADV_WILLNEED);
+	S_pages(r, a, 8 * P);
+	S_madvise(r, a + 2 * P, 2 * P, MADV_DONTNEED_LOCKED);
+	S_pages(r, a, 8 * P);
+	S_touch(r, a + 2 * P, P, A_WRITE);
+	S_pages(r, a + 2 * P, 2 * P);
+	long b = anon(r, 4);
+	S_mlock2(r, b, 4 * P, ONFAULT);
+	S_madvise(r, b, 4 * P, MADV_WILLNEED);
+	S_pages(r, b, 4 * P);
+	long c = anon(r, 4);
+	S_touch(r, c, 4 * P, A_WRITE);
+	S_madvise(r, c, 2 * P, MADV_DONTNEED);
+	S_madvise(r, c + 2 * P, 2 * P, MADV_DONTNEED_LOCKED);
+	S_pages(r, c, 4 * P);
+}
+
+static void sc_file_private(struct R *r, const struct scen *s)
+{
+	(void)s;
+	const char *path = "/tmp/vmrec-file-private";
+	long fd = S_openat(r, path, OCRT, 0600);
+	S_ftruncate(r, fd, 8 * P);
+	S_pwrite(r, fd, 2 * P, 0);
+	long a = S_mmap(r, 0, 8 * P, RW, MP, fd, 0);
+	S_mlock(r, a, 4 * P);
+	S_pages(r, a, 8 * P);
+	S_touch(r, a, P, A_WRITE);
+	S_pages(r, a, 4 * P);
+	S_mlock2(r, a + 4 * P, 4 * P, ONFAULT);
+	S_touch(r, a + 4 * P, P, A_READ);
+	S_touch(r, a + 5 * P, P, A_WRITE);
+	S_pages(r, a + 4 * P, 4 * P);
+	long b = S_mmap(r, 0, 4 * P, PR, MP, fd, 0);
+	S_touch(r, b, 4 * P, A_READ);
+	S_pages(r, b, 4 * P);
+	S_munlock(r, a, 8 * P);
+	S_pages(r, a, 8 * P);
+	S_pages(r, b, 4 * P);
+	S_close(r, fd);
+	S_unlink(r, path);
+}
+
+static void sc_file_shared(struct R *r, const struct scen *s)
+{
+	(void)s;
+	const char *path = "/dev/shm/vmrec-file-shared";
+	long fd = S_openat(r, path, OCRT, 0600);
+	S_ftruncate(r, fd, 8 * P);
+	S_pwrite(r, fd, P, 3 * P);
+	long a = S_mmap(r, 0, 8 * P, RW, MS, fd, 0);
+	S_mlock(r, a, 4 * P);
+	S_pages(r, a, 8 * P);
+	S_mlock2(r, a + 4 * P, 4 * P, ONFAULT);
+	S_touch(r, a + 4 * P, 2 * P, A_READ);
+	S_pages(r, a + 4 * P, 4 * P);
+	long b = S_mmap(r, 0, 8 * P, PR, MS, fd, 0);
+	S_touch(r, b, 8 * P, A_READ);
+	S_pages(r, b, 8 * P);
+	S_munmap(r, a, 8 * P);
+	S_pages(r, b, 8 * P);
+	long c = S_mmap(r, 0, 8 * P, RW, MS | MLOCKED, fd, 0);
+	S_pages(r, c, 8 * P);
+	S_close(r, fd);
+	S_unlink(r, path);
+	S_munlockall(r);
+	S_pages(r, b, 8 * P);
+}
+
+static void sc_file_ext4_shared(struct R *r, const struct scen *s)
+{
+	(void)s;
+	const char *path = "/tmp/vmrec-file-ext4-shared";
+	long fd = S_openat(r, path, OCRT, 0600);
+	S_ftruncate(r, fd, 8 * P);
+	long a = S_mmap(r, 0, 8 * P, RW, MS, fd, 0);
+	S_mlock2(r, a, 8 * P, ONFAULT);
+	S_touch(r, a, 2 * P, A_READ);
+	S_touch(r, a + 2 * P, 2 * P, A_WRITE);
+	S_pages(r, a, 8 * P);
+	S_mlock(r, a, 8 * P);
+	S_pages(r, a, 8 * P);
+	S_munlock(r, a + 4 * P, 4 * P);
+	S_pages(r, a, 8 * P);
+	S_close(r, fd);
+	S_unlink(r, path);
+}
+
+static void sc_fork_locks(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	S_mlock(r, a, 4 * P);
+	long b = anon(r, 4);
+	S_mlock2(r, b, 4 * P, ONFAULT);
+	S_touch(r, b, 2 * P, A_WRITE);
+	long c = S_mmap(r, 0, 4 * P, RW, MS | MA | MLOCKED, -1, 0);
+	S_fork(r);
+	S_pages(r, a, 4 * P);
+	S_pages(r, b, 4 * P);
+	S_pages(r, c, 4 * P);
+	S_touch(r, a, 2 * P, A_WRITE);
+	S_pages(r, a, 4 * P);
+	S_mlock(r, b, 4 * P);
+	S_pages(r, b, 4 * P);
+	S_child_exit(r);
+	S_pages(r, a, 4 * P);
+	S_pages(r, b, 4 * P);
+	S_pages(r, c, 4 * P);
+}
+
+static void sc_fork_mlockall_future(struct R *r, const struct scen *s)
+{
+	(void)s;
+	S_mlockall(r, MCL_CURRENT | MCL_FUTURE);
+	long a = anon(r, 2);
+	S_fork(r);
+	long b = anon(r, 2);
+	S_pages(r, b, 2 * P);
+	S_pages(r, a, 2 * P);
+	S_mlockall(r, MCL_FUTURE | MCL_ONFAULT);
+	long c = anon(r, 2);
+	S_pages(r, c, 2 * P);
+	S_child_exit(r);
+	long d = anon(r, 2);
+	S_pages(r, d, 2 * P);
+	S_munlockall(r);
+}
+
+static void sc_reclaim_pageout(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 4);
+	S_touch(r, a, 4 * P, A_WRITE);
+	S_madvise(r, a, 4 * P, MADV_PAGEOUT);
+	S_pages(r, a, 4 * P);
+	S_madvise(r, a, 4 * P, MADV_COLD);
+	S_pages(r, a, 4 * P);
+	const char *path = "/tmp/vmrec-reclaim-pageout";
+	long fd = S_openat(r, path, OCRT, 0600);
+	S_ftruncate(r, fd, 8 * P);
+	long f = S_mmap(r, 0, 8 * P, PR, MS, fd, 0);
+	S_touch(r, f, 8 * P, A_READ);
+	S_mlock(r, f + 4 * P, 4 * P);
+	S_pages(r, f, 8 * P);
+	/* clean ext4 page-cache pages are reclaimed; locked ones are not */
+	S_madvise(r, f, 4 * P, MADV_PAGEOUT);
+	S_pages(r, f, 8 * P);
+	S_madvise(r, f + 4 * P, 4 * P, MADV_PAGEOUT);
+	S_madvise(r, f, 8 * P, MADV_PAGEOUT);
+	S_pages(r, f, 8 * P);
+	S_touch(r, f, 2 * P, A_READ);
+	S_madvise(r, f, 2 * P, MADV_COLD);
+	S_pages(r, f, 4 * P);
+	const char *spath = "/dev/shm/vmrec-reclaim-pageout";
+	long sfd = S_openat(r, spath, OCRT, 0600);
+	S_ftruncate(r, sfd, 4 * P);
+	long g = S_mmap(r, 0, 4 * P, RW, MS, sfd, 0);
+	S_touch(r, g, 4 * P, A_WRITE);
+	S_madvise(r, g, 4 * P, MADV_PAGEOUT);
+	S_pages(r, g, 4 * P);
+	S_close(r, sfd);
+	S_unlink(r, spath);
+	S_close(r, fd);
+	S_unlink(r, path);
+}
+
+static void sc_onfault_touch(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = anon(r, 8);
+	S_mlock2(r, a, 8 * P, ONFAULT);
+	S_touch(r, a, P, A_READ);
+	S_touch(r, a + P, P, A_WRITE);
+	S_touch(r, a, 2 * P, A_WRITE);
+	S_pages(r, a, 8 * P);
+	S_munlock(r, a + 4 * P, 4 * P);
+	S_touch(r, a + 4 * P, 2 * P, A_WRITE);
+	S_pages(r, a, 8 * P);
+	S_mlock(r, a, 8 * P);
+	S_pages(r, a, 8 * P);
+	S_mlock2(r, a, 8 * P, ONFAULT);
+	S_munlock(r, a, 8 * P);
+	S_pages(r, a, 8 * P);
+}
+
+/* randomised: seeded choices over a few regions; every choice is made from
+ * the real /proc state, every result is the real one */
+static void sc_random(struct R *r, const struct scen *s)
+{
+	char path[64];
+	long fd = -1;
+	const char *pfx = "/dev/shm/vmrec-random-";
+	int pl = 0;
+	while (pfx[pl]) { path[pl] = pfx[pl]; pl++; }
+	path[pl++] = (char)('0' + s->seed % 10);
+	path[pl] = 0;
+	if (rnd(r, 2)) {
+		fd = S_openat(r, path, OCRT, 0600);
+		S_ftruncate(r, fd, 16 * P);
+	}
+	for (int step = 0; step < 24; step++) {
+		long st[64], en[64];
+		char pm[64][5];
+		int n = rec_vmas(r, st, en, pm, 64);
+		unsigned op = (unsigned)rnd(r, n ? 14 : 1);
+		if (n == 0) op = 0;
+		int v = n ? (int)rnd(r, (unsigned long)n) : 0;
+		long pages = n ? (en[v] - st[v]) / P : 0;
+		long off = pages ? (long)rnd(r, (unsigned long)pages) : 0;
+		long len = pages ? 1 + (long)rnd(r, (unsigned long)(pages - off)) : 1;
+		long addr = n ? st[v] + off * P : 0;
+		switch (op) {
+		case 0: case 1: {
+			long np = 1 + (long)rnd(r, 8);
+			long fl = rnd(r, 4) == 0 ? MLOCKED : 0;
+			if (fd >= 0 && rnd(r, 3) == 0)
+				S_mmap(r, 0, np * P, rnd(r, 2) ? RW : PR, MS | fl, fd, (long)rnd(r, 16 - np + 1) * P);
+			else
+				S_mmap(r, 0, np * P, rnd(r, 5) ? RW : PR, (rnd(r, 4) ? MP : MS) | MA | fl, -1, 0);
+			break;
+		}
+		case 2: S_mlock(r, addr, len * P); break;
+		case 3: S_mlock2(r, addr, len * P, rnd(r, 2) ? ONFAULT : 0); break;
+		case 4: S_munlock(r, addr, len * P); break;
+		case 5: case 6:
+			if (pm[v][0] == 'r')
+				S_touch(r, addr, len * P, pm[v][1] == 'w' && rnd(r, 2) ? A_WRITE : A_READ);
+			break;
+		case 7: S_mprotect(r, addr, len * P, rnd(r, 3) ? RW : PR); break;
+		case 8: S_munmap(r, addr, len * P); break;
+		case 9: {
+			static const long adv[] = {MADV_DONTNEED, MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_DONTNEED_LOCKED, MADV_FREE};
+			S_madvise(r, addr, len * P, adv[rnd(r, 6)]);
+			break;
+		}
+		case 10:
+			if (off == 0)
+				S_mremap(r, addr, len * P, (len + (long)rnd(r, 4) - 1 > 0 ? len + (long)rnd(r, 4) - 1 : 1) * P,
+					 rnd(r, 2) ? MREMAP_MAYMOVE : 0, 0);
+			else
+				S_mremap(r, addr, len * P, len * P, MREMAP_MAYMOVE, 0);
+			break;
+		case 11: {
+			static const long f[] = {MCL_CURRENT, MCL_FUTURE, MCL_CURRENT | MCL_ONFAULT,
+						 MCL_FUTURE | MCL_ONFAULT, MCL_CURRENT | MCL_FUTURE, MCL_ONFAULT};
+			S_mlockall(r, f[rnd(r, 6)]);
+			break;
+		}
+		case 12: S_munlockall(r); break;
+		case 13: S_prlimit(r, (long)(16 + rnd(r, 64)) * K, 8 * M); break;
+		}
+	}
+	long st[64], en[64];
+	char pm[64][5];
+	int n = rec_vmas(r, st, en, pm, 64);
+	for (int i = 0; i < n; i++)
+		S_pages(r, st[i], en[i] - st[i] > 16 * P ? 16 * P : en[i] - st[i]);
+	if (fd >= 0) {
+		S_close(r, fd);
+		S_unlink(r, path);
+	}
+}
+
+#define NOCAP false
+#define CAP true
 const struct scen rec_scenarios[] = {
-	{"mlock-basic", "mlock populates and locks an anonymous mapping; munlock clears both", 8 * K * K, true, false, 0, sc_mlock_basic, false},
+	{"mlock-basic", "mlock populates and locks an anonymous mapping; munlock clears both", 8 * M, CAP, false, 0, sc_mlock_basic, false},
+	{"views-mlock-onfault", "mlock, munlock, lock-on-fault with a partial touch, and a split; the /proc views of the end state are in traces/views", 8 * M, CAP, false, 0, sc_mlock_basic, true},
+	{"mlock2-flags", "mlock2 with 0 (populate), MLOCK_ONFAULT (no populate), invalid flags 2, -1, 3 (EINVAL, no change); read and write faults in an onfault range; mlock2(0) over it", 8 * M, CAP, false, 0, sc_mlock2_flags, false},
+	{"munlock-partial-hole", "munlock of a middle part splits the VMA; munlock across a hole fails with ENOMEM after unlocking the part before the hole", 8 * M, CAP, false, 0, sc_munlock_partial_hole, false},
+	{"mlock-split-merge", "mlock of pieces splits the VMA, locking the gaps merges it back; munlock pieces", 8 * M, CAP, false, 0, sc_mlock_split_merge, false},
+	{"mlockall-invalid", "invalid mlockall flags fail with EINVAL and change nothing: 0, MCL_ONFAULT alone, unknown bits, -1", 8 * M, CAP, false, 0, sc_mlockall_invalid, false},
+	{"mlockall-current", "mlockall(MCL_CURRENT) locks and populates every VMA (the image too); a later mmap is not locked; munlockall", 8 * M, CAP, false, 0, sc_mlockall_current, false},
+	{"mlockall-current-onfault", "mlockall(MCL_CURRENT|MCL_ONFAULT) marks every VMA lo lf without populating; faults lock pages; mlockall(MCL_CURRENT) then populates", 8 * M, CAP, false, 0, sc_mlockall_current_onfault, false},
+	{"mlockall-future", "mlockall(MCL_FUTURE) locks and populates later mmaps (also read-only ones) without touching current VMAs; munlockall clears it; MCL_CURRENT|MCL_FUTURE; MCL_CURRENT alone clears MCL_FUTURE", 8 * M, CAP, false, 0, sc_mlockall_future, false},
+	{"mlockall-future-onfault", "mlockall(MCL_FUTURE|MCL_ONFAULT): later mmaps get lo lf and are not populated (MAP_POPULATE still populates); munlockall", 8 * M, CAP, false, 0, sc_mlockall_future_onfault, false},
+	{"mmap-locked-populate", "mmap with MAP_LOCKED, MAP_POPULATE, MAP_POPULATE|MAP_NONBLOCK, MAP_LOCKED|MAP_NONBLOCK, shared MAP_LOCKED|MAP_POPULATE, read-only MAP_LOCKED", 8 * M, CAP, false, 0, sc_mmap_locked_populate, false},
+	{"mmap-fixed-over-locked", "MAP_FIXED over part of a locked VMA replaces it unlocked; MAP_FIXED_NOREPLACE over a mapping fails with EEXIST; MAP_FIXED|MAP_LOCKED; MAP_FIXED_NOREPLACE|MAP_LOCKED into a hole", 8 * M, CAP, false, 0, sc_mmap_fixed_over_locked, false},
+	{"rlimit-mlock-nocap", "without CAP_IPC_LOCK, mlock and mlock2(MLOCK_ONFAULT) beyond RLIMIT_MEMLOCK (64K) fail with ENOMEM; relocking locked pages is not counted twice", 64 * K, NOCAP, false, 0, sc_rlimit_mlock_nocap, false},
+	{"rlimit-map-locked-eagain", "without CAP_IPC_LOCK, mmap(MAP_LOCKED) beyond RLIMIT_MEMLOCK (64K) fails with EAGAIN", 64 * K, NOCAP, false, 0, sc_rlimit_map_locked_eagain, false},
+	{"rlimit-mremap-grow-eagain", "without CAP_IPC_LOCK, growing a locked VMA with mremap beyond RLIMIT_MEMLOCK (48K) fails with EAGAIN, in place or moving; shrinking frees locked_vm", 48 * K, NOCAP, false, 0, sc_rlimit_mremap_grow_eagain, false},
+	{"rlimit-mlockall-enomem", "without CAP_IPC_LOCK, mlockall(MCL_CURRENT) with total_vm above RLIMIT_MEMLOCK (64K) fails with ENOMEM; mlockall(MCL_FUTURE) succeeds, then mmaps beyond the limit fail with EAGAIN", 64 * K, NOCAP, false, 0, sc_rlimit_mlockall_enomem, false},
+	{"rlimit-zero-eperm", "without CAP_IPC_LOCK, RLIMIT_MEMLOCK 0 (set with prlimit64) makes mlock, mlock2, mlockall and MAP_LOCKED fail with EPERM; munlock still works; small limits give ENOMEM", 64 * K, NOCAP, false, 0, sc_rlimit_zero_eperm, false},
+	{"rlimit-onfault-charges-range", "without CAP_IPC_LOCK, mlock2(MLOCK_ONFAULT) charges the whole range against RLIMIT_MEMLOCK (64K), faulted or not", 64 * K, NOCAP, false, 0, sc_rlimit_onfault_charges, false},
+	{"rlimit-cap-ignores-limit", "with CAP_IPC_LOCK, RLIMIT_MEMLOCK (64K) does not limit mlock, MAP_LOCKED or mlockall", 64 * K, CAP, false, 0, sc_rlimit_mlockall_enomem, false},
+	{"protnone-mlock", "mlock of a PROT_NONE mapping fails with ENOMEM but the VMA is locked (nothing populated); mprotect to readable populates the locked part", 8 * M, CAP, false, 0, sc_protnone_mlock, false},
+	{"mprotect-locked", "mprotect of parts of a locked VMA splits it and keeps pages locked; mprotect back merges; mprotect of an onfault VMA", 8 * M, CAP, false, 0, sc_mprotect_locked, false},
+	{"mremap-locked", "mremap of locked VMAs: shrink, grow in place (populates the new part), grow by moving, MREMAP_FIXED move over a mapping, onfault grow", 8 * M, CAP, false, 0, sc_mremap_locked, false},
+	{"mremap-dontunmap-locked", "MREMAP_DONTUNMAP of a locked VMA: the old VMA stays (lo cleared), the new one is locked; VmLck as the real 6.18 kernel counts it", 8 * M, CAP, false, 0, sc_mremap_dontunmap_locked, false},
+	{"madvise-locked", "madvise on locked ranges: DONTNEED, FREE, COLD, PAGEOUT, REMOVE fail with EINVAL; WILLNEED works; DONTNEED_LOCKED zaps locked pages; on onfault and unlocked ranges", 8 * M, CAP, false, 0, sc_madvise_locked, false},
+	{"file-private-mlock", "private mapping of an ext4 file in /tmp: mlock, write faults (COW), lock-on-fault, a second unlocked mapping, munlock, close, unlink", 8 * M, CAP, false, 0, sc_file_private, false},
+	{"file-shared-mlock", "shared mapping of a tmpfs file in /dev/shm: mlock, lock-on-fault, a second unlocked mapping sees mlocked pages, munmap, MAP_LOCKED shared, close, unlink", 8 * M, CAP, false, 0, sc_file_shared, false},
+	{"file-ext4-shared-onfault", "shared mapping of a sparse ext4 file in /tmp: lock-on-fault read and write faults, mlock populates, partial munlock", 8 * M, CAP, false, 0, sc_file_ext4_shared, false},
+	{"fork-locks-not-inherited", "the child of fork() has no lo/lf and VmLck 0 but shares the mlocked pages; COW in the child; the child's own mlock; the parent after wait4", 8 * M, CAP, true, 0, sc_fork_locks, false},
+	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false},
+	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD really reclaim: anonymous pages stay (no swap), clean ext4 page-cache pages go, tmpfs pages stay, locked pages stay (PAGEOUT on a locked range is EINVAL)", 8 * M, CAP, false, 0, sc_reclaim_pageout, false},
+	{"onfault-touch", "lock-on-fault: read and write faults lock single pages; munlock part then touch; mlock populates; mlock2(MLOCK_ONFAULT) over populated pages", 8 * M, CAP, false, 0, sc_onfault_touch, false},
+	{"random-r1", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state", 8 * M, CAP, false, 1, sc_random, false},
+	{"random-r2", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state", 8 * M, CAP, false, 2, sc_random, false},
+	{"random-r3", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state, without CAP_IPC_LOCK", 256 * K, NOCAP, false, 3, sc_random, false},
 };
 const unsigned rec_nscenarios = sizeof rec_scenarios / sizeof rec_scenarios[0];
