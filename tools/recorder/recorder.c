@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -781,6 +782,9 @@ int main(int argc, char **argv)
 	char *sl = strrchr(child_path, '/');
 	strcpy(sl + 1, "rec-child");
 	signal(SIGPIPE, SIG_IGN);
+	/* the scenarios' files have fixed names: one recorder at a time */
+	int lk = open("/tmp/vmrec-recorder.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lk < 0 || flock(lk, LOCK_EX)) die("lock /tmp/vmrec-recorder.lock: %s", strerror(errno));
 	int done = 0;
 	for (unsigned i = 0; i < rec_nscenarios; i++) {
 		bool want = optind == argc;

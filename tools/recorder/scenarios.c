@@ -641,7 +641,7 @@ static void sc_random(struct R *r, const struct scen *s)
 			break;
 		}
 		case 12: S_munlockall(r); break;
-		case 13: S_prlimit(r, (long)(16 + rnd(r, 64)) * K, 8 * M); break;
+		case 13: S_prlimit(r, (long)(16 + rnd(r, 64)) * K, s->cap ? 8 * M : s->rlimit); break;
 		}
 	}
 	long st[64], en[64];
@@ -676,7 +676,7 @@ const struct scen rec_scenarios[] = {
 	{"rlimit-mlockall-enomem", "without CAP_IPC_LOCK, mlockall(MCL_CURRENT) with total_vm above RLIMIT_MEMLOCK (64K) fails with ENOMEM; mlockall(MCL_FUTURE) succeeds, then mmaps beyond the limit fail with EAGAIN", 64 * K, NOCAP, false, 0, sc_rlimit_mlockall_enomem, false},
 	{"rlimit-zero-eperm", "without CAP_IPC_LOCK, RLIMIT_MEMLOCK 0 (set with prlimit64) makes mlock, mlock2, mlockall and MAP_LOCKED fail with EPERM; munlock still works; small limits give ENOMEM", 64 * K, NOCAP, false, 0, sc_rlimit_zero_eperm, false},
 	{"rlimit-onfault-charges-range", "without CAP_IPC_LOCK, mlock2(MLOCK_ONFAULT) charges the whole range against RLIMIT_MEMLOCK (64K), faulted or not", 64 * K, NOCAP, false, 0, sc_rlimit_onfault_charges, false},
-	{"rlimit-cap-ignores-limit", "with CAP_IPC_LOCK, RLIMIT_MEMLOCK (64K) does not limit mlock, MAP_LOCKED or mlockall", 64 * K, CAP, false, 0, sc_rlimit_mlockall_enomem, false},
+	{"rlimit-cap-ignores-limit", "with CAP_IPC_LOCK, RLIMIT_MEMLOCK (64K) does not limit mlockall(MCL_CURRENT) nor the mmaps locked by mlockall(MCL_FUTURE) (same program as rlimit-mlockall-enomem)", 64 * K, CAP, false, 0, sc_rlimit_mlockall_enomem, false},
 	{"protnone-mlock", "mlock of a PROT_NONE mapping fails with ENOMEM but the VMA is locked (nothing populated); mprotect to readable populates the locked part", 8 * M, CAP, false, 0, sc_protnone_mlock, false},
 	{"mprotect-locked", "mprotect of parts of a locked VMA splits it and keeps pages locked; mprotect back merges; mprotect of an onfault VMA", 8 * M, CAP, false, 0, sc_mprotect_locked, false},
 	{"mremap-locked", "mremap of locked VMAs: shrink, grow in place (populates the new part), grow by moving, MREMAP_FIXED move over a mapping, onfault grow", 8 * M, CAP, false, 0, sc_mremap_locked, false},
@@ -687,7 +687,7 @@ const struct scen rec_scenarios[] = {
 	{"file-ext4-shared-onfault", "shared mapping of a sparse ext4 file in /tmp: lock-on-fault read and write faults, mlock populates, partial munlock", 8 * M, CAP, false, 0, sc_file_ext4_shared, false},
 	{"fork-locks-not-inherited", "the child of fork() has no lo/lf and VmLck 0 but shares the mlocked pages; COW in the child; the child's own mlock; the parent after wait4", 8 * M, CAP, true, 0, sc_fork_locks, false},
 	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false},
-	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD really reclaim: anonymous pages stay (no swap), clean ext4 page-cache pages go, tmpfs pages stay, locked pages stay (PAGEOUT on a locked range is EINVAL)", 8 * M, CAP, false, 0, sc_reclaim_pageout, false},
+	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD on the real kernel: anonymous pages stay mapped (no swap), clean ext4 page-cache pages are unmapped and reclaimed, tmpfs pages are unmapped (pagemap present=0), locked pages stay (PAGEOUT on a range with a locked VMA is EINVAL); COLD unmaps nothing", 8 * M, CAP, false, 0, sc_reclaim_pageout, false},
 	{"onfault-touch", "lock-on-fault: read and write faults lock single pages; munlock part then touch; mlock populates; mlock2(MLOCK_ONFAULT) over populated pages", 8 * M, CAP, false, 0, sc_onfault_touch, false},
 	{"random-r1", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state", 8 * M, CAP, false, 1, sc_random, false},
 	{"random-r2", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state", 8 * M, CAP, false, 2, sc_random, false},
