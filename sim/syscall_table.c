@@ -1,0 +1,307 @@
+/*
+ * syscall_table.c - syscall names and the arch-independent symbolic
+ * constants of the trace format (see syscall_table.h).
+ */
+#include "syscall_table.h"
+
+#include <string.h>
+
+#include "kerr.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- syscall names ---------------------------------------------------- */
+
+static const char *const sys_names[SYS_NR] = {
+	[SYS_UNKNOWN] = "?",
+	[SYS_MMAP] = "mmap",           [SYS_MUNMAP] = "munmap",
+	[SYS_MPROTECT] = "mprotect",   [SYS_MREMAP] = "mremap",
+	[SYS_MADVISE] = "madvise",     [SYS_MSYNC] = "msync",
+	[SYS_BRK] = "brk",             [SYS_MLOCK] = "mlock",
+	[SYS_MLOCK2] = "mlock2",       [SYS_MUNLOCK] = "munlock",
+	[SYS_MLOCKALL] = "mlockall",   [SYS_MUNLOCKALL] = "munlockall",
+	[SYS_FORK] = "fork",           [SYS_VFORK] = "vfork",
+	[SYS_CLONE] = "clone",         [SYS_CLONE3] = "clone3",
+	[SYS_EXECVE] = "execve",       [SYS_EXIT] = "exit",
+	[SYS_EXIT_GROUP] = "exit_group", [SYS_OPENAT] = "openat",
+	[SYS_OPEN] = "open",           [SYS_CLOSE] = "close",
+	[SYS_UNLINK] = "unlink",       [SYS_FTRUNCATE] = "ftruncate",
+	[SYS_FALLOCATE] = "fallocate", [SYS_READ] = "read",
+	[SYS_PREAD64] = "pread64",     [SYS_WRITE] = "write",
+	[SYS_PWRITE64] = "pwrite64",   [SYS_SETRLIMIT] = "setrlimit",
+	[SYS_PRLIMIT64] = "prlimit64", [SYS_CAPSET] = "capset",
+	[SYS_FAULT] = "fault",         [SYS_TOUCH] = "touch",
+	[SYS_RECLAIM] = "reclaim",     [SYS_DROP_CACHES] = "drop_caches",
+};
+
+const char *trace_sys_name(enum sysno s)
+{
+	if ((unsigned)s >= SYS_NR)
+		return "?";
+	return sys_names[s];
+}
+
+/* Lookup by length then bytes: names are short and few, and the first
+ * byte plus length filters out almost every candidate. */
+static const struct {
+	const char *name;
+	unsigned char len;
+	unsigned char sys;
+} sys_lookup_tab[] = {
+#define S(n, s) { n, sizeof(n) - 1, s }
+	S("mmap", SYS_MMAP), S("munmap", SYS_MUNMAP), S("mprotect", SYS_MPROTECT),
+	S("mremap", SYS_MREMAP), S("madvise", SYS_MADVISE), S("msync", SYS_MSYNC),
+	S("brk", SYS_BRK), S("mlock", SYS_MLOCK), S("mlock2", SYS_MLOCK2),
+	S("munlock", SYS_MUNLOCK), S("mlockall", SYS_MLOCKALL),
+	S("munlockall", SYS_MUNLOCKALL), S("fork", SYS_FORK), S("vfork", SYS_VFORK),
+	S("clone", SYS_CLONE), S("clone3", SYS_CLONE3), S("execve", SYS_EXECVE),
+	S("exit", SYS_EXIT), S("exit_group", SYS_EXIT_GROUP), S("openat", SYS_OPENAT),
+	S("open", SYS_OPEN), S("close", SYS_CLOSE), S("unlink", SYS_UNLINK),
+	S("ftruncate", SYS_FTRUNCATE), S("fallocate", SYS_FALLOCATE),
+	S("read", SYS_READ), S("pread64", SYS_PREAD64), S("write", SYS_WRITE),
+	S("pwrite64", SYS_PWRITE64), S("setrlimit", SYS_SETRLIMIT),
+	S("prlimit64", SYS_PRLIMIT64), S("capset", SYS_CAPSET),
+	S("fault", SYS_FAULT), S("touch", SYS_TOUCH), S("reclaim", SYS_RECLAIM),
+	S("drop_caches", SYS_DROP_CACHES),
+	S("mmap2", SYS_MMAP), S("unlinkat", SYS_UNLINK),
+#undef S
+};
+
+enum sysno systab_lookup(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sys_lookup_tab); i++)
+		if (sys_lookup_tab[i].len == len &&
+		    sys_lookup_tab[i].name[0] == name[0] &&
+		    memcmp(sys_lookup_tab[i].name, name, len) == 0)
+			return (enum sysno)sys_lookup_tab[i].sys;
+	return SYS_UNKNOWN;
+}
+
+/* ---- symbolic constants ----------------------------------------------- */
+
+#define B(n, v) { n, v, v, 0 }
+#define A(n, v) { n, v, v, 1 }
+
+/* O_*: composite flags (O_SYNC, O_TMPFILE) first so the writer prefers them. */
+static const struct sym oflags_tab[] = {
+	{ "O_RDONLY", 0, 3, 0 }, { "O_WRONLY", 1, 3, 0 }, { "O_RDWR", 2, 3, 0 },
+	{ "O_ACCMODE", 3, 3, 1 },
+	B("O_TMPFILE", 020200000), B("O_SYNC", 04010000),
+	B("O_CREAT", 0100), B("O_EXCL", 0200), B("O_NOCTTY", 0400),
+	B("O_TRUNC", 01000), B("O_APPEND", 02000), B("O_NONBLOCK", 04000),
+	B("O_DSYNC", 010000), B("FASYNC", 020000), B("O_DIRECT", 040000),
+	B("O_LARGEFILE", 0100000), B("O_DIRECTORY", 0200000),
+	B("O_NOFOLLOW", 0400000), B("O_NOATIME", 01000000),
+	B("O_CLOEXEC", 02000000), B("O_PATH", 010000000),
+	A("O_NDELAY", 04000), A("O_FSYNC", 04010000), A("O_RSYNC", 04010000),
+	A("O_ASYNC", 020000),
+};
+
+static const struct sym falloc_tab[] = {
+	B("FALLOC_FL_KEEP_SIZE", 0x01), B("FALLOC_FL_PUNCH_HOLE", 0x02),
+	B("FALLOC_FL_NO_HIDE_STALE", 0x04), B("FALLOC_FL_COLLAPSE_RANGE", 0x08),
+	B("FALLOC_FL_ZERO_RANGE", 0x10), B("FALLOC_FL_INSERT_RANGE", 0x20),
+	B("FALLOC_FL_UNSHARE_RANGE", 0x40), B("FALLOC_FL_WRITE_ZEROES", 0x80),
+};
+
+#define E(n, v) { n, v, 0, 0 }
+static const struct sym rlimit_tab[] = {
+	E("RLIMIT_CPU", 0), E("RLIMIT_FSIZE", 1), E("RLIMIT_DATA", 2),
+	E("RLIMIT_STACK", 3), E("RLIMIT_CORE", 4), E("RLIMIT_RSS", 5),
+	E("RLIMIT_NPROC", 6), E("RLIMIT_NOFILE", 7), E("RLIMIT_MEMLOCK", 8),
+	E("RLIMIT_AS", 9), E("RLIMIT_LOCKS", 10), E("RLIMIT_SIGPENDING", 11),
+	E("RLIMIT_MSGQUEUE", 12), E("RLIMIT_NICE", 13), E("RLIMIT_RTPRIO", 14),
+	E("RLIMIT_RTTIME", 15),
+	{ "RLIMIT_OFILE", 7, 0, 1 },
+};
+
+static const struct sym clone_tab[] = {
+	B("CLONE_VM", 0x100), B("CLONE_FS", 0x200), B("CLONE_FILES", 0x400),
+	B("CLONE_SIGHAND", 0x800), B("CLONE_PIDFD", 0x1000),
+	B("CLONE_PTRACE", 0x2000), B("CLONE_VFORK", 0x4000),
+	B("CLONE_PARENT", 0x8000), B("CLONE_THREAD", 0x10000),
+	B("CLONE_NEWNS", 0x20000), B("CLONE_SYSVSEM", 0x40000),
+	B("CLONE_SETTLS", 0x80000), B("CLONE_PARENT_SETTID", 0x100000),
+	B("CLONE_CHILD_CLEARTID", 0x200000), B("CLONE_DETACHED", 0x400000),
+	B("CLONE_UNTRACED", 0x800000), B("CLONE_CHILD_SETTID", 0x1000000),
+	B("CLONE_NEWCGROUP", 0x2000000), B("CLONE_NEWUTS", 0x4000000),
+	B("CLONE_NEWIPC", 0x8000000), B("CLONE_NEWUSER", 0x10000000),
+	B("CLONE_NEWPID", 0x20000000), B("CLONE_NEWNET", 0x40000000),
+	B("CLONE_IO", 0x80000000ULL),
+	B("CLONE_CLEAR_SIGHAND", 0x100000000ULL),
+	B("CLONE_INTO_CGROUP", 0x200000000ULL),
+};
+
+static const struct sym signal_tab[] = {
+	E("SIGHUP", 1), E("SIGINT", 2), E("SIGQUIT", 3), E("SIGILL", 4),
+	E("SIGTRAP", 5), E("SIGABRT", 6), E("SIGBUS", 7), E("SIGFPE", 8),
+	E("SIGKILL", 9), E("SIGUSR1", 10), E("SIGSEGV", 11), E("SIGUSR2", 12),
+	E("SIGPIPE", 13), E("SIGALRM", 14), E("SIGTERM", 15), E("SIGSTKFLT", 16),
+	E("SIGCHLD", 17), E("SIGCONT", 18), E("SIGSTOP", 19), E("SIGTSTP", 20),
+	E("SIGTTIN", 21), E("SIGTTOU", 22), E("SIGURG", 23), E("SIGXCPU", 24),
+	E("SIGXFSZ", 25), E("SIGVTALRM", 26), E("SIGPROF", 27), E("SIGWINCH", 28),
+	E("SIGIO", 29), E("SIGPWR", 30), E("SIGSYS", 31), E("SIGRTMIN", 32),
+	{ "SIGIOT", 6, 0, 1 }, { "SIGPOLL", 29, 0, 1 }, { "SIGCLD", 17, 0, 1 },
+	{ "SIGUNUSED", 31, 0, 1 },
+};
+
+static const struct sym cap_tab[] = {
+	E("CAP_CHOWN", 0), E("CAP_DAC_OVERRIDE", 1), E("CAP_DAC_READ_SEARCH", 2),
+	E("CAP_FOWNER", 3), E("CAP_FSETID", 4), E("CAP_KILL", 5),
+	E("CAP_SETGID", 6), E("CAP_SETUID", 7), E("CAP_SETPCAP", 8),
+	E("CAP_LINUX_IMMUTABLE", 9), E("CAP_NET_BIND_SERVICE", 10),
+	E("CAP_NET_BROADCAST", 11), E("CAP_NET_ADMIN", 12), E("CAP_NET_RAW", 13),
+	E("CAP_IPC_LOCK", 14), E("CAP_IPC_OWNER", 15), E("CAP_SYS_MODULE", 16),
+	E("CAP_SYS_RAWIO", 17), E("CAP_SYS_CHROOT", 18), E("CAP_SYS_PTRACE", 19),
+	E("CAP_SYS_PACCT", 20), E("CAP_SYS_ADMIN", 21), E("CAP_SYS_BOOT", 22),
+	E("CAP_SYS_NICE", 23), E("CAP_SYS_RESOURCE", 24), E("CAP_SYS_TIME", 25),
+	E("CAP_SYS_TTY_CONFIG", 26), E("CAP_MKNOD", 27), E("CAP_LEASE", 28),
+	E("CAP_AUDIT_WRITE", 29), E("CAP_AUDIT_CONTROL", 30), E("CAP_SETFCAP", 31),
+	E("CAP_MAC_OVERRIDE", 32), E("CAP_MAC_ADMIN", 33), E("CAP_SYSLOG", 34),
+	E("CAP_WAKE_ALARM", 35), E("CAP_BLOCK_SUSPEND", 36), E("CAP_AUDIT_READ", 37),
+	E("CAP_PERFMON", 38), E("CAP_BPF", 39), E("CAP_CHECKPOINT_RESTORE", 40),
+};
+
+static const struct sym access_tab[] = {
+	B("READ", ACC_READ), B("WRITE", ACC_WRITE), B("EXEC", ACC_EXEC),
+};
+
+static const struct sym faultres_tab[] = {
+	E("MINOR", FR_MINOR), E("MAJOR", FR_MAJOR), E("SIGSEGV", FR_SIGSEGV),
+	E("SIGBUS", FR_SIGBUS),
+};
+#undef B
+#undef A
+#undef E
+
+static const struct {
+	const struct sym *t;
+	size_t n;
+} sym_tabs[SK_NKINDS] = {
+	[SK_OFLAGS] = { oflags_tab, ARRAY_SIZE(oflags_tab) },
+	[SK_FALLOC] = { falloc_tab, ARRAY_SIZE(falloc_tab) },
+	[SK_RLIMIT] = { rlimit_tab, ARRAY_SIZE(rlimit_tab) },
+	[SK_CLONE] = { clone_tab, ARRAY_SIZE(clone_tab) },
+	[SK_SIGNAL] = { signal_tab, ARRAY_SIZE(signal_tab) },
+	[SK_CAP] = { cap_tab, ARRAY_SIZE(cap_tab) },
+	[SK_ACCESS] = { access_tab, ARRAY_SIZE(access_tab) },
+	[SK_FAULTRES] = { faultres_tab, ARRAY_SIZE(faultres_tab) },
+};
+
+const struct sym *systab_table(enum symkind k, size_t *n)
+{
+	*n = sym_tabs[k].n;
+	return sym_tabs[k].t;
+}
+
+int systab_sym(enum symkind k, const char *name, size_t len, uint64_t *value)
+{
+	const struct sym *t = sym_tabs[k].t;
+	for (size_t i = 0; i < sym_tabs[k].n; i++)
+		if (strncmp(t[i].name, name, len) == 0 && t[i].name[len] == '\0') {
+			*value = t[i].value;
+			return 0;
+		}
+	return -1;
+}
+
+const char *systab_sym_name(enum symkind k, uint64_t value)
+{
+	const struct sym *t = sym_tabs[k].t;
+	for (size_t i = 0; i < sym_tabs[k].n; i++)
+		if (!t[i].alias && t[i].value == value)
+			return t[i].name;
+	return NULL;
+}
+
+/* ---- errno ------------------------------------------------------------- */
+
+static const struct {
+	int err;
+	const char *name;
+	const char *text;
+	int alias;
+} errno_tab[] = {
+	{ 1, "EPERM", "Operation not permitted", 0 },
+	{ 2, "ENOENT", "No such file or directory", 0 },
+	{ 3, "ESRCH", "No such process", 0 },
+	{ 4, "EINTR", "Interrupted system call", 0 },
+	{ 5, "EIO", "Input/output error", 0 },
+	{ 6, "ENXIO", "No such device or address", 0 },
+	{ 7, "E2BIG", "Argument list too long", 0 },
+	{ 8, "ENOEXEC", "Exec format error", 0 },
+	{ 9, "EBADF", "Bad file descriptor", 0 },
+	{ 10, "ECHILD", "No child processes", 0 },
+	{ 11, "EAGAIN", "Resource temporarily unavailable", 0 },
+	{ 12, "ENOMEM", "Cannot allocate memory", 0 },
+	{ 13, "EACCES", "Permission denied", 0 },
+	{ 14, "EFAULT", "Bad address", 0 },
+	{ 15, "ENOTBLK", "Block device required", 0 },
+	{ 16, "EBUSY", "Device or resource busy", 0 },
+	{ 17, "EEXIST", "File exists", 0 },
+	{ 18, "EXDEV", "Invalid cross-device link", 0 },
+	{ 19, "ENODEV", "No such device", 0 },
+	{ 20, "ENOTDIR", "Not a directory", 0 },
+	{ 21, "EISDIR", "Is a directory", 0 },
+	{ 22, "EINVAL", "Invalid argument", 0 },
+	{ 23, "ENFILE", "Too many open files in system", 0 },
+	{ 24, "EMFILE", "Too many open files", 0 },
+	{ 25, "ENOTTY", "Inappropriate ioctl for device", 0 },
+	{ 26, "ETXTBSY", "Text file busy", 0 },
+	{ 27, "EFBIG", "File too large", 0 },
+	{ 28, "ENOSPC", "No space left on device", 0 },
+	{ 29, "ESPIPE", "Illegal seek", 0 },
+	{ 30, "EROFS", "Read-only file system", 0 },
+	{ 31, "EMLINK", "Too many links", 0 },
+	{ 32, "EPIPE", "Broken pipe", 0 },
+	{ 33, "EDOM", "Numerical argument out of domain", 0 },
+	{ 34, "ERANGE", "Numerical result out of range", 0 },
+	{ 35, "EDEADLK", "Resource deadlock avoided", 0 },
+	{ 36, "ENAMETOOLONG", "File name too long", 0 },
+	{ 37, "ENOLCK", "No locks available", 0 },
+	{ 38, "ENOSYS", "Function not implemented", 0 },
+	{ 39, "ENOTEMPTY", "Directory not empty", 0 },
+	{ 40, "ELOOP", "Too many levels of symbolic links", 0 },
+	{ 75, "EOVERFLOW", "Value too large for defined data type", 0 },
+	{ 95, "EOPNOTSUPP", "Operation not supported", 0 },
+	{ 110, "ETIMEDOUT", "Connection timed out", 0 },
+	{ 133, "EHWPOISON", "Memory page has hardware error", 0 },
+	{ 512, "ERESTARTSYS", "To be restarted if SA_RESTART is set", 0 },
+	{ 513, "ERESTARTNOINTR", "To be restarted", 0 },
+	{ 514, "ERESTARTNOHAND", "To be restarted if no handler", 0 },
+	{ 516, "ERESTART_RESTARTBLOCK", "Interrupted by signal", 0 },
+	{ 11, "EWOULDBLOCK", NULL, 1 },
+	{ 35, "EDEADLOCK", NULL, 1 },
+	{ 95, "ENOTSUP", NULL, 1 },
+};
+
+int systab_errno(const char *name, size_t len)
+{
+	int e = kerr_from_name(name, (unsigned)len);
+	if (e)
+		return e;
+	for (size_t i = 0; i < ARRAY_SIZE(errno_tab); i++)
+		if (strncmp(errno_tab[i].name, name, len) == 0 &&
+		    errno_tab[i].name[len] == '\0')
+			return errno_tab[i].err;
+	return 0;
+}
+
+const char *systab_errno_name(int err)
+{
+	const char *n = kerr_name(err);
+	if (n)
+		return n;
+	for (size_t i = 0; i < ARRAY_SIZE(errno_tab); i++)
+		if (!errno_tab[i].alias && errno_tab[i].err == err)
+			return errno_tab[i].name;
+	return NULL;
+}
+
+const char *systab_strerror(int err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(errno_tab); i++)
+		if (!errno_tab[i].alias && errno_tab[i].err == err)
+			return errno_tab[i].text;
+	return "Unknown error";
+}

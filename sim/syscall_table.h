@@ -1,0 +1,54 @@
+/*
+ * syscall_table.h - names the trace reader and writer share: syscall names,
+ * and the symbolic constants that do not depend on the arch/kernel flag
+ * tables (O_*, FALLOC_FL_*, RLIMIT_*, CLONE_*, signals, capabilities,
+ * errno names with strerror texts).  All values use Linux's generic
+ * numbering (x86_64 for signals).
+ */
+#ifndef VMSIM_SYSCALL_TABLE_H
+#define VMSIM_SYSCALL_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+/* Syscall number of a name as strace writes it; SYS_UNKNOWN when unknown.
+ * Aliases: mmap2 -> SYS_MMAP, unlinkat -> SYS_UNLINK. */
+enum sysno systab_lookup(const char *name, size_t len);
+
+enum symkind {
+	SK_OFLAGS,   /* O_* (generic numbering); O_RDONLY/O_WRONLY/O_RDWR are the access mode */
+	SK_FALLOC,   /* FALLOC_FL_* */
+	SK_RLIMIT,   /* RLIMIT_* resource numbers */
+	SK_CLONE,    /* CLONE_* flags */
+	SK_SIGNAL,   /* SIG* numbers */
+	SK_CAP,      /* CAP_* capability numbers (not bits) */
+	SK_ACCESS,   /* READ WRITE EXEC (fault/touch modes) */
+	SK_FAULTRES, /* MINOR MAJOR SIGSEGV SIGBUS */
+	SK_NKINDS
+};
+
+struct sym {
+	const char *name;
+	uint64_t value;
+	uint64_t mask;   /* bits the entry occupies (== value for plain bit flags) */
+	int alias;       /* accepted when reading, never written */
+};
+
+/* The table of one kind, in the order the writer decodes it. */
+const struct sym *systab_table(enum symkind k, size_t *n);
+/* 0 and *value on success, -1 when the name is not in the table. */
+int systab_sym(enum symkind k, const char *name, size_t len, uint64_t *value);
+/* Canonical name of a value in an enumerated kind (signals, caps,
+ * rlimits, fault results); NULL if none. */
+const char *systab_sym_name(enum symkind k, uint64_t value);
+
+/* errno: number for a name (kerr's table first, then the extra names
+ * strace prints: ESRCH, ECHILD, ERESTARTSYS ...); 0 when unknown. */
+int systab_errno(const char *name, size_t len);
+const char *systab_errno_name(int err);
+/* strerror() text as strace prints it after the name. */
+const char *systab_strerror(int err);
+
+#endif
