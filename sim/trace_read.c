@@ -1201,11 +1201,22 @@ static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 
 /* ---- results ----------------------------------------------------------- */
 
-static int result_end(struct trace_reader *r, char *p)
+/* After a result strace may print an annotation: "(Timeout)", "<0.000036>"
+ * (-T), "</dev/shm/x>" (-y), "([{fd=3, revents=POLLIN}])", or an errno name
+ * after "?" ("= ? ERESTARTSYS (...)").  Anything else is an error. */
+static int result_end(struct trace_reader *r, char *p, bool after_unknown)
 {
 	if (*p && !is_ws(*p) && *p != '<')
 		return fail(r, p, "unexpected '%c' after the result", *p);
-	return 0;
+	p = skip_ws(p);
+	if (!*p || *p == '(' || *p == '<')
+		return 0;
+	if (after_unknown) {
+		size_t n = id_len(p);
+		if (n && systab_errno(p, n))
+			return 0;
+	}
+	return fail(r, p, "unexpected '%c' after the result", *p);
 }
 
 static int parse_result(struct trace_reader *r, char *p, struct event *ev)
@@ -1216,7 +1227,7 @@ static int parse_result(struct trace_reader *r, char *p, struct event *ev)
 	p = skip_ws(p + 1);
 	if (*p == '?') {
 		ev->res = RES_UNKNOWN;
-		return result_end(r, p + 1);
+		return result_end(r, p + 1, true);
 	}
 	if (*p == '-' || is_digit(*p)) {
 		bool neg = *p == '-', ovf;
@@ -1235,12 +1246,12 @@ static int parse_result(struct trace_reader *r, char *p, struct event *ev)
 					return fail(r, e, "unknown errno name '%.*s'", (int)n, e);
 				ev->res = RES_ERROR;
 				ev->err = err;
-				return result_end(r, e + n);
+				return result_end(r, e + n, false);
 			}
 		}
 		ev->res = RES_VALUE;
 		ev->value = neg ? -(int64_t)v : (int64_t)v;
-		return result_end(r, q);
+		return result_end(r, q, false);
 	}
 	size_t n = id_len(p);
 	if (n && ev->sys == SYS_FAULT) {
@@ -1248,7 +1259,7 @@ static int parse_result(struct trace_reader *r, char *p, struct event *ev)
 		if (systab_sym(SK_FAULTRES, p, n, &v) == 0) {
 			ev->res = RES_VALUE;
 			ev->value = (int64_t)v;
-			return result_end(r, p + n);
+			return result_end(r, p + n, false);
 		}
 		return fail(r, p, "expected MINOR, MAJOR, SIGSEGV, SIGBUS or '?'");
 	}

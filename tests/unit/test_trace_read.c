@@ -1,0 +1,757 @@
+/*
+ * test_trace_read.c - the streaming trace reader: every line form of the
+ * spec, every malformed case (with its line:col message), and every real
+ * log in tests/strace-logs/ and shared/golden/.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "trace.h"
+
+#ifndef VMSIM_SRCDIR
+#define VMSIM_SRCDIR "."
+#endif
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static FILE *text_file(const char *s, size_t n)
+{
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(s, 1, n, f), n);
+	rewind(f);
+	return f;
+}
+
+struct rd {
+	FILE *f;
+	struct trace_reader *r;
+	struct event ev;
+};
+
+static void rd_open(struct rd *d, const char *s, size_t n)
+{
+	char err[256];
+	d->f = text_file(s, n);
+	d->r = trace_open_stream(d->f, "t.trace", NULL, NULL, err, sizeof(err));
+	ck_assert_msg(d->r != NULL, "open: %s", err);
+}
+
+static void rd_close(struct rd *d)
+{
+	trace_close(d->r);
+	fclose(d->f);
+}
+
+/* the one event of a one-line trace */
+static struct event one_ev;
+static char one_buf[4096];
+static struct rd one_rd;
+
+static const struct event *one(const char *line)
+{
+	snprintf(one_buf, sizeof(one_buf), "%s\n", line);
+	rd_open(&one_rd, one_buf, strlen(one_buf));
+	int rc = trace_read(one_rd.r, &one_ev);
+	ck_assert_msg(rc == 1, "'%s': rc %d: %s", line, rc, trace_error(one_rd.r));
+	return &one_ev;
+}
+
+static void one_done(void)
+{
+	struct event ev;
+	ck_assert_int_eq(trace_read(one_rd.r, &ev), 0);
+	rd_close(&one_rd);
+}
+
+/* the error message for text (which must fail) */
+static char err_buf[1024];
+
+static const char *error_of(const char *s, size_t n)
+{
+	struct rd d;
+	struct event ev;
+	int rc;
+	rd_open(&d, s, n);
+	while ((rc = trace_read(d.r, &ev)) == 1)
+		;
+	ck_assert_msg(rc == -1, "expected an error for '%s'", s);
+	snprintf(err_buf, sizeof(err_buf), "%s", trace_error(d.r));
+	rd_close(&d);
+	return err_buf;
+}
+
+#define ck_error(text, expect_substr)                                            \
+	do {                                                                     \
+		const char *m_ = error_of(text, strlen(text));                   \
+		ck_assert_msg(strstr(m_, expect_substr) != NULL,                 \
+			      "error for '%s' is '%s', wanted '%s'", text, m_,   \
+			      expect_substr);                                    \
+	} while (0)
+
+static bool slice_is(struct strslice s, const char *t)
+{
+	return s.len == strlen(t) && memcmp(s.p, t, s.len) == 0;
+}
+
+/* ---- calls ------------------------------------------------------------- */
+
+START_TEST(mmap_basic)
+{
+	const struct event *e = one("mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000");
+	ck_assert_int_eq(e->type, EV_CALL);
+	ck_assert_int_eq(e->sys, SYS_MMAP);
+	ck_assert_uint_eq(e->nargs, 6);
+	ck_assert_uint_eq(e->args[0], 0);
+	ck_assert_uint_eq(e->args[1], 8192);
+	ck_assert_uint_eq(e->args[2], 3);       /* PROT_READ|PROT_WRITE */
+	ck_assert_uint_eq(e->args[3], 0x22);    /* x86_64 MAP_PRIVATE|MAP_ANONYMOUS */
+	ck_assert_uint_eq(e->args[4], (uint64_t)-1);
+	ck_assert_uint_eq(e->args[5], 0);
+	ck_assert_int_eq(e->res, RES_VALUE);
+	ck_assert_int_eq(e->value, 0x7f0000000000);
+	ck_assert_int_eq(e->pid, 0);
+	ck_assert(e->timestamp < 0);
+	ck_assert_uint_eq(e->line, 1);
+	one_done();
+}
+END_TEST
+
+START_TEST(mmap_numeric_rest_and_comment)
+{
+	const struct event *e = one("mmap(0x1000, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|0x100000, -1, 0x2000) = -1 ENOMEM (Cannot allocate memory)");
+	ck_assert_uint_eq(e->args[0], 0x1000);
+	ck_assert_uint_eq(e->args[3], 0x22 | 0x100000);
+	ck_assert_uint_eq(e->args[5], 0x2000);
+	ck_assert_int_eq(e->res, RES_ERROR);
+	ck_assert_int_eq(e->err, 12);
+	one_done();
+	e = one("mlockall(0x8 /* MCL_??? */) = -1 EINVAL (Invalid argument)");
+	ck_assert_int_eq(e->sys, SYS_MLOCKALL);
+	ck_assert_uint_eq(e->args[0], 8);
+	ck_assert_int_eq(e->err, 22);
+	one_done();
+	e = one("mlockall(MCL_CURRENT|MCL_ONFAULT) = 0");
+	ck_assert_uint_eq(e->args[0], 1 | 4);
+	one_done();
+	e = one("mlock2(0x7f0000, 8192, MLOCK_ONFAULT) = 0");
+	ck_assert_uint_eq(e->args[2], 1);
+	one_done();
+	e = one("madvise(0x7f0000, 8192, MADV_DONTNEED) = 0");
+	ck_assert_uint_eq(e->args[2], 4);
+	one_done();
+	e = one("mremap(0x1000, 4096, 8192, MREMAP_MAYMOVE|MREMAP_FIXED, 0x400000) = 0x400000");
+	ck_assert_uint_eq(e->nargs, 5);
+	ck_assert_uint_eq(e->args[3], 3);
+	ck_assert_uint_eq(e->args[4], 0x400000);
+	one_done();
+	e = one("mremap(0x1000, 4096, 8192, MREMAP_MAYMOVE) = 0x400000");
+	ck_assert_uint_eq(e->nargs, 4);
+	ck_assert_uint_eq(e->args[4], 0);
+	one_done();
+}
+END_TEST
+
+START_TEST(results)
+{
+	const struct event *e = one("exit_group(0) = ?");
+	ck_assert_int_eq(e->res, RES_UNKNOWN);
+	one_done();
+	e = one("munmap(0x1000, 4096)                   = 0");
+	ck_assert_int_eq(e->res, RES_VALUE);
+	ck_assert_int_eq(e->value, 0);
+	one_done();
+	e = one("poll([{fd=3, events=POLLIN}], 1, 0) = 0 (Timeout)");
+	ck_assert_int_eq(e->sys, SYS_UNKNOWN);
+	ck_assert_int_eq(e->value, 0);
+	one_done();
+	e = one("openat(AT_FDCWD, \"/dev/shm/x\", O_RDWR) = 3</dev/shm/x> <0.000036>");
+	ck_assert_int_eq(e->value, 3);
+	one_done();
+	e = one("ppoll([{fd=3, events=POLLIN}], 1, NULL, NULL, 8) = 1 ([{fd=3, revents=POLLIN}])");
+	ck_assert_int_eq(e->value, 1);
+	one_done();
+	e = one("wait4(-1, 0x7ffc, 0, NULL) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+	ck_assert_int_eq(e->res, RES_UNKNOWN);
+	one_done();
+	e = one("wait4(-1, 0x7ffc, 0, NULL) = -1 ECHILD (No child processes)");
+	ck_assert_int_eq(e->err, 10);
+	one_done();
+}
+END_TEST
+
+START_TEST(prefixes)
+{
+	const struct event *e = one("1234  mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x1000");
+	ck_assert_int_eq(e->pid, 1234);
+	one_done();
+	e = one("[pid  77] munmap(0x1000, 4096) = 0");
+	ck_assert_int_eq(e->pid, 77);
+	one_done();
+	e = one("12:34:56 munmap(0x1000, 4096) = 0");
+	ck_assert(e->timestamp == 12 * 3600 + 34 * 60 + 56);
+	one_done();
+	e = one("5 12:34:56.250000 munmap(0x1000, 4096) = 0");
+	ck_assert_int_eq(e->pid, 5);
+	ck_assert(e->timestamp == 12 * 3600 + 34 * 60 + 56.25);
+	one_done();
+	e = one("1700000000.500000 munmap(0x1000, 4096) = 0");
+	ck_assert_int_eq(e->pid, 0);
+	ck_assert(e->timestamp == 1700000000.5);
+	one_done();
+	e = one("[pid 9] 1700000000.5 munmap(0x1000, 4096) = 0");
+	ck_assert_int_eq(e->pid, 9);
+	ck_assert(e->timestamp == 1700000000.5);
+	one_done();
+}
+END_TEST
+
+START_TEST(files_and_limits)
+{
+	const struct event *e = one("openat(AT_FDCWD, \"/tmp/a\\\"b\\n\\x41\\101\", O_RDWR|O_CREAT|O_TRUNC|O_CLOEXEC, 0600) = 3");
+	ck_assert_int_eq(e->sys, SYS_OPENAT);
+	ck_assert_uint_eq(e->args[0], (uint64_t)-100);
+	ck_assert_uint_eq(e->args[2], 02 | 0100 | 01000 | 02000000);
+	ck_assert_uint_eq(e->args[3], 0600);
+	ck_assert_uint_eq(e->nargs, 4);
+	ck_assert(slice_is(e->str, "/tmp/a\"b\nAA"));
+	one_done();
+	e = one("open(\"/x\", O_RDONLY) = 3");
+	ck_assert_uint_eq(e->args[0], (uint64_t)-100);
+	ck_assert_uint_eq(e->args[2], 0);
+	ck_assert_uint_eq(e->nargs, 3);
+	ck_assert(slice_is(e->str, "/x"));
+	one_done();
+	e = one("open(\"/x\", O_WRONLY|O_SYNC|O_TMPFILE, 0644) = 3");
+	ck_assert_uint_eq(e->args[2], 1 | 04010000 | 020200000);
+	one_done();
+	e = one("unlinkat(AT_FDCWD, \"/tmp/z\", 0) = 0");
+	ck_assert_int_eq(e->sys, SYS_UNLINK);
+	ck_assert(slice_is(e->str, "/tmp/z"));
+	one_done();
+	e = one("fallocate(3, FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE, 0, 4096) = 0");
+	ck_assert_uint_eq(e->args[1], 3);
+	ck_assert_uint_eq(e->args[3], 4096);
+	one_done();
+	e = one("pwrite64(3, \"xxxxxxxx\"..., 8192, 28672) = 8192");
+	ck_assert_uint_eq(e->args[0], 3);
+	ck_assert_uint_eq(e->args[2], 8192);
+	ck_assert_uint_eq(e->args[3], 28672);
+	one_done();
+	e = one("prlimit64(0, RLIMIT_MEMLOCK, {rlim_cur=64*1024, rlim_max=RLIM64_INFINITY}, NULL) = 0");
+	ck_assert_uint_eq(e->args[1], 8);
+	ck_assert(e->has_rlim);
+	ck_assert_uint_eq(e->rlim_cur, 65536);
+	ck_assert_uint_eq(e->rlim_max, RLIM_INFINITY_VALUE);
+	one_done();
+	e = one("prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0");
+	ck_assert_uint_eq(e->args[1], 3);
+	ck_assert(!e->has_rlim);
+	one_done();
+	e = one("setrlimit(RLIMIT_MEMLOCK, {rlim_cur=8*1024*1024, rlim_max=RLIM_INFINITY}) = 0");
+	ck_assert_uint_eq(e->args[0], 8);
+	ck_assert_uint_eq(e->rlim_cur, 8 << 20);
+	one_done();
+	e = one("capset({version=_LINUX_CAPABILITY_VERSION_3, pid=0}, {effective=1<<CAP_IPC_LOCK|1<<CAP_CHOWN, permitted=1<<CAP_IPC_LOCK, inheritable=0}) = 0");
+	ck_assert_uint_eq(e->cap_effective, (1u << 14) | 1);
+	one_done();
+	e = one("capset({version=_LINUX_CAPABILITY_VERSION_3, pid=0}, {effective=0x4000, permitted=0, inheritable=0}) = 0");
+	ck_assert_uint_eq(e->cap_effective, 1u << 14);
+	one_done();
+	e = one("capset({version=_LINUX_CAPABILITY_VERSION_3, pid=0}, {effective=1<<CAP_CHECKPOINT_RESTORE|1<<0, permitted=0, inheritable=0}) = 0");
+	ck_assert_uint_eq(e->cap_effective, (UINT64_C(1) << 40) | 1);
+	one_done();
+}
+END_TEST
+
+START_TEST(processes)
+{
+	const struct event *e = one("clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0) = 12");
+	ck_assert_int_eq(e->sys, SYS_CLONE);
+	ck_assert_uint_eq(e->args[0], 0x200000 | 0x1000000 | 17);
+	ck_assert_int_eq(e->value, 12);
+	one_done();
+	e = one("clone3({flags=CLONE_VM|CLONE_FS|CLONE_THREAD, child_tid=0x7f, exit_signal=SIGCHLD, stack=0x7e, stack_size=0x7fff80, tls=0x7f} => {parent_tid=[8283]}, 88) = 8283");
+	ck_assert_int_eq(e->sys, SYS_CLONE3);
+	ck_assert_uint_eq(e->args[0], 0x100 | 0x200 | 0x10000 | 17);
+	one_done();
+	e = one("fork() = 2");
+	ck_assert_int_eq(e->sys, SYS_FORK);
+	ck_assert_uint_eq(e->nargs, 0);
+	one_done();
+	e = one("execve(\"./mem\", [\"./mem\"], 0x7fff /* 41 vars */) = 0");
+	ck_assert_int_eq(e->sys, SYS_EXECVE);
+	ck_assert(slice_is(e->str, "./mem"));
+	one_done();
+	e = one("--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_ACCERR, si_addr=0x1234} ---");
+	ck_assert_int_eq(e->type, EV_SIGNAL);
+	ck_assert_int_eq(e->signo, 11);
+	ck_assert(e->has_si_addr);
+	ck_assert_uint_eq(e->si_addr, 0x1234);
+	ck_assert(slice_is(e->si_code, "SEGV_ACCERR"));
+	one_done();
+	e = one("3 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=4, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---");
+	ck_assert_int_eq(e->signo, 17);
+	ck_assert(!e->has_si_addr);
+	one_done();
+	e = one("+++ exited with 3 +++");
+	ck_assert_int_eq(e->type, EV_EXITED);
+	ck_assert_int_eq(e->exit_status, 3);
+	one_done();
+	e = one("7 +++ killed by SIGKILL +++");
+	ck_assert_int_eq(e->type, EV_KILLED);
+	ck_assert_int_eq(e->signo, 9);
+	ck_assert_int_eq(e->pid, 7);
+	one_done();
+	e = one("+++ killed by SIGBUS (core dumped) +++");
+	ck_assert_int_eq(e->signo, 7);
+	one_done();
+}
+END_TEST
+
+START_TEST(pseudo_events)
+{
+	const struct event *e = one("fault(0x7f0000, READ|WRITE) = MINOR");
+	ck_assert_int_eq(e->sys, SYS_FAULT);
+	ck_assert_uint_eq(e->args[1], ACC_READ | ACC_WRITE);
+	ck_assert_int_eq(e->value, FR_MINOR);
+	one_done();
+	e = one("fault(0x10, EXEC) = SIGSEGV");
+	ck_assert_int_eq(e->value, FR_SIGSEGV);
+	one_done();
+	e = one("fault(0x10, READ) = ?");
+	ck_assert_int_eq(e->res, RES_UNKNOWN);
+	one_done();
+	e = one("touch(0x7f0000, 8192, WRITE) = 2");
+	ck_assert_int_eq(e->sys, SYS_TOUCH);
+	ck_assert_uint_eq(e->args[1], 8192);
+	ck_assert_uint_eq(e->args[2], ACC_WRITE);
+	ck_assert_int_eq(e->value, 2);
+	one_done();
+	e = one("reclaim(100) = ?");
+	ck_assert_uint_eq(e->args[0], 100);
+	one_done();
+	e = one("drop_caches(3) = 0");
+	ck_assert_int_eq(e->sys, SYS_DROP_CACHES);
+	ck_assert_uint_eq(e->args[0], 3);
+	one_done();
+}
+END_TEST
+
+START_TEST(expects)
+{
+	const struct event *e = one("expect(VmLck) = 32 kB");
+	ck_assert_int_eq(e->type, EV_EXPECT);
+	ck_assert_int_eq(e->exp.kind, EXP_FIELD);
+	ck_assert(slice_is(e->exp.field, "VmLck"));
+	ck_assert_uint_eq(e->exp.value, 32768);
+	ck_assert(e->exp.value_in_kb);
+	one_done();
+	e = one("expect(nr_mlock) = 5");
+	ck_assert_uint_eq(e->exp.value, 5);
+	ck_assert(!e->exp.value_in_kb);
+	one_done();
+	e = one("expect(vma, 0x400000) = {start=0x400000, end=0x420000, Rss=8 kB, Locked=8 kB, VmFlags=\"rd wr\"}");
+	ck_assert_int_eq(e->exp.kind, EXP_VMA);
+	ck_assert_uint_eq(e->exp.addr, 0x400000);
+	ck_assert_uint_eq(e->exp.nkv, 5);
+	ck_assert(slice_is(e->exp.kv[0].key, "start"));
+	ck_assert_uint_eq(e->exp.kv[0].num, 0x400000);
+	ck_assert(e->exp.kv[0].is_num);
+	ck_assert_int_eq(e->exp.kv[0].col, 26);
+	ck_assert_uint_eq(e->exp.kv[2].num, 8192);
+	ck_assert(slice_is(e->exp.kv[2].text, "8 kB"));
+	ck_assert(e->exp.kv[4].is_str);
+	ck_assert(slice_is(e->exp.kv[4].text, "rd wr"));
+	one_done();
+	e = one("expect(vma, 0x400000) = none");
+	ck_assert(e->exp.none);
+	one_done();
+	e = one("expect(vmas, 0, 0x800000000000) = 3");
+	ck_assert_int_eq(e->exp.kind, EXP_VMAS);
+	ck_assert_uint_eq(e->exp.end, 0x800000000000);
+	ck_assert_uint_eq(e->exp.value, 3);
+	one_done();
+	e = one("2 expect(page, 0x7f000) = {present=1, mlocked=1, unevictable=1, lru=1, active=0}");
+	ck_assert_int_eq(e->exp.kind, EXP_PAGE);
+	ck_assert_int_eq(e->pid, 2);
+	ck_assert_uint_eq(e->exp.nkv, 5);
+	ck_assert_uint_eq(e->exp.kv[4].num, 0);
+	one_done();
+}
+END_TEST
+
+START_TEST(unknown_syscalls)
+{
+	static const char t[] =
+		"wait4(2, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 2\n"
+		"getpid() = 5\nwait4(-1, NULL, 0, NULL) = -1 ECHILD (No child processes)\n";
+	struct rd d;
+	struct event ev;
+	unsigned long count;
+	rd_open(&d, t, sizeof(t) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_UNKNOWN);
+	ck_assert(slice_is(ev.name, "wait4"));
+	ck_assert(slice_is(ev.args_text, "2, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL"));
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	ck_assert_uint_eq(trace_unknown_count(d.r), 2);
+	ck_assert_str_eq(trace_unknown_name(d.r, 0, &count), "wait4");
+	ck_assert_uint_eq(count, 2);
+	ck_assert_str_eq(trace_unknown_name(d.r, 1, &count), "getpid");
+	ck_assert_uint_eq(count, 1);
+	rd_close(&d);
+}
+END_TEST
+
+START_TEST(unfinished_resumed)
+{
+	static const char t[] =
+		"10 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0 <unfinished ...>\n"
+		"11 munmap(0x1000, 4096 <unfinished ...>\n"
+		"12 mlock(0x2000, 4096) = 0\n"
+		"11 <... munmap resumed>) = 0\n"
+		"10 <... mmap resumed>)                = 0x7f0000\n"
+		"13 wait4(-1,  <unfinished ...>\n"
+		"13 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 14\n"
+		"15 exit_group(0 <unfinished ...>\n"
+		"15 +++ exited with 0 +++\n"
+		"16 read(3,  <unfinished ...>\n";
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, sizeof(t) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MLOCK);
+	ck_assert_int_eq(ev.pid, 12);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
+	ck_assert_int_eq(ev.pid, 11);
+	ck_assert_uint_eq(ev.first_line, 2);
+	ck_assert_uint_eq(ev.line, 4);
+	ck_assert_uint_eq(ev.args[1], 4096);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MMAP);
+	ck_assert_uint_eq(ev.args[3], 0x22);
+	ck_assert_uint_eq(ev.args[4], (uint64_t)-1);
+	ck_assert_int_eq(ev.value, 0x7f0000);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert(slice_is(ev.name, "wait4"));
+	ck_assert_int_eq(ev.value, 14);
+	/* exit_group never returned: emitted with '?' before the exit */
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_EXIT_GROUP);
+	ck_assert_int_eq(ev.res, RES_UNKNOWN);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.type, EV_EXITED);
+	ck_assert_int_eq(ev.pid, 15);
+	/* the input ended inside read(): emitted with '?' and missing args 0 */
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_READ);
+	ck_assert_int_eq(ev.res, RES_UNKNOWN);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	rd_close(&d);
+}
+END_TEST
+
+/* ---- header ------------------------------------------------------------ */
+
+START_TEST(header_keys)
+{
+	static const char t[] =
+		"# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.1\n# page-size: 4096\n"
+		"# ram: 24G\n# swap: 0\n# rlimit-memlock: 8M\n# cap-ipc-lock: no\n"
+		"# max-map-count: 65530\n# zero-page: no\n# seed: 42\n# scenario: whatever: x\n"
+		"\n  # indented comment\n"
+		"munmap(0x1000, 4096) = 0\n"
+		"# ram: bogus\n";
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, sizeof(t) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	const struct trace_header *h = trace_header(d.r);
+	ck_assert(h->has_version && h->version == 1);
+	ck_assert_str_eq(h->arch, "x86_64");
+	ck_assert_str_eq(h->kernel, "6.1");
+	ck_assert_uint_eq(h->page_size, 4096);
+	ck_assert_uint_eq(h->ram, UINT64_C(24) << 30);
+	ck_assert(h->has_swap && h->swap == 0);
+	ck_assert_uint_eq(h->rlimit_memlock, 8 << 20);
+	ck_assert(h->has_cap_ipc_lock && !h->cap_ipc_lock);
+	ck_assert_uint_eq(h->max_map_count, 65530);
+	ck_assert(h->has_zero_page && !h->zero_page);
+	ck_assert_uint_eq(h->seed, 42);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0); /* the later "# ram: bogus" is a comment */
+	rd_close(&d);
+
+	static const char u[] = "# rlimit-memlock: unlimited\n";
+	rd_open(&d, u, sizeof(u) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	ck_assert_uint_eq(trace_header(d.r)->rlimit_memlock, RLIM_INFINITY_VALUE);
+	rd_close(&d);
+}
+END_TEST
+
+START_TEST(header_errors)
+{
+	ck_error("# ram: 24Q\n", "t.trace:1:8: error: expected a size for 'ram'");
+	ck_error("# vmsim-trace: 2\n", "t.trace:1:16: error: expected format version 1");
+	ck_error("# cap-ipc-lock: maybe\n", "1:17: error: expected yes or no");
+	ck_error("# zero-page:\n", "expected yes or no for 'zero-page'");
+	ck_error("# page-size: 1000\n", "power-of-two");
+	ck_error("# arch: vax\n", "unknown arch 'vax'");
+}
+END_TEST
+
+START_TEST(arch_from_header_and_override)
+{
+	/* mips: MAP_ANONYMOUS is 0x800 */
+	static const char t[] = "# arch: mips\n# kernel: 6.18\n"
+				"mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x1000\n";
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, sizeof(t) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_uint_eq(ev.args[3], 0x802);
+	rd_close(&d);
+
+	char err[128];
+	FILE *f = text_file(t, sizeof(t) - 1);
+	struct trace_reader *r = trace_open_stream(f, "t", "x86_64", "6.18", err, sizeof(err));
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(trace_read(r, &ev), 1);
+	ck_assert_uint_eq(ev.args[3], 0x22);
+	trace_close(r);
+	fclose(f);
+}
+END_TEST
+
+/* ---- malformed input ----------------------------------------------------- */
+
+START_TEST(malformed)
+{
+	ck_error("munmap(0x1000, 40x96) = 0\n", "t.trace:1:18: error: unexpected 'x'");
+	ck_error("munmap(0x1000, abc) = 0\n", "t.trace:1:16: error: expected a number");
+	ck_error("munmap(0x1000, 4096 = 0\n", "t.trace:1:24: error: expected ')'");
+	ck_error("openat(AT_FDCWD, \"/tmp/x, O_RDONLY) = 3\n", "t.trace:1:18: error: unterminated string");
+	ck_error("mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_FOO, -1, 0) = 0x1000\n",
+		 "t.trace:1:41: error: unknown flag 'MAP_FOO' for x86_64/6.18");
+	ck_error("munmap(0x1000, 4096) = 0\n12 <... mmap resumed>) = 0\n",
+		 "t.trace:2:4: error: 'resumed' without 'unfinished' for pid 12");
+	ck_error("this is garbage\n", "t.trace:1:5: error: expected '('");
+	ck_error("$$$\n", "t.trace:1:1: error: expected a syscall name");
+	ck_error("munmap(0x1000, 4096) = -1 EBOGUS (x)\n", "1:27: error: unknown errno name 'EBOGUS'");
+	ck_error("munmap(0x1000, 4096)\n", "1:21: error: expected '= RESULT'");
+	ck_error("munmap(0x1000, 4096) = zz\n", "1:24: error: expected a result");
+	ck_error("munmap(0x1000, 4096) = 0x\n", "1:24: error: expected a number");
+	ck_error("munmap(0x1000) = 0\n", "expected 2 arguments for munmap");
+	ck_error("munmap(0x1000, 1, 2) = 0\n", "1:19: error: expected 2 arguments");
+	ck_error("mmap(NULL, , PROT_READ, MAP_PRIVATE, -1, 0) = 0\n", "1:12: error: expected an argument");
+	ck_error("munmap(0x1000, 99999999999999999999) = 0\n", "number too large");
+	ck_error("--- SIGFOO {si_signo=SIGFOO} ---\n", "1:5: error: unknown signal 'SIGFOO'");
+	ck_error("--- SIGSEGV {si_signo=SIGSEGV}\n", "expected '---'");
+	ck_error("+++ exited with x +++\n", "1:17: error: expected an exit status");
+	ck_error("+++ vanished +++\n", "expected 'exited with N' or 'killed by SIGNAL'");
+	ck_error("fault(0x1000, READ) = MEDIUM\n", "expected MINOR, MAJOR, SIGSEGV, SIGBUS or '?'");
+	ck_error("fault(0x1000, JUMP) = MINOR\n", "1:15: error: unknown access mode 'JUMP'");
+	ck_error("expect(vma, 0x1000) = {start=0x1000, end=}\n", "expected a value");
+	ck_error("expect(vma, 0x1000) = {start=0x1000\n", "expected '}'");
+	ck_error("expect(VmLck) = 32 parsecs\n", "1:20: error: unknown unit 'parsecs'");
+	ck_error("expect(vma) = none\n", "expected 'expect(vma, ADDR)'");
+	ck_error("expect(VmLck) = 4 kB trailing\n", "1:22: error: unexpected 't'");
+	ck_error("prlimit64(0, RLIMIT_BOGUS, NULL, NULL) = 0\n", "1:14: error: unknown resource 'RLIMIT_BOGUS'");
+	ck_error("openat(AT_FDCWD, \"/x\", O_RDWR|O_BOGUS) = 3\n", "1:31: error: unknown flag 'O_BOGUS'");
+	ck_error("capset({version=3, pid=0}, {effective=1<<CAP_NOPE, permitted=0, inheritable=0}) = 0\n",
+		 "unknown capability 'CAP_NOPE'");
+	ck_error("openat(AT_FDCWD, \"\\q\", O_RDWR) = 3\n", "1:19: error: bad escape in string");
+	ck_error("12:3x:00 munmap(0x1000, 4096) = 0\n", "1:1: error: expected a timestamp");
+	ck_error("5 6 7 munmap(0x1000, 4096) = 0\n", "error: expected a pid or a timestamp");
+	/* a resumed call reports columns on its own line */
+	ck_error("4 munmap(0x1000, <unfinished ...>\n4 <... munmap resumed>4x) = 0\n",
+		 "t.trace:2:24: error: unexpected 'x'");
+	ck_error("4 munmap(0x1000, <unfinished ...>\n4 <... mmap resumed>4) = 0\n",
+		 "2:8: error: 'mmap resumed' does not match");
+	/* errors stop nothing else: a message names the file */
+	ck_error("\n\nmunmap(0x1000, 4096) = 0 junk\n", "t.trace:3:26: error: unexpected 'j'");
+	/* flags: a lone '|' */
+	ck_error("mprotect(0x1000, 4096, PROT_READ|) = 0\n", "1:34: error: expected a flag name or number");
+}
+END_TEST
+
+START_TEST(nul_byte)
+{
+	static const char t[] = "munmap(0x1000, 4096) = 0\nmunmap(0x1\0000, 4096) = 0\n";
+	const char *m = error_of(t, sizeof(t) - 1);
+	ck_assert_msg(strstr(m, "t.trace:2:11: error: NUL byte in line") != NULL, "%s", m);
+}
+END_TEST
+
+START_TEST(crlf_empty_no_final_newline)
+{
+	static const char t[] = "# arch: x86_64\r\nmunmap(0x1000, 4096) = 0\r\nmunmap(0x2000, 4096) = 0";
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, sizeof(t) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_str_eq(trace_header(d.r)->arch, "x86_64");
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_uint_eq(ev.args[0], 0x2000);
+	ck_assert_uint_eq(ev.line, 3);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	rd_close(&d);
+
+	rd_open(&d, "", 0);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	ck_assert(!trace_header(d.r)->has_arch);
+	rd_close(&d);
+}
+END_TEST
+
+START_TEST(huge_line)
+{
+	size_t n = (1u << 20) + 123;
+	const char pre[] = "write(1, \"";
+	const char post[] = "\"..., 1048576) = 1048576\nmunmap(0x1000, 4096) = 0\n";
+	size_t len = sizeof(pre) - 1 + n + sizeof(post) - 1;
+	char *t = malloc(len);
+	ck_assert_ptr_nonnull(t);
+	memcpy(t, pre, sizeof(pre) - 1);
+	memset(t + sizeof(pre) - 1, 'x', n);
+	memcpy(t + sizeof(pre) - 1 + n, post, sizeof(post) - 1);
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, len);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_WRITE);
+	ck_assert_uint_eq(ev.args[2], 1048576);
+	ck_assert_int_eq(ev.value, 1048576);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	rd_close(&d);
+	free(t);
+}
+END_TEST
+
+START_TEST(open_missing_file)
+{
+	char err[256];
+	struct trace_reader *r = trace_open("/nonexistent/x.trace", NULL, NULL, err, sizeof(err));
+	ck_assert_ptr_null(r);
+	ck_assert(strstr(err, "/nonexistent/x.trace") != NULL);
+}
+END_TEST
+
+/* ---- real logs --------------------------------------------------------- */
+
+static unsigned parse_glob(const char *pattern, unsigned *files)
+{
+	glob_t g;
+	unsigned bad = 0;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char err[256];
+		struct event ev;
+		int rc;
+		struct trace_reader *r = trace_open(g.gl_pathv[i], NULL, NULL, err, sizeof(err));
+		ck_assert_msg(r != NULL, "%s", err);
+		while ((rc = trace_read(r, &ev)) == 1)
+			;
+		if (rc < 0) {
+			fprintf(stderr, "%s\n", trace_error(r));
+			bad++;
+		}
+		trace_close(r);
+		(*files)++;
+	}
+	globfree(&g);
+	return bad;
+}
+
+START_TEST(all_real_logs)
+{
+	unsigned files = 0, bad = 0;
+	bad += parse_glob(VMSIM_SRCDIR "/tests/strace-logs/*.log", &files);
+	ck_assert_msg(files >= 5, "only %u strace logs found", files);
+	unsigned before = files;
+	bad += parse_glob(VMSIM_SRCDIR "/../shared/golden/*/*.trace", &files);
+	if (files == before)
+		fprintf(stderr, "note: no shared golden traces found; skipped\n");
+	ck_assert_msg(bad == 0, "%u of %u files failed to parse", bad, files);
+}
+END_TEST
+
+START_TEST(throughput)
+{
+	/* a figure for the log, never asserted: simple lines per second */
+	enum { N = 400000 };
+	static const char l1[] = "munmap(0x7f0000001000, 4096) = 0\n";
+	static const char l2[] = "1 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000\n";
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < N / 2; i++) {
+		fputs(l1, f);
+		fputs(l2, f);
+	}
+	rewind(f);
+	char err[128];
+	struct trace_reader *r = trace_open_stream(f, "bench", NULL, NULL, err, sizeof(err));
+	struct event ev;
+	struct timespec a, b;
+	unsigned long n = 0;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	while (trace_read(r, &ev) == 1)
+		n++;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ck_assert_uint_eq(n, N);
+	double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	fprintf(stderr, "trace_read: %.2f M lines/s\n", n / s / 1e6);
+	trace_close(r);
+	fclose(f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("trace_read");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, mmap_basic);
+	tcase_add_test(tc, mmap_numeric_rest_and_comment);
+	tcase_add_test(tc, results);
+	tcase_add_test(tc, prefixes);
+	tcase_add_test(tc, files_and_limits);
+	tcase_add_test(tc, processes);
+	tcase_add_test(tc, pseudo_events);
+	tcase_add_test(tc, expects);
+	tcase_add_test(tc, unknown_syscalls);
+	tcase_add_test(tc, unfinished_resumed);
+	tcase_add_test(tc, header_keys);
+	tcase_add_test(tc, header_errors);
+	tcase_add_test(tc, arch_from_header_and_override);
+	tcase_add_test(tc, malformed);
+	tcase_add_test(tc, nul_byte);
+	tcase_add_test(tc, crlf_empty_no_final_newline);
+	tcase_add_test(tc, huge_line);
+	tcase_add_test(tc, open_missing_file);
+	tcase_add_test(tc, all_real_logs);
+	tcase_add_test(tc, throughput);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
