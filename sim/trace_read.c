@@ -1190,7 +1190,7 @@ static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 		uint64_t v = 0;
 		if (decode_arg(r, ev, sp[i].kind, a->s[i], a->e[i], &v) < 0)
 			return -1;
-		if (sp[i].slot >= 0) {
+		if (sp[i].kind != K_SKIP && sp[i].slot >= 0) {
 			ev->args[sp[i].slot] = v;
 			if ((unsigned)sp[i].slot >= ev->nargs)
 				ev->nargs = (unsigned)sp[i].slot + 1;
