@@ -1,2 +1,0 @@
-build/model/kerr.o: model/kerr.c model/kerr.h
-model/kerr.h:

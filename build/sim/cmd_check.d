@@ -1,2 +1,0 @@
-build/sim/cmd_check.o: sim/cmd_check.c sim/cmds.h
-sim/cmds.h:

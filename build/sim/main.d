@@ -1,2 +1,0 @@
-build/sim/main.o: sim/main.c sim/cmds.h
-sim/cmds.h:

@@ -1,0 +1,368 @@
+/*
+ * file.c - files, their page cache, and the per-process fd table.
+ *
+ * A file is created by open/openat and named by its path; files under
+ * /dev/shm (and shared anonymous mappings) are shmem: swap-backed pages
+ * on the anon LRU lists, no writeback, a missing page is allocated zeroed
+ * (a minor fault).  Other files are disk files: a missing page is read in
+ * (a major fault) and lands on the file LRU.  The page cache holds one
+ * reference per page.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FD_MAX 65536
+
+void file_get(struct file *f)
+{
+	f->refs++;
+}
+
+static void file_drop_cache(struct vmsys *s, struct file *f, uint64_t from)
+{
+	uint64_t idx = from;
+	while (radix_next(&f->cache, &idx, RADIX_KEY_MAX)) {
+		file_remove_page(s, f, idx);
+		idx++;
+	}
+}
+
+void file_put(struct vmsys *s, struct file *f)
+{
+	if (--f->refs)
+		return;
+	file_drop_cache(s, f, 0);
+	radix_destroy(&f->cache);
+	for (struct file **pp = &s->files; *pp; pp = &(*pp)->next_file)
+		if (*pp == f) {
+			*pp = f->next_file;
+			break;
+		}
+	free(f->path);
+	free(f);
+}
+
+static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
+{
+	struct file *f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->path = malloc(len + 1);
+	if (!f->path) {
+		free(f);
+		return NULL;
+	}
+	memcpy(f->path, path, len);
+	f->path[len] = 0;
+	f->id = ++s->next_file_id;
+	f->shmem = shmem;
+	f->ino = ++s->next_ino;
+	radix_init(&f->cache);
+	f->refs = 1; /* the name */
+	f->next_file = s->files;
+	s->files = f;
+	return f;
+}
+
+struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
+{
+	static const char name[] = "/dev/zero (deleted)";
+	struct file *f = file_new(s, name, sizeof(name) - 1, true);
+	if (!f)
+		return NULL;
+	f->size = size;
+	f->unlinked = true;
+	f->refs = 0; /* only its mappings hold it */
+	return f;
+}
+
+pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index)
+{
+	(void)s;
+	return (pfn_t)radix_get(&f->cache, index);
+}
+
+/* Add a page for index to the cache (filemap_add_folio / shmem_alloc):
+ * *major says whether it had to be read from disk. */
+pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major)
+{
+	pfn_t pfn = alloc_page(s);
+	if (!pfn)
+		return PFN_NONE;
+	struct page *p = spage(s, pfn);
+	p->flags |= PG_UPTODATE;
+	if (f->shmem)
+		p->flags |= PG_SWAPBACKED;
+	p->owner = f->id;
+	p->index = index;
+	p->refcount = 1;
+	if (radix_set(&f->cache, index, pfn)) {
+		p->refcount = 0;
+		physmem_free(&s->pm, pfn);
+		return PFN_NONE;
+	}
+	count_vm(s, NR_FILE_PAGES, 1);
+	if (f->shmem)
+		count_vm(s, NR_SHMEM, 1);
+	if (major)
+		*major = !f->shmem;
+	if (!f->shmem)
+		count_vm(s, PGPGIN, 4);
+	folio_add_lru(s, pfn);
+	return pfn;
+}
+
+struct unmap_ctx { int dummy; };
+
+static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx)
+{
+	(void)ctx;
+	pfn_t pfn = pte_pfn(*pte);
+	radix_clear(&v->mm->pt, addr >> PAGE_SHIFT);
+	rmap_remove(s, v, pfn);
+	return true;
+}
+
+/* Truncate one page: unmap it everywhere, drop it from the cache
+ * (mm/truncate.c:truncate_inode_folio()). */
+void file_remove_page(struct vmsys *s, struct file *f, uint64_t index)
+{
+	pfn_t pfn = (pfn_t)radix_get(&f->cache, index);
+	if (!pfn)
+		return;
+	struct page *p = spage(s, pfn);
+	p->refcount++; /* hold it while unmapping */
+	if (p->mapcount)
+		rmap_walk(s, pfn, unmap_one, NULL);
+	radix_clear(&f->cache, index);
+	count_vm(s, NR_FILE_PAGES, -1);
+	if (f->shmem)
+		count_vm(s, NR_SHMEM, -1);
+	if (p->flags & PG_DIRTY) {
+		p->flags &= ~PG_DIRTY;
+		count_vm(s, NR_DIRTY, -1);
+	}
+	p->owner = 0;
+	put_page(s, pfn); /* the cache's reference */
+	put_page(s, pfn); /* ours */
+}
+
+/* ------------------------------------------------------------ fd table */
+
+struct fdtable *fdtable_dup(struct fdtable *ft)
+{
+	struct fdtable *n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->refs = 1;
+	if (ft && ft->nfd) {
+		n->fd = calloc(ft->nfd, sizeof(*n->fd));
+		if (!n->fd) {
+			free(n);
+			return NULL;
+		}
+		n->nfd = ft->nfd;
+		for (unsigned i = 0; i < ft->nfd; i++) {
+			n->fd[i] = ft->fd[i];
+			if (n->fd[i].file)
+				file_get(n->fd[i].file);
+		}
+	}
+	return n;
+}
+
+void fdtable_put(struct vmsys *s, struct fdtable *ft)
+{
+	if (!ft || --ft->refs)
+		return;
+	for (unsigned i = 0; i < ft->nfd; i++)
+		if (ft->fd[i].file)
+			file_put(s, ft->fd[i].file);
+	free(ft->fd);
+	free(ft);
+}
+
+struct file *file_lookup_fd(struct task *t, int64_t fd, struct fd_entry **ent)
+{
+	if (!t->files || fd < 0 || fd >= (int64_t)t->files->nfd || !t->files->fd[fd].file)
+		return NULL;
+	if (ent)
+		*ent = &t->files->fd[fd];
+	return t->files->fd[fd].file;
+}
+
+static bool path_is_shmem(const char *path, size_t len)
+{
+	return (len >= 9 && !memcmp(path, "/dev/shm/", 9)) ||
+	       (len >= 9 && !memcmp(path, "/run/shm/", 9));
+}
+
+#define O_ACCMODE_G 3u
+#define O_CREAT_G 0100u
+#define O_EXCL_G 0200u
+#define O_TRUNC_G 01000u
+
+int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathlen,
+		uint64_t oflags, int want_fd)
+{
+	struct file *f = NULL;
+	for (struct file *g = s->files; g; g = g->next_file)
+		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen)) {
+			f = g;
+			break;
+		}
+	if (f && (oflags & O_CREAT_G) && (oflags & O_EXCL_G))
+		return -KERR_EEXIST;
+	bool created = false;
+	if (!f) {
+		/* a file the trace never created: take it as existing and empty
+		 * unless the trace creates it (we cannot see the real file) */
+		f = file_new(s, path, pathlen, path_is_shmem(path, pathlen));
+		if (!f)
+			return -KERR_ENOMEM;
+		created = true;
+	}
+	if ((oflags & O_TRUNC_G) && (oflags & O_ACCMODE_G)) {
+		file_drop_cache(s, f, 0);
+		f->size = 0;
+	}
+	if (!t->files && !(t->files = fdtable_dup(NULL)))
+		return -KERR_ENOMEM;
+	struct fdtable *ft = t->files;
+	int fd = want_fd;
+	if (fd < 0 || fd >= FD_MAX) {
+		for (fd = 0; fd < (int)ft->nfd && ft->fd[fd].file; fd++)
+			;
+	}
+	if ((unsigned)fd >= ft->nfd) {
+		unsigned n = ft->nfd ? ft->nfd : 16;
+		while (n <= (unsigned)fd)
+			n *= 2;
+		struct fd_entry *nf = realloc(ft->fd, n * sizeof(*nf));
+		if (!nf)
+			return -KERR_ENOMEM;
+		memset(nf + ft->nfd, 0, (n - ft->nfd) * sizeof(*nf));
+		ft->fd = nf;
+		ft->nfd = n;
+	}
+	if (ft->fd[fd].file)
+		file_put(s, ft->fd[fd].file);
+	if (!created)
+		file_get(f);
+	ft->fd[fd].file = f;
+	ft->fd[fd].oflags = oflags;
+	ft->fd[fd].pos = 0;
+	return fd;
+}
+
+int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd)
+{
+	struct fd_entry *e;
+	struct file *f = file_lookup_fd(t, fd, &e);
+	if (!f)
+		return -KERR_EBADF;
+	e->file = NULL;
+	file_put(s, f);
+	return 0;
+}
+
+int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t pathlen)
+{
+	(void)t;
+	for (struct file *g = s->files; g; g = g->next_file)
+		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen)) {
+			g->unlinked = true;
+			file_put(s, g); /* the name's reference */
+			return 0;
+		}
+	return -KERR_ENOENT;
+}
+
+/* truncate_setsize() + truncate_pagecache(): pages wholly beyond the new
+ * size go; the partial last page stays (its tail is zeroed). */
+static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
+{
+	if (size < f->size)
+		file_drop_cache(s, f, (size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	f->size = size;
+}
+
+int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len)
+{
+	struct fd_entry *e;
+	struct file *f = file_lookup_fd(t, fd, &e);
+	if (!f)
+		return -KERR_EBADF;
+	if ((int64_t)len < 0)
+		return -KERR_EINVAL;
+	if (!(e->oflags & O_ACCMODE_G))
+		return -KERR_EINVAL;
+	file_set_size(s, f, len);
+	return 0;
+}
+
+#define FALLOC_KEEP_SIZE 1u
+#define FALLOC_PUNCH_HOLE 2u
+
+int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
+		     uint64_t off, uint64_t len)
+{
+	struct fd_entry *e;
+	struct file *f = file_lookup_fd(t, fd, &e);
+	if (!f)
+		return -KERR_EBADF;
+	if ((int64_t)off < 0 || (int64_t)len <= 0)
+		return -KERR_EINVAL;
+	if (mode & FALLOC_PUNCH_HOLE) {
+		if (!(mode & FALLOC_KEEP_SIZE))
+			return -KERR_EOPNOTSUPP;
+		/* whole pages in the hole are removed (truncate_pagecache_range) */
+		uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
+		uint64_t end = (off + len) >> PAGE_SHIFT;
+		for (uint64_t i = first; i < end; i++)
+			file_remove_page(s, f, i);
+		return 0;
+	}
+	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size)
+		f->size = off + len;
+	return 0;
+}
+
+/* read()/write() through the page cache: every page touched is brought in
+ * and marked accessed; writes dirty disk-file pages and extend the size. */
+int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
+		   int64_t off, uint64_t count, int64_t done)
+{
+	struct fd_entry *e;
+	struct file *f = file_lookup_fd(t, fd, &e);
+	if (!f)
+		return -KERR_EBADF;
+	uint64_t pos = off < 0 ? e->pos : (uint64_t)off;
+	uint64_t n = done >= 0 ? (uint64_t)done : count;
+	if (!write) {
+		if (done < 0)
+			n = pos >= f->size ? 0 : (f->size - pos < count ? f->size - pos : count);
+	} else if (pos + n > f->size) {
+		f->size = pos + n;
+	}
+	if (n) {
+		for (uint64_t idx = pos >> PAGE_SHIFT; idx <= (pos + n - 1) >> PAGE_SHIFT; idx++) {
+			pfn_t pfn = file_find_page(s, f, idx);
+			if (!pfn && !(pfn = file_add_page(s, f, idx, NULL)))
+				return -KERR_ENOMEM;
+			struct page *p = spage(s, pfn);
+			if (write && !f->shmem && !(p->flags & PG_DIRTY)) {
+				p->flags |= PG_DIRTY;
+				count_vm(s, NR_DIRTY, 1);
+			}
+			if (write && f->shmem)
+				p->flags |= PG_DIRTY;
+			mark_page_accessed(s, pfn);
+		}
+	}
+	if (off < 0)
+		e->pos = pos + n;
+	return (int64_t)n;
+}

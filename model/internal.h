@@ -1,0 +1,260 @@
+/*
+ * internal.h - the model's shared internals (like the kernel's
+ * mm/internal.h): the machine, processes, address spaces, files, and the
+ * functions the modules call in each other.  Not for sim/.
+ */
+#ifndef VMSIM_INTERNAL_H
+#define VMSIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kerr.h"
+#include "lru.h"
+#include "page.h"
+#include "radix.h"
+#include "semantics.h"
+#include "vma.h"
+#include "vmflags.h"
+#include "vmstat.h"
+#include "vmsys.h"
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1ULL << PAGE_SHIFT)
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x) (((x) + PAGE_SIZE - 1) & PAGE_MASK)
+#define TASK_SIZE 0x7ffffffff000ULL  /* x86-64 4-level user address space */
+#define MMAP_MIN_ADDR 0x10000ULL     /* vm.mmap_min_addr default */
+#define DEFAULT_MMAP_BASE 0x7ffff7fff000ULL
+#define STACK_GUARD_GAP (256ULL << PAGE_SHIFT)
+
+/* --- page table entries ------------------------------------------------ */
+/* A PTE is radix value: low byte flags, pfn (or swap slot) above. */
+enum {
+	PTE_PRESENT = 1u << 0,
+	PTE_WRITE = 1u << 1,
+	PTE_DIRTY = 1u << 2,
+	PTE_YOUNG = 1u << 3,
+	PTE_SWAP = 1u << 4,  /* not present: a swap entry */
+	PTE_EXCL = 1u << 5,  /* anon page exclusive to this mm (PageAnonExclusive) */
+};
+#define PTE_SHIFT 8
+static inline uint64_t mk_pte(uint64_t pfn, unsigned flags) { return (pfn << PTE_SHIFT) | flags; }
+static inline pfn_t pte_pfn(uint64_t pte) { return (pfn_t)(pte >> PTE_SHIFT); }
+
+/* --- arch flag values, resolved from the flag tables by name ----------- */
+struct arch_flags {
+	uint64_t map_type, map_shared, map_private, map_shared_validate, map_droppable;
+	uint64_t map_fixed, map_anonymous, map_growsdown, map_denywrite, map_executable;
+	uint64_t map_locked, map_noreserve, map_populate, map_nonblock, map_stack;
+	uint64_t map_hugetlb, map_sync, map_fixed_noreplace, map_uninitialized;
+	uint64_t map_lockonfault, map_32bit, map_above4g;
+	uint64_t legacy_map_mask; /* flags MAP_SHARED_VALIDATE accepts */
+	uint64_t prot_read, prot_write, prot_exec, prot_sem, prot_growsdown, prot_growsup;
+	uint64_t prot_arch; /* arch extras (PROT_SAO, PROT_BTI, ...) */
+	struct mlockall_flags mcl;
+	uint64_t mlock_onfault;
+	uint64_t mremap_maymove, mremap_fixed, mremap_dontunmap;
+	uint64_t ms_async, ms_sync, ms_invalidate;
+	int64_t madv[MADV_X_NR]; /* arch number per internal advice, -1 if absent */
+};
+
+/* --- files --------------------------------------------------------------- */
+struct file {
+	uint32_t id;
+	char *path;
+	bool shmem;            /* tmpfs/shmem: swap-backed, no writeback */
+	bool unlinked;
+	uint64_t size;         /* i_size in bytes */
+	uint64_t ino;
+	struct radix cache;    /* page index -> pfn */
+	struct vma *i_mmap;    /* VMAs mapping the file */
+	unsigned refs;         /* open fds + VMAs + being named */
+	struct file *next_file;
+};
+
+struct fd_entry {
+	struct file *file;
+	uint64_t oflags;
+	uint64_t pos;
+};
+
+struct fdtable {
+	struct fd_entry *fd;
+	unsigned nfd;
+	unsigned refs;
+};
+
+/* --- anon_vma (rmap for anonymous pages) -------------------------------- */
+struct avc {                   /* anon_vma_chain: links one vma and one anon_vma */
+	struct vma *vma;
+	struct anon_vma *av;
+	struct avc *vma_next;      /* next chain of the same vma */
+	struct avc *av_prev, *av_next;
+};
+
+struct anon_vma {
+	uint32_t id;
+	struct avc *head;          /* chains of the VMAs that may map its pages */
+	unsigned refs;             /* chains + pages */
+};
+
+/* --- address space ------------------------------------------------------- */
+struct mm {
+	struct vma_tree vmas;
+	struct radix pt;           /* vpn -> pte */
+	uint64_t map_count;
+	uint64_t total_vm, locked_vm, pinned_vm, data_vm, exec_vm, stack_vm;
+	uint64_t rss_anon, rss_file, rss_shmem, swap_ents, hiwater_rss, hiwater_vm;
+	vm_flags_t def_flags;
+	uint64_t start_brk, brk;
+	uint64_t mmap_base;
+	uint64_t start_stack;
+	unsigned users;            /* tasks sharing this mm */
+	uint32_t id;
+};
+
+struct task {
+	int pid;
+	bool alive;
+	bool pid_known;            /* false: pid 0 placeholder for the first process */
+	struct mm *mm;
+	struct fdtable *files;
+	uint64_t rlim_memlock_cur, rlim_memlock_max;
+	bool cap_ipc_lock;
+	struct task *next;
+};
+
+#define MAX_EVENTS 8
+
+struct vmsys {
+	const struct semantics *sem;
+	struct arch_flags af;
+	char arch[32];
+	bool zero_page;
+	uint64_t max_map_count;
+	uint64_t default_mmap_base;
+	struct physmem pm;
+	struct lruvec lru;
+	struct vmstat stat;
+	uint64_t swap_total, swap_free;   /* pages */
+	uint8_t *swap_map;                /* per slot use count */
+	uint64_t swap_next;
+	struct task *tasks;
+	struct file *files;
+	uint32_t next_file_id, next_anon_id, next_mm_id, next_serial;
+	int next_pid;
+	uint64_t next_ino;
+	unsigned nevents;
+	char events[MAX_EVENTS][96];
+	uint64_t default_rlim;
+	bool default_cap;
+};
+
+/* ---- helpers shared between modules ---- */
+static inline struct page *spage(struct vmsys *s, pfn_t pfn) { return pfn_page(&s->pm, pfn); }
+static inline void count_vm(struct vmsys *s, enum vmstat_item i, int64_t d) { s->stat.v[i] += d; }
+static inline uint64_t vma_pages(const struct vma *v) { return (v->end - v->start) >> PAGE_SHIFT; }
+static inline bool capable_ipc_lock(const struct task *t) { return t->cap_ipc_lock; }
+static inline uint64_t rlimit_memlock_pages(const struct task *t)
+{
+	return t->rlim_memlock_cur == UINT64_MAX ? UINT64_MAX >> PAGE_SHIFT
+						 : t->rlim_memlock_cur >> PAGE_SHIFT;
+}
+static inline uint64_t linear_index(const struct vma *v, uint64_t addr)
+{
+	return v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
+}
+static inline bool vma_is_anonymous(const struct vma *v) { return !v->file; }
+static inline bool vma_is_shared(const struct vma *v) { return (v->flags & VM_SHARED) != 0; }
+void vmsys_event_add(struct vmsys *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* mm.c */
+struct mm *mm_alloc(struct vmsys *s);
+void mm_put(struct vmsys *s, struct mm *mm);  /* drop a user; exit_mmap at 0 */
+bool mm_can_do_mlock(const struct task *t);   /* mm/mlock.c:can_do_mlock() */
+bool mlock_future_ok(struct task *t, vm_flags_t flags, uint64_t bytes);
+
+/* vma_ops.c: creation, split, merge (mm/vma.c) */
+struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
+		    vm_flags_t flags, struct file *f, uint64_t pgoff);
+void vma_link(struct vmsys *s, struct mm *mm, struct vma *v);
+void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v);
+int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
+	      bool check_limit, struct vma **newp);
+/* vma_modify(): make [start,end) of v carry newflags, merging with
+ * neighbours where the kernel would and splitting otherwise.  Returns the
+ * VMA now covering exactly [start,end) or NULL with *err set. */
+struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
+			     uint64_t start, uint64_t end, vm_flags_t newflags, int *err);
+/* Try to merge v with its neighbours after a change (mprotect-style). */
+struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma *v);
+bool vma_mergeable(const struct vma *a, const struct vma *b);
+int anon_vma_prepare(struct vmsys *s, struct vma *v);
+int anon_vma_clone(struct vmsys *s, struct vma *dst, const struct vma *src);
+void anon_vma_put(struct vmsys *s, struct anon_vma *av);
+void file_link_vma(struct file *f, struct vma *v);
+void file_unlink_vma(struct file *f, struct vma *v);
+
+/* memory.c: faults, populate, zap */
+enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
+				uint64_t addr, int mode);
+/* GUP-style populate of [start,end) (mm/gup.c:populate_vma_page_range()) */
+int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v,
+		       uint64_t start, uint64_t end);
+/* mm/gup.c:__mm_populate() */
+int mm_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t len,
+		bool ignore_errors);
+/* Unmap the pages of [start,end) in v (zap_page_range) */
+void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, uint64_t end);
+void mm_rss_add(struct mm *mm, const struct page *p, int64_t d);
+pfn_t alloc_page(struct vmsys *s);
+void put_page(struct vmsys *s, pfn_t pfn);
+static inline void get_page(struct vmsys *s, pfn_t pfn) { spage(s, pfn)->refcount++; }
+
+/* rmap.c */
+void rmap_add(struct vmsys *s, struct vma *v, pfn_t pfn, bool new_anon);
+void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn);
+/* Walk every (vma, addr) that maps pfn; fn returns false to stop. */
+void rmap_walk(struct vmsys *s, pfn_t pfn,
+	       bool (*fn)(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx),
+	       void *ctx);
+
+/* mlock.c: page-level mlock (mm/mlock.c) */
+void mlock_folio(struct vmsys *s, pfn_t pfn);
+void mlock_folio_4x(struct vmsys *s, pfn_t pfn);
+void mlock_new_folio(struct vmsys *s, pfn_t pfn);
+void munlock_folio(struct vmsys *s, pfn_t pfn);
+void mlock_vma_folio(struct vmsys *s, struct vma *v, pfn_t pfn);
+void munlock_vma_folio(struct vmsys *s, struct vma *v, pfn_t pfn);
+void mlock_drain_local(struct vmsys *s);
+int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
+		uint64_t end, vm_flags_t newflags);
+bool vma_supports_mlock(const struct vma *v);
+
+/* file.c */
+struct file *file_lookup_fd(struct task *t, int64_t fd, struct fd_entry **ent);
+void file_get(struct file *f);
+void file_put(struct vmsys *s, struct file *f);
+pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
+pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
+void file_remove_page(struct vmsys *s, struct file *f, uint64_t index);
+struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
+void fdtable_put(struct vmsys *s, struct fdtable *ft);
+struct fdtable *fdtable_dup(struct fdtable *ft);
+
+/* mmap.c */
+int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len);
+uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint);
+bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
+
+/* reclaim.c */
+bool reclaim_for_alloc(struct vmsys *s);
+void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs);
+
+/* swap.c */
+bool swap_alloc(struct vmsys *s, uint32_t *slot);
+void swap_free_slot(struct vmsys *s, uint32_t slot);
+
+#endif

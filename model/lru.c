@@ -1,0 +1,204 @@
+/*
+ * lru.c - LRU lists and the lru_add batch.
+ *
+ * A new page does not reach a list at once: folio_add_lru() parks it in
+ * the per-CPU lru_add batch with a reference held, and only when the batch
+ * is full or drained does lru_add_fn() place it - on the unevictable list if
+ * it is mlocked by then (counting a cull), otherwise on the list its
+ * PG_active/PG_swapbacked say (mm/swap.c @ v6.1: lru_add_fn()).  That is
+ * why kpageflags can show a just-faulted page with PG_lru clear.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+void lru_init(struct lruvec *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+enum lru_list page_lru(const struct page *p)
+{
+	if (p->flags & PG_UNEVICTABLE)
+		return LRU_UNEVICTABLE;
+	enum lru_list l = page_is_file_lru(p) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+	if (p->flags & PG_ACTIVE)
+		l = (enum lru_list)(l + 1);
+	return l;
+}
+
+static const enum vmstat_item lru_stat[NR_LRU_LISTS] = {
+	NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
+};
+
+static void link_page(struct vmsys *s, pfn_t pfn, enum lru_list l, bool at_tail)
+{
+	struct lruvec *lv = &s->lru;
+	struct page *p = spage(s, pfn);
+	p->lru = (uint8_t)l;
+	p->flags |= PG_LRU;
+	if (at_tail) {
+		p->next = PFN_NONE;
+		p->prev = lv->tail[l];
+		if (lv->tail[l])
+			spage(s, lv->tail[l])->next = pfn;
+		else
+			lv->head[l] = pfn;
+		lv->tail[l] = pfn;
+	} else {
+		p->prev = PFN_NONE;
+		p->next = lv->head[l];
+		if (lv->head[l])
+			spage(s, lv->head[l])->prev = pfn;
+		else
+			lv->tail[l] = pfn;
+		lv->head[l] = pfn;
+	}
+	lv->size[l]++;
+	count_vm(s, lru_stat[l], 1);
+}
+
+void lru_add_page(struct vmsys *s, pfn_t pfn, enum lru_list l)
+{
+	link_page(s, pfn, l, false);
+}
+
+void lru_add_page_tail(struct vmsys *s, pfn_t pfn, enum lru_list l)
+{
+	link_page(s, pfn, l, true);
+}
+
+void lru_del_page(struct vmsys *s, pfn_t pfn)
+{
+	struct lruvec *lv = &s->lru;
+	struct page *p = spage(s, pfn);
+	if (p->lru == LRU_NONE)
+		return;
+	enum lru_list l = (enum lru_list)p->lru;
+	if (p->prev)
+		spage(s, p->prev)->next = p->next;
+	else
+		lv->head[l] = p->next;
+	if (p->next)
+		spage(s, p->next)->prev = p->prev;
+	else
+		lv->tail[l] = p->prev;
+	p->prev = p->next = PFN_NONE;
+	p->lru = LRU_NONE;
+	p->flags &= ~PG_LRU;
+	lv->size[l]--;
+	count_vm(s, lru_stat[l], -1);
+}
+
+/* mm/swap.c:lru_add_fn() @ v6.1 */
+static void lru_add_fn(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	bool was_unevictable = (p->flags & PG_UNEVICTABLE) != 0;
+	if (page_evictable(p)) {
+		if (was_unevictable) {
+			p->flags &= ~PG_UNEVICTABLE;
+			count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+		}
+	} else {
+		p->flags &= ~PG_ACTIVE;
+		p->flags |= PG_UNEVICTABLE;
+		/* "deliberately low": the page was not counted by mlock_folio */
+		p->mlock_count = 0;
+		if (!was_unevictable)
+			count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
+	}
+	lru_add_page(s, pfn, page_lru(p));
+}
+
+void folio_add_lru(struct vmsys *s, pfn_t pfn)
+{
+	struct lru_batch *b = &s->lru.add_batch;
+	struct page *p = spage(s, pfn);
+	p->refcount++;
+	p->in_batch++;
+	b->pfn[b->n] = pfn;
+	b->tag[b->n] = BATCH_LRU_ADD;
+	b->n++;
+	if (b->n >= s->sem->lru_batch || b->n >= LRU_BATCH_MAX) {
+		/* folio_batch_add_and_move(): a full batch is moved at once */
+		struct lru_batch copy = *b;
+		b->n = 0;
+		for (unsigned i = 0; i < copy.n; i++) {
+			struct page *q = spage(s, copy.pfn[i]);
+			q->in_batch--;
+			if (!(q->flags & PG_LRU))
+				lru_add_fn(s, copy.pfn[i]);
+			put_page(s, copy.pfn[i]);
+		}
+	}
+}
+
+static void drain_add_batch(struct vmsys *s)
+{
+	struct lru_batch *b = &s->lru.add_batch;
+	while (b->n) {
+		struct lru_batch copy = *b;
+		b->n = 0;
+		for (unsigned i = 0; i < copy.n; i++) {
+			struct page *q = spage(s, copy.pfn[i]);
+			q->in_batch--;
+			if (!(q->flags & PG_LRU))
+				lru_add_fn(s, copy.pfn[i]);
+			put_page(s, copy.pfn[i]);
+		}
+	}
+}
+
+void lru_add_drain(struct vmsys *s)
+{
+	drain_add_batch(s);
+	mlock_drain_local(s);
+}
+
+void lru_activate(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if ((p->flags & (PG_ACTIVE | PG_UNEVICTABLE)))
+		return;
+	if (p->flags & PG_LRU) {
+		lru_del_page(s, pfn);
+		p->flags |= PG_ACTIVE;
+		lru_add_page(s, pfn, page_lru(p));
+	} else {
+		p->flags |= PG_ACTIVE;
+	}
+	count_vm(s, PGACTIVATE, 1);
+}
+
+void lru_deactivate(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if ((p->flags & PG_UNEVICTABLE) || !(p->flags & PG_LRU))
+		return;
+	bool was_active = (p->flags & PG_ACTIVE) != 0;
+	lru_del_page(s, pfn);
+	p->flags &= ~(PG_ACTIVE | PG_REFERENCED);
+	lru_add_page(s, pfn, page_lru(p));
+	if (was_active)
+		count_vm(s, PGDEACTIVATE, 1);
+}
+
+/* mm/swap.c:folio_mark_accessed() */
+void mark_page_accessed(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_ZERO)
+		return;
+	if (p->flags & PG_UNEVICTABLE) {
+		/* unevictable pages only get the referenced bit */
+		p->flags |= PG_REFERENCED;
+		return;
+	}
+	if (!(p->flags & PG_REFERENCED)) {
+		p->flags |= PG_REFERENCED;
+	} else if (!(p->flags & PG_ACTIVE)) {
+		lru_activate(s, pfn);
+		p->flags &= ~PG_REFERENCED;
+	}
+}

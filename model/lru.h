@@ -1,0 +1,62 @@
+/*
+ * lru.h - the five LRU lists and the per-CPU batches that feed them.
+ *
+ *   head (most recently added) ... tail (next to be scanned)
+ *
+ * Lists are intrusive and doubly linked through struct page (prev/next
+ * pfns), so add, delete and move are O(1) and per-list sizes are exact.
+ * The model has one CPU: one lru_add batch and one mlock batch
+ * (mm/swap.c:folio_batch_add_and_move(), mm/mlock.c:mlock_folio_batch()),
+ * drained where the kernel calls lru_add_drain().  MGLRU is not modelled:
+ * the kernels modelled run the classic two-list LRU (CONFIG_LRU_GEN off or
+ * not enabled).
+ */
+#ifndef VMSIM_LRU_H
+#define VMSIM_LRU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "page.h"
+
+#define LRU_BATCH_MAX 31
+
+enum batch_tag { BATCH_LRU_ADD, BATCH_MLOCK_LRU, BATCH_MLOCK_NEW, BATCH_MUNLOCK };
+
+struct lru_batch {
+	pfn_t pfn[LRU_BATCH_MAX];
+	uint8_t tag[LRU_BATCH_MAX];
+	unsigned n;
+};
+
+struct lruvec {
+	pfn_t head[NR_LRU_LISTS], tail[NR_LRU_LISTS];
+	uint64_t size[NR_LRU_LISTS];
+	struct lru_batch add_batch;   /* cpu_fbatches.lru_add */
+	struct lru_batch mlock_batch; /* mlock_fbatch */
+};
+
+struct vmsys;
+
+void lru_init(struct lruvec *l);
+/* The list a page belongs on by its flags (include/linux/mm_inline.h:folio_lru_list()). */
+enum lru_list page_lru(const struct page *p);
+void lru_add_page(struct vmsys *s, pfn_t pfn, enum lru_list l);     /* at head, PG_lru set */
+void lru_add_page_tail(struct vmsys *s, pfn_t pfn, enum lru_list l);
+void lru_del_page(struct vmsys *s, pfn_t pfn);                       /* PG_lru cleared */
+/* folio_add_lru(): through the lru_add batch. */
+void folio_add_lru(struct vmsys *s, pfn_t pfn);
+/* lru_add_drain(): both batches of the (single) CPU. */
+void lru_add_drain(struct vmsys *s);
+/* folio_mark_accessed() (mm/swap.c) */
+void mark_page_accessed(struct vmsys *s, pfn_t pfn);
+/* move an evictable page between its active/inactive lists */
+void lru_activate(struct vmsys *s, pfn_t pfn);
+void lru_deactivate(struct vmsys *s, pfn_t pfn);
+/* folio_evictable(): not mlocked (and mapping not unevictable) */
+static inline bool page_evictable(const struct page *p)
+{
+	return !(p->flags & PG_MLOCKED);
+}
+
+#endif

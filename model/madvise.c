@@ -1,0 +1,279 @@
+/*
+ * madvise.c - madvise() (mm/madvise.c @ v6.1/v6.18).
+ *
+ * The walk visits every VMA of the range; the first error from a VMA is
+ * returned at once (earlier VMAs keep what was done), a hole only makes
+ * the final result ENOMEM.  Advice that would drop or move locked pages
+ * (DONTNEED, FREE, REMOVE, COLD, PAGEOUT, and GUARD_INSTALL on 6.13+)
+ * refuses a VM_LOCKED VMA with EINVAL - the semantics lists which;
+ * DONTNEED_LOCKED (5.18+) zaps even locked pages and leaves the VMA locked.
+ */
+#include "internal.h"
+
+static int madv_flags(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
+		      uint64_t end, enum madv adv)
+{
+	struct vma *v = *vp;
+	vm_flags_t nf = v->flags;
+	switch (adv) {
+	case MADV_X_NORMAL: nf &= ~(VM_RAND_READ | VM_SEQ_READ); break;
+	case MADV_X_SEQUENTIAL: nf = (nf & ~VM_RAND_READ) | VM_SEQ_READ; break;
+	case MADV_X_RANDOM: nf = (nf & ~VM_SEQ_READ) | VM_RAND_READ; break;
+	case MADV_X_DONTFORK: nf |= VM_DONTCOPY; break;
+	case MADV_X_DOFORK:
+		if (v->flags & VM_IO)
+			return -KERR_EINVAL;
+		nf &= ~VM_DONTCOPY;
+		break;
+	case MADV_X_WIPEONFORK:
+		if (v->file || (v->flags & VM_SHARED))
+			return -KERR_EINVAL;
+		nf |= VM_WIPEONFORK;
+		break;
+	case MADV_X_KEEPONFORK: nf &= ~VM_WIPEONFORK; break;
+	case MADV_X_DONTDUMP: nf |= VM_DONTDUMP; break;
+	case MADV_X_DODUMP:
+		if (!(v->flags & VM_HUGETLB) && (nf & VM_SPECIAL))
+			return -KERR_EINVAL;
+		nf &= ~VM_DONTDUMP;
+		break;
+	case MADV_X_MERGEABLE:
+		if (!(nf & (VM_SHARED | VM_MAYSHARE | VM_SPECIAL | VM_HUGETLB)))
+			nf |= VM_MERGEABLE;
+		break;
+	case MADV_X_UNMERGEABLE: nf &= ~VM_MERGEABLE; break;
+	case MADV_X_HUGEPAGE: nf = (nf & ~VM_NOHUGEPAGE) | VM_HUGEPAGE; break;
+	case MADV_X_NOHUGEPAGE: nf = (nf & ~VM_HUGEPAGE) | VM_NOHUGEPAGE; break;
+	default: return 0;
+	}
+	if (nf == v->flags)
+		return 0;
+	int err = 0;
+	v = vma_modify_flags(s, t->mm, v, start, end, nf, &err);
+	if (!v)
+		return err;
+	v->flags = nf;
+	*vp = v;
+	return 0;
+}
+
+/* MADV_COLD / MADV_PAGEOUT on the pages mapped here once */
+static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
+			      bool pageout)
+{
+	lru_add_drain(s);
+	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t *ptep = radix_peek(&mm->pt, vpn);
+		if ((*ptep & PTE_PRESENT) && pte_pfn(*ptep) != PFN_ZERO) {
+			pfn_t pfn = pte_pfn(*ptep);
+			struct page *p = spage(s, pfn);
+			if (p->mapcount == 1) {
+				*ptep &= ~(uint64_t)PTE_YOUNG;
+				p->flags &= ~PG_REFERENCED;
+				if (pageout)
+					shrink_page_list_one(s, pfn, true);
+				else
+					lru_deactivate(s, pfn);
+			}
+		}
+		vpn++;
+	}
+}
+
+static void madv_willneed(struct vmsys *s, struct vma *v, uint64_t start, uint64_t end)
+{
+	struct file *f = v->file;
+	if (!f || f->shmem)
+		return; /* anon: swap readahead only; shmem: no holes filled */
+	uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
+		uint64_t idx = linear_index(v, a);
+		if (idx >= max_idx)
+			break;
+		if (!file_find_page(s, f, idx))
+			file_add_page(s, f, idx, NULL);
+	}
+}
+
+static int madv_populate(struct vmsys *s, struct task *t, struct vma *v, uint64_t start,
+			 uint64_t end, bool write)
+{
+	if (v->flags & (VM_IO | VM_PFNMAP))
+		return -KERR_EINVAL;
+	if (write ? !(v->flags & VM_WRITE) : !(v->flags & VM_ACCESS_FLAGS))
+		return -KERR_EINVAL;
+	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
+		enum vm_fault_kind r = handle_fault(s, t, v, a, write ? 2 : 1);
+		if (r == VMF_SIGBUS || r == VMF_SIGSEGV)
+			return -KERR_EFAULT;
+	}
+	return 0;
+}
+
+static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
+		    uint64_t end, enum madv adv)
+{
+	struct vma *v = *vp;
+	struct mm *mm = t->mm;
+	const struct semantics *sem = s->sem;
+	if ((sem->madv_refuses_locked >> adv & 1) && (v->flags & sem->madvise_locked))
+		return -KERR_EINVAL;
+	switch (adv) {
+	case MADV_X_WILLNEED:
+		madv_willneed(s, v, start, end);
+		return 0;
+	case MADV_X_DONTNEED:
+	case MADV_X_DONTNEED_LOCKED:
+		if (v->flags & (VM_PFNMAP | VM_HUGETLB))
+			return -KERR_EINVAL;
+		lru_add_drain(s);
+		zap_range(s, mm, v, start, end);
+		return 0;
+	case MADV_X_FREE:
+		if (v->flags & (VM_PFNMAP | VM_HUGETLB))
+			return -KERR_EINVAL;
+		if (v->file)
+			return -KERR_EINVAL;
+		/* lazy free: without reclaim the pages stay; model them as clean
+		 * lazyfree anon (they move to the inactive file list) */
+		lru_add_drain(s);
+		for (uint64_t a = start; a < end; a += PAGE_SIZE) {
+			uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
+			if (!ptep || !(*ptep & PTE_PRESENT) || pte_pfn(*ptep) == PFN_ZERO)
+				continue;
+			struct page *p = spage(s, pte_pfn(*ptep));
+			if (p->mapcount != 1 || !(p->flags & PG_ANON) || (p->flags & PG_UNEVICTABLE))
+				continue;
+			*ptep &= ~(uint64_t)(PTE_DIRTY | PTE_YOUNG);
+			if (p->flags & PG_LRU) {
+				lru_del_page(s, pte_pfn(*ptep));
+				p->flags &= ~(PG_ACTIVE | PG_REFERENCED | PG_SWAPBACKED | PG_DIRTY);
+				lru_add_page(s, pte_pfn(*ptep), page_lru(p));
+				count_vm(s, PGLAZYFREE, 1);
+			}
+		}
+		return 0;
+	case MADV_X_REMOVE: {
+		if (v->flags & VM_HUGETLB)
+			return -KERR_EINVAL;
+		if (!v->file)
+			return -KERR_EINVAL;
+		if ((v->flags & (VM_SHARED | VM_WRITE)) != (VM_SHARED | VM_WRITE))
+			return -KERR_EACCES;
+		uint64_t first = linear_index(v, start), last = linear_index(v, end);
+		for (uint64_t i = first; i < last; i++)
+			file_remove_page(s, v->file, i);
+		return 0;
+	}
+	case MADV_X_COLD:
+	case MADV_X_PAGEOUT:
+		if (v->flags & (VM_PFNMAP | VM_HUGETLB))
+			return -KERR_EINVAL;
+		madv_cold_pageout(s, mm, start, end, adv == MADV_X_PAGEOUT);
+		return 0;
+	case MADV_X_POPULATE_READ:
+	case MADV_X_POPULATE_WRITE:
+		return madv_populate(s, t, v, start, end, adv == MADV_X_POPULATE_WRITE);
+	case MADV_X_GUARD_INSTALL:
+		if (v->flags & (VM_SPECIAL | VM_HUGETLB) || v->file)
+			return -KERR_EINVAL;
+		zap_range(s, mm, v, start, end);
+		return 0;
+	case MADV_X_GUARD_REMOVE:
+	case MADV_X_COLLAPSE:
+	case MADV_X_HWPOISON:
+	case MADV_X_SOFT_OFFLINE:
+		return 0;
+	default:
+		return madv_flags(s, t, vp, start, end, adv);
+	}
+}
+
+int64_t vm_madvise(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, uint64_t advice)
+{
+	struct mm *mm = t->mm;
+	s->nevents = 0;
+	int adv = -1;
+	for (int i = 0; i < MADV_X_NR; i++)
+		if (s->af.madv[i] >= 0 && (uint64_t)s->af.madv[i] == advice) {
+			adv = i;
+			break;
+		}
+	if (adv < 0)
+		return -KERR_EINVAL;
+	if (adv == MADV_X_DONTNEED_LOCKED && !s->sem->has_dontneed_locked)
+		return -KERR_EINVAL;
+	if (start & ~PAGE_MASK)
+		return -KERR_EINVAL;
+	uint64_t alen = PAGE_ALIGN(len);
+	if (len && !alen)
+		return -KERR_EINVAL;
+	uint64_t end = start + alen;
+	if (end < start)
+		return -KERR_EINVAL;
+	if (end == start)
+		return 0;
+	int unmapped = 0;
+	struct vma *v = vma_find(&mm->vmas, start);
+	for (;;) {
+		if (!v)
+			return -KERR_ENOMEM;
+		if (start < v->start) {
+			unmapped = -KERR_ENOMEM;
+			start = v->start;
+			if (start >= end)
+				break;
+		}
+		uint64_t tmp = v->end < end ? v->end : end;
+		struct vma *cur = v;
+		int err = madv_vma(s, t, &cur, start, tmp, (enum madv)adv);
+		if (err)
+			return err;
+		start = tmp;
+		if (start < cur->end)
+			start = cur->end;
+		if (start >= end)
+			break;
+		v = vma_find(&mm->vmas, start);
+	}
+	return unmapped;
+}
+
+int64_t vm_msync(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, uint64_t flags)
+{
+	const struct arch_flags *af = &s->af;
+	struct mm *mm = t->mm;
+	s->nevents = 0;
+	if (flags & ~(af->ms_async | af->ms_invalidate | af->ms_sync))
+		return -KERR_EINVAL;
+	if ((flags & af->ms_async) && (flags & af->ms_sync))
+		return -KERR_EINVAL;
+	if (start & ~PAGE_MASK)
+		return -KERR_EINVAL;
+	len = PAGE_ALIGN(len);
+	uint64_t end = start + len;
+	if (end < start)
+		return -KERR_ENOMEM;
+	if (end == start)
+		return 0;
+	int unmapped = 0;
+	struct vma *v = vma_find(&mm->vmas, start);
+	for (;;) {
+		if (!v)
+			return -KERR_ENOMEM;
+		if (start < v->start) {
+			unmapped = -KERR_ENOMEM;
+			start = v->start;
+			if (start >= end)
+				return unmapped;
+		}
+		/* mm/msync.c: MS_INVALIDATE on a locked VMA is EBUSY */
+		if ((flags & af->ms_invalidate) && (v->flags & s->sem->madvise_locked))
+			return -KERR_EBUSY;
+		start = v->end;
+		if (start >= end)
+			return unmapped;
+		v = v->next;
+	}
+}

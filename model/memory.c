@@ -1,0 +1,476 @@
+/*
+ * memory.c - page faults, get_user_pages-style populate, zap, and the
+ * page allocator's front end.
+ *
+ * Fault paths follow mm/memory.c @ v6.1/v6.18:
+ *   not present, anonymous     do_anonymous_page(): read maps the zero page
+ *                              (unless the machine has none), write or no
+ *                              zero page allocates a private page
+ *   not present, file, read    do_read_fault(): fault-around maps the
+ *                              cached neighbours (64 KiB window), then the
+ *                              page itself; a page not cached is read in
+ *                              (major) - shmem allocates it (minor)
+ *   not present, file, write   private: do_cow_fault() copies into a new
+ *                              anon page; shared: do_shared_fault()
+ *   present, write, read-only  do_wp_page(): reuse an exclusive anon page,
+ *                              otherwise copy (COW); shared file: mkwrite
+ *   swap entry                 do_swap_page(): major
+ * A new anonymous page goes through folio_add_lru_vma(): mlocked as NEW in
+ * a locked VMA, otherwise the lru_add batch.
+ */
+#include "internal.h"
+
+pfn_t alloc_page(struct vmsys *s)
+{
+	if (s->pm.nr_free <= s->pm.wmark_min)
+		reclaim_for_alloc(s);
+	pfn_t pfn = physmem_alloc(&s->pm);
+	if (!pfn) {
+		reclaim_for_alloc(s);
+		pfn = physmem_alloc(&s->pm);
+	}
+	if (pfn) {
+		count_vm(s, PGALLOC, 1);
+		count_vm(s, NR_FREE_PAGES, -1);
+	}
+	return pfn;
+}
+
+/* folio_put(): the last reference frees the page; one still mlocked is
+ * counted as cleared (mm/page_alloc.c:free_pages_prepare() @ v6.1) */
+void put_page(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_ZERO)
+		return;
+	if (--p->refcount)
+		return;
+	if (p->flags & PG_LRU)
+		lru_del_page(s, pfn);
+	if (p->flags & PG_MLOCKED) {
+		count_vm(s, NR_MLOCK, -1);
+		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);
+	}
+	if (p->flags & PG_SWAPCACHE)
+		swap_free_slot(s, p->swap_slot);
+	physmem_free(&s->pm, pfn);
+	count_vm(s, PGFREE, 1);
+	count_vm(s, NR_FREE_PAGES, 1);
+}
+
+static pfn_t new_anon_page(struct vmsys *s, struct vma *v, uint64_t addr)
+{
+	pfn_t pfn = alloc_page(s);
+	if (!pfn)
+		return PFN_NONE;
+	struct page *p = spage(s, pfn);
+	p->flags |= PG_ANON | PG_SWAPBACKED | PG_UPTODATE;
+	p->owner = v->anon_vma->id;
+	p->index = linear_index(v, addr);
+	return pfn;
+}
+
+static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom)
+{
+	(void)s;
+	if (radix_set(&mm->pt, addr >> PAGE_SHIFT, pte))
+		*oom = 1;
+}
+
+/* Map the file pages around addr that are already cached
+ * (mm/memory.c:do_fault_around() + mm/filemap.c:filemap_map_pages()). */
+static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom)
+{
+	struct mm *mm = v->mm;
+	struct file *f = v->file;
+	const uint64_t nr = 16; /* fault_around_bytes = 64 KiB */
+	uint64_t pte_off = (addr >> PAGE_SHIFT) & 511;
+	uint64_t vma_off = (addr - v->start) >> PAGE_SHIFT;
+	uint64_t from = pte_off & ~(nr - 1);
+	uint64_t lo = pte_off - (pte_off < vma_off ? pte_off : vma_off);
+	if (lo > from)
+		from = lo;
+	uint64_t to = from + nr;
+	if (to > 512)
+		to = 512;
+	uint64_t vend = pte_off + vma_pages(v) - vma_off;
+	if (to > vend)
+		to = vend;
+	uint64_t base = (addr >> PAGE_SHIFT) - pte_off; /* vpn of pte 0 */
+	uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	for (uint64_t i = from; i < to; i++) {
+		uint64_t a = (base + i) << PAGE_SHIFT;
+		uint64_t idx = linear_index(v, a);
+		if (idx >= max_idx)
+			break;
+		if (radix_get(&mm->pt, base + i))
+			continue;
+		pfn_t pfn = file_find_page(s, f, idx);
+		if (!pfn)
+			continue;
+		unsigned fl = PTE_PRESENT;
+		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
+			fl |= PTE_WRITE;
+		set_pte(s, mm, a, mk_pte(pfn, fl), oom);
+		if (*oom)
+			return;
+		rmap_add(s, v, pfn, false);
+	}
+}
+
+static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t addr,
+					bool write, int *oom)
+{
+	struct mm *mm = v->mm;
+	struct file *f = v->file;
+	uint64_t idx = linear_index(v, addr);
+	if (idx >= (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT)
+		return VMF_SIGBUS;
+	if (!write)
+		fault_around(s, v, addr, oom);
+	if (*oom)
+		return VMF_SIGBUS;
+	if (!write && radix_get(&mm->pt, addr >> PAGE_SHIFT))
+		return VMF_MINOR; /* fault-around mapped it */
+	bool major = false;
+	pfn_t pfn = file_find_page(s, f, idx);
+	if (!pfn && !(pfn = file_add_page(s, f, idx, &major))) {
+		*oom = 1;
+		return VMF_SIGBUS;
+	}
+	mark_page_accessed(s, pfn);
+	if (write && !vma_is_shared(v)) {
+		/* do_cow_fault(): a private copy */
+		if (anon_vma_prepare(s, v)) {
+			*oom = 1;
+			return VMF_SIGBUS;
+		}
+		pfn_t copy = new_anon_page(s, v, addr);
+		if (!copy) {
+			*oom = 1;
+			return VMF_SIGBUS;
+		}
+		spage(s, copy)->flags |= PG_DIRTY;
+		set_pte(s, mm, addr, mk_pte(copy, PTE_PRESENT | PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL), oom);
+		rmap_add(s, v, copy, true);
+		return major ? VMF_MAJOR : VMF_MINOR;
+	}
+	unsigned fl = PTE_PRESENT | PTE_YOUNG;
+	if (write) {
+		fl |= PTE_WRITE | PTE_DIRTY;
+		struct page *p = spage(s, pfn);
+		if (!(p->flags & PG_DIRTY)) {
+			p->flags |= PG_DIRTY;
+			if (!f->shmem)
+				count_vm(s, NR_DIRTY, 1);
+		}
+	} else if (vma_is_shared(v) && (v->flags & VM_WRITE) && f->shmem) {
+		fl |= PTE_WRITE; /* no write-notify on shmem */
+	}
+	set_pte(s, mm, addr, mk_pte(pfn, fl), oom);
+	rmap_add(s, v, pfn, false);
+	return major ? VMF_MAJOR : VMF_MINOR;
+}
+
+/* do_wp_page(): write to a present, write-protected PTE */
+static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *ptep,
+				int *oom)
+{
+	struct mm *mm = v->mm;
+	pfn_t old = pte_pfn(*ptep);
+	struct page *op = spage(s, old);
+	if (vma_is_shared(v)) {
+		/* wp_page_shared(): page_mkwrite, the page becomes dirty */
+		*ptep |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG;
+		if (!(op->flags & PG_DIRTY)) {
+			op->flags |= PG_DIRTY;
+			if (!(op->flags & PG_SWAPBACKED))
+				count_vm(s, NR_DIRTY, 1);
+		}
+		return VMF_MINOR;
+	}
+	if (old != PFN_ZERO && (op->flags & PG_ANON) && op->mapcount == 1 &&
+	    op->refcount - op->in_batch == 1u + ((op->flags & PG_SWAPCACHE) ? 1u : 0u)) {
+		/* wp_can_reuse_anon_folio(): ours alone */
+		*ptep |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL;
+		op->flags |= PG_DIRTY;
+		return VMF_MINOR;
+	}
+	/* wp_page_copy() */
+	if (anon_vma_prepare(s, v)) {
+		*oom = 1;
+		return VMF_SIGBUS;
+	}
+	pfn_t copy = new_anon_page(s, v, addr);
+	if (!copy) {
+		*oom = 1;
+		return VMF_SIGBUS;
+	}
+	spage(s, copy)->flags |= PG_DIRTY;
+	*ptep = mk_pte(copy, PTE_PRESENT | PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL);
+	(void)mm;
+	rmap_add(s, v, copy, true);
+	if (old != PFN_ZERO)
+		rmap_remove(s, v, old);
+	return VMF_MINOR;
+}
+
+static enum vm_fault_kind do_swap(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *ptep,
+				  bool write, int *oom)
+{
+	uint32_t slot = (uint32_t)pte_pfn(*ptep);
+	if (anon_vma_prepare(s, v)) {
+		*oom = 1;
+		return VMF_SIGBUS;
+	}
+	pfn_t pfn = new_anon_page(s, v, addr);
+	if (!pfn) {
+		*oom = 1;
+		return VMF_SIGBUS;
+	}
+	swap_free_slot(s, slot);
+	v->mm->swap_ents--;
+	count_vm(s, PSWPIN, 1);
+	unsigned fl = PTE_PRESENT | PTE_YOUNG | PTE_EXCL;
+	if (v->flags & VM_WRITE)
+		fl |= PTE_WRITE;
+	if (write)
+		fl |= PTE_DIRTY;
+	*ptep = mk_pte(pfn, fl);
+	rmap_add(s, v, pfn, true);
+	return VMF_MAJOR;
+}
+
+static bool access_ok(const struct vma *v, int mode)
+{
+	if (mode & 2)
+		return (v->flags & VM_WRITE) != 0;
+	if (mode & 4)
+		return (v->flags & VM_EXEC) != 0;
+	return (v->flags & VM_ACCESS_FLAGS) != 0;
+}
+
+enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
+				uint64_t addr, int mode)
+{
+	struct mm *mm = t->mm;
+	bool write = (mode & 2) != 0;
+	int oom = 0;
+	enum vm_fault_kind r;
+	addr &= PAGE_MASK;
+	uint64_t *ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
+	uint64_t pte = ptep ? *ptep : 0;
+
+	if (pte & PTE_PRESENT) {
+		if (!write)
+			return VMF_NONE;
+		if (pte & PTE_WRITE)
+			return VMF_NONE;
+		r = do_wp(s, v, addr, ptep, &oom);
+	} else if (pte & PTE_SWAP) {
+		r = do_swap(s, v, addr, ptep, write, &oom);
+	} else if (v->file) {
+		r = do_file_fault(s, v, addr, write, &oom);
+	} else {
+		/* do_anonymous_page() */
+		if (anon_vma_prepare(s, v))
+			oom = 1;
+		else if (!write && s->zero_page) {
+			set_pte(s, mm, addr, mk_pte(PFN_ZERO, PTE_PRESENT), &oom);
+		} else {
+			pfn_t pfn = new_anon_page(s, v, addr);
+			if (!pfn) {
+				oom = 1;
+			} else {
+				unsigned fl = PTE_PRESENT | PTE_YOUNG | PTE_EXCL;
+				if (v->flags & VM_WRITE)
+					fl |= PTE_WRITE | PTE_DIRTY;
+				set_pte(s, mm, addr, mk_pte(pfn, fl), &oom);
+				if (!oom)
+					rmap_add(s, v, pfn, true);
+			}
+		}
+		r = VMF_MINOR;
+	}
+	if (oom) {
+		vmsys_event_add(s, "out of memory in fault at 0x%llx (pid %d)",
+				(unsigned long long)addr, t->pid);
+		return VMF_SIGBUS;
+	}
+	if (r == VMF_MINOR || r == VMF_MAJOR) {
+		count_vm(s, PGFAULT, 1);
+		if (r == VMF_MAJOR)
+			count_vm(s, PGMAJFAULT, 1);
+	}
+	return r;
+}
+
+/* The access itself after any fault: hardware sets young (and dirty). */
+static void touch_pte(struct mm *mm, uint64_t addr, bool write)
+{
+	uint64_t *ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
+	if (ptep && (*ptep & PTE_PRESENT)) {
+		*ptep |= PTE_YOUNG;
+		if (write)
+			*ptep |= PTE_DIRTY;
+	}
+}
+
+enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int mode)
+{
+	s->nevents = 0;
+	struct mm *mm = t->mm;
+	struct vma *v = vma_lookup(&mm->vmas, addr);
+	if (!v || !access_ok(v, mode))
+		return VMF_SIGSEGV;
+	enum vm_fault_kind r = handle_fault(s, t, v, addr, mode);
+	if (r == VMF_NONE || r == VMF_MINOR || r == VMF_MAJOR)
+		touch_pte(mm, addr, (mode & 2) != 0);
+	return r;
+}
+
+int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
+		 enum vm_fault_kind *sig)
+{
+	s->nevents = 0;
+	struct mm *mm = t->mm;
+	int64_t faults = 0;
+	*sig = VMF_NONE;
+	if (!len)
+		return 0;
+	uint64_t end = addr + len;
+	bool write = (mode & 2) != 0;
+	for (uint64_t a = addr & PAGE_MASK; a < end; a += PAGE_SIZE) {
+		struct vma *v = vma_lookup(&mm->vmas, a);
+		if (!v || !access_ok(v, mode)) {
+			*sig = VMF_SIGSEGV;
+			return -1;
+		}
+		/* fast path: present and permitted */
+		uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
+		if (ptep && (*ptep & PTE_PRESENT) && (!write || (*ptep & PTE_WRITE))) {
+			*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
+			continue;
+		}
+		enum vm_fault_kind r = handle_fault(s, t, v, a, mode);
+		if (r == VMF_SIGBUS || r == VMF_SIGSEGV) {
+			*sig = r;
+			return -1;
+		}
+		if (r != VMF_NONE)
+			faults++;
+		touch_pte(mm, a, write);
+	}
+	return faults;
+}
+
+/*
+ * mm/gup.c:populate_vma_page_range() @ v6.1: GUP with FOLL_TOUCH, FOLL_WRITE
+ * for private writable VMAs, FOLL_FORCE for accessible ones; a
+ * VM_LOCKONFAULT VMA returns at once (6.x).  Returns 0 or -EFAULT/-ENOMEM.
+ */
+int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t start,
+		       uint64_t end)
+{
+	const struct semantics *sem = s->sem;
+	struct mm *mm = t->mm;
+	bool mlock_present = false;
+	if (v->flags & sem->onfault_bit & (sem->onfault_skips_populate ? ~0ULL : 0))
+		return 0;
+	if ((v->flags & sem->onfault_bit) && sem->lockonfault_populates)
+		mlock_present = true; /* 4.4: FOLL_MLOCK without FOLL_POPULATE */
+	bool write = (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;
+	bool force = (v->flags & VM_ACCESS_FLAGS) != 0;
+	/* check_vma_flags() */
+	if (v->flags & (VM_IO | VM_PFNMAP))
+		return -KERR_EFAULT;
+	if (write && !(v->flags & VM_WRITE) && !force)
+		return -KERR_EFAULT;
+	if (!write && !(v->flags & VM_READ) && (!force || !(v->flags & VM_MAYREAD)))
+		return -KERR_EFAULT;
+	bool mlock_pages = sem->page_model == PLM_RMAP_WALK &&
+			   (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
+	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
+		uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
+		bool ok = ptep && (*ptep & PTE_PRESENT) && (!write || (*ptep & PTE_WRITE));
+		if (!ok) {
+			if (mlock_present)
+				continue; /* faultin_page() -ENOENT: skip */
+			enum vm_fault_kind r = handle_fault(s, t, v, a, write ? 2 : 1);
+			if (r == VMF_SIGBUS || r == VMF_SIGSEGV)
+				return -KERR_EFAULT;
+			ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
+			if (!ptep || !(*ptep & PTE_PRESENT))
+				return -KERR_EFAULT;
+		}
+		/* follow_page with FOLL_TOUCH */
+		*ptep |= PTE_YOUNG;
+		if (write)
+			*ptep |= PTE_DIRTY;
+		pfn_t pfn = pte_pfn(*ptep);
+		if (pfn != PFN_ZERO) {
+			mark_page_accessed(s, pfn);
+			if (mlock_pages || (mlock_present && (v->flags & VM_LOCKED)))
+				mlock_folio_4x(s, pfn);
+		}
+	}
+	lru_add_drain(s);
+	return 0;
+}
+
+/* mm/gup.c:__mm_populate() */
+int mm_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, bool ignore_errors)
+{
+	struct mm *mm = t->mm;
+	uint64_t end = start + len;
+	if (end < start)
+		end = UINT64_MAX;
+	for (uint64_t nstart = start; nstart < end;) {
+		struct vma *v = vma_find(&mm->vmas, nstart);
+		if (!v || v->start >= end)
+			break;
+		uint64_t nend = v->end < end ? v->end : end;
+		if (v->flags & (VM_IO | VM_PFNMAP)) {
+			nstart = nend;
+			continue;
+		}
+		if (nstart < v->start)
+			nstart = v->start;
+		int ret = populate_vma_range(s, t, v, nstart, nend);
+		if (ret < 0 && !ignore_errors)
+			return ret;
+		/* the walk may have merged or split nothing: continue past v */
+		nstart = nend;
+	}
+	return 0;
+}
+
+/* zap_page_range_single(): unmap the pages of [start,end) in v */
+void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, uint64_t end)
+{
+	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
+	if (end <= start)
+		return;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t pte = radix_get(&mm->pt, vpn);
+		radix_clear(&mm->pt, vpn);
+		if (pte & PTE_PRESENT) {
+			pfn_t pfn = pte_pfn(pte);
+			if (pfn != PFN_ZERO) {
+				struct page *p = spage(s, pfn);
+				if ((pte & PTE_DIRTY) && !(p->flags & PG_DIRTY) && !(p->flags & PG_ANON)) {
+					p->flags |= PG_DIRTY;
+					if (!(p->flags & PG_SWAPBACKED))
+						count_vm(s, NR_DIRTY, 1);
+				}
+				if ((pte & PTE_YOUNG) && !(p->flags & PG_ANON))
+					mark_page_accessed(s, pfn);
+				rmap_remove(s, v, pfn);
+			}
+		} else if (pte & PTE_SWAP) {
+			swap_free_slot(s, (uint32_t)pte_pfn(pte));
+			mm->swap_ents--;
+		}
+		vpn++;
+	}
+}

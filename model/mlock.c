@@ -1,0 +1,483 @@
+/*
+ * mlock.c - mlock, mlock2, munlock, mlockall, munlockall, and the page-level
+ * mlock machinery.
+ *
+ * VMA level (mm/mlock.c @ v6.1): apply_vma_lock_flags() walks the VMAs of
+ * the range and calls mlock_fixup() on each; a hole stops the walk with
+ * ENOMEM but what was done before it stays done.  mlock_fixup() skips VMAs
+ * that cannot be locked, merges or splits, charges locked_vm and marks the
+ * present pages.  The semantics decides which bits are replaced, how the
+ * charge is computed and which mlockall flag combinations mean what.
+ *
+ * Page level (6.x, Hugh Dickins' 5.18 design): PG_mlocked says "some
+ * VM_LOCKED VMA maps this page"; mlock_count approximates how many.  Every
+ * mlock/munlock of a page is queued in the per-CPU mlock batch and applied
+ * under the LRU lock when the batch drains:
+ *
+ *   mlock_folio      set PG_mlocked now (nr_mlock, unevictable_pgs_mlocked),
+ *                    queue; drain moves the page to the unevictable list
+ *                    (culled) or bumps mlock_count if it is there already
+ *   mlock_new_folio  a page just faulted into a locked VMA: never visits
+ *                    the evictable lists
+ *   munlock_folio    queue; drain drops mlock_count, and at 0 clears
+ *                    PG_mlocked (munlocked) and rescues the page to the
+ *                    inactive list
+ */
+#include "internal.h"
+
+/* ---------------------------------------------------------------- pages */
+
+static void batch_add(struct vmsys *s, pfn_t pfn, enum batch_tag tag)
+{
+	struct lru_batch *b = &s->lru.mlock_batch;
+	struct page *p = spage(s, pfn);
+	p->refcount++;
+	p->in_batch++;
+	b->pfn[b->n] = pfn;
+	b->tag[b->n] = (uint8_t)tag;
+	b->n++;
+	if (b->n >= s->sem->mlock_batch || b->n >= LRU_BATCH_MAX)
+		mlock_drain_local(s);
+}
+
+/* mm/mlock.c:__mlock_folio() */
+static void mlock_lru(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (!(p->flags & PG_LRU))
+		return; /* isolated or not yet on a list: its putback will cull */
+	if (page_evictable(p)) {
+		if (p->flags & PG_UNEVICTABLE) {
+			lru_del_page(s, pfn);
+			p->flags &= ~PG_UNEVICTABLE;
+			lru_add_page(s, pfn, page_lru(p));
+			count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+		}
+		return;
+	}
+	if (p->flags & PG_UNEVICTABLE) {
+		if (p->flags & PG_MLOCKED)
+			p->mlock_count++;
+		return;
+	}
+	lru_del_page(s, pfn);
+	p->flags &= ~PG_ACTIVE;
+	p->flags |= PG_UNEVICTABLE;
+	p->mlock_count = (p->flags & PG_MLOCKED) ? 1 : 0;
+	lru_add_page(s, pfn, LRU_UNEVICTABLE);
+	count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
+}
+
+/* mm/mlock.c:__mlock_new_folio() */
+static void mlock_new(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_LRU)
+		return;
+	if (page_evictable(p)) {
+		lru_add_page(s, pfn, page_lru(p));
+		return;
+	}
+	p->flags &= ~PG_ACTIVE;
+	p->flags |= PG_UNEVICTABLE;
+	p->mlock_count = 1;
+	count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
+	lru_add_page(s, pfn, LRU_UNEVICTABLE);
+}
+
+/* mm/mlock.c:__munlock_folio() */
+static void munlock_one(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	bool isolated = (p->flags & PG_LRU) != 0;
+	if (isolated && (p->flags & PG_UNEVICTABLE)) {
+		if (p->mlock_count)
+			p->mlock_count--;
+		if (p->mlock_count)
+			return;
+	}
+	if (p->flags & PG_MLOCKED) {
+		p->flags &= ~PG_MLOCKED;
+		count_vm(s, NR_MLOCK, -1);
+		if (isolated || !(p->flags & PG_UNEVICTABLE))
+			count_vm(s, UNEVICTABLE_PGS_MUNLOCKED, 1);
+		else
+			count_vm(s, UNEVICTABLE_PGS_STRANDED, 1);
+	}
+	if (isolated && (p->flags & PG_UNEVICTABLE) && page_evictable(p)) {
+		lru_del_page(s, pfn);
+		p->flags &= ~PG_UNEVICTABLE;
+		lru_add_page(s, pfn, page_lru(p));
+		count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+	}
+}
+
+void mlock_drain_local(struct vmsys *s)
+{
+	struct lru_batch *b = &s->lru.mlock_batch;
+	while (b->n) {
+		struct lru_batch copy = *b;
+		b->n = 0;
+		for (unsigned i = 0; i < copy.n; i++) {
+			pfn_t pfn = copy.pfn[i];
+			spage(s, pfn)->in_batch--;
+			switch (copy.tag[i]) {
+			case BATCH_MLOCK_LRU: mlock_lru(s, pfn); break;
+			case BATCH_MLOCK_NEW: mlock_new(s, pfn); break;
+			default: munlock_one(s, pfn); break;
+			}
+			put_page(s, pfn);
+		}
+	}
+}
+
+void mlock_folio(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_ZERO)
+		return;
+	if (!(p->flags & PG_MLOCKED)) {
+		p->flags |= PG_MLOCKED;
+		count_vm(s, NR_MLOCK, 1);
+		count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+	}
+	batch_add(s, pfn, BATCH_MLOCK_LRU);
+}
+
+void mlock_new_folio(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	p->flags |= PG_MLOCKED;
+	count_vm(s, NR_MLOCK, 1);
+	count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+	batch_add(s, pfn, BATCH_MLOCK_NEW);
+}
+
+void munlock_folio(struct vmsys *s, pfn_t pfn)
+{
+	if (spage(s, pfn)->flags & PG_ZERO)
+		return;
+	batch_add(s, pfn, BATCH_MUNLOCK);
+}
+
+/* mm/mlock.c:mlock_vma_page() @ v4.4: set PG_mlocked and move the page to
+ * the unevictable list now (isolate + putback: culled) */
+void mlock_folio_4x(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if ((p->flags & PG_ZERO) || (p->flags & PG_MLOCKED))
+		return;
+	p->flags |= PG_MLOCKED;
+	count_vm(s, NR_MLOCK, 1);
+	count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+	if (p->flags & PG_LRU) {
+		lru_del_page(s, pfn);
+		p->flags &= ~PG_ACTIVE;
+		p->flags |= PG_UNEVICTABLE;
+		lru_add_page(s, pfn, LRU_UNEVICTABLE);
+		count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
+	}
+}
+
+/* mm/internal.h:mlock_vma_folio() @ v6.1 */
+void mlock_vma_folio(struct vmsys *s, struct vma *v, pfn_t pfn)
+{
+	if ((v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED)
+		mlock_folio(s, pfn);
+}
+
+void munlock_vma_folio(struct vmsys *s, struct vma *v, pfn_t pfn)
+{
+	if (v->flags & VM_LOCKED)
+		munlock_folio(s, pfn);
+}
+
+/* ------------------------------------------------------------------ VMAs */
+
+/* mm/mlock.c:mlock_fixup() skip test (6.1 + VM_DROPPABLE from 6.11) */
+bool vma_supports_mlock(const struct vma *v)
+{
+	if (v->flags & (VM_SPECIAL | VM_HUGETLB | VM_DROPPABLE))
+		return false;
+	return true;
+}
+
+/* mm/mlock.c:mlock_vma_pages_range(): mark the present pages */
+static void mlock_vma_pages_range(struct vmsys *s, struct mm *mm, struct vma *v,
+				  uint64_t start, uint64_t end, vm_flags_t newflags)
+{
+	bool lock = (newflags & VM_LOCKED) != 0;
+	/* VM_IO while walking keeps the rmap hooks off this VMA */
+	v->flags = lock ? (newflags | VM_IO) : newflags;
+	lru_add_drain(s);
+	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t pte = radix_get(&mm->pt, vpn);
+		if ((pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO) {
+			if (lock)
+				mlock_folio(s, pte_pfn(pte));
+			else
+				munlock_folio(s, pte_pfn(pte));
+		}
+		vpn++;
+	}
+	lru_add_drain(s);
+	v->flags = newflags;
+}
+
+/* 4.x page model: locking only sets the flags (populate mlocks pages);
+ * unlocking munlocks every present page and asks rmap whether another
+ * VM_LOCKED VMA keeps it mlocked (mm/mlock.c:munlock_vma_pages_range() @ v4.4). */
+static void munlock_pages_rmap(struct vmsys *s, struct mm *mm, struct vma *v,
+			       uint64_t start, uint64_t end);
+
+int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
+		uint64_t end, vm_flags_t newflags)
+{
+	const struct semantics *sem = s->sem;
+	struct mm *mm = t->mm;
+	struct vma *v = *vp;
+	vm_flags_t oldflags = v->flags;
+	int err = 0;
+
+	if (newflags == oldflags || !vma_supports_mlock(v))
+		return 0;
+	v = vma_modify_flags(s, mm, v, start, end, newflags, &err);
+	if (!v)
+		return err;
+	*vp = v;
+	int64_t nr = (int64_t)((end - start) >> PAGE_SHIFT);
+	if (!(newflags & VM_LOCKED))
+		mm->locked_vm -= (uint64_t)nr;
+	else if (!(oldflags & VM_LOCKED) || sem->relock_charges_again)
+		mm->locked_vm += (uint64_t)nr;
+
+	if (sem->page_model == PLM_MLOCK_COUNT) {
+		if ((newflags & VM_LOCKED) && (oldflags & VM_LOCKED)) {
+			v->flags = newflags; /* mlocking twice would be wrong */
+		} else {
+			mlock_vma_pages_range(s, mm, v, start, end, newflags);
+		}
+	} else {
+		if (newflags & VM_LOCKED) {
+			v->flags = newflags;
+		} else if (sem->fixup_writes_newflags_on_unlock) {
+			v->flags = newflags;
+			munlock_pages_rmap(s, mm, v, start, end);
+		} else {
+			/* 4.0: munlock_vma_pages_range() clears VM_LOCKED only */
+			v->flags &= ~sem->unlock_clear;
+			munlock_pages_rmap(s, mm, v, start, end);
+		}
+	}
+	return 0;
+}
+
+struct other_lock_ctx { struct vma *skip; bool found; };
+
+static bool find_other_locked(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte,
+			      void *ctx)
+{
+	(void)s; (void)addr; (void)pte;
+	struct other_lock_ctx *c = ctx;
+	if (v != c->skip && (v->flags & VM_LOCKED)) {
+		c->found = true;
+		return false;
+	}
+	return true;
+}
+
+/* mm/mlock.c:munlock_vma_page() + try_to_munlock() @ v4.4 */
+static void munlock_page_rmap(struct vmsys *s, struct vma *v, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (!(p->flags & PG_MLOCKED))
+		return;
+	p->flags &= ~PG_MLOCKED;
+	count_vm(s, NR_MLOCK, -1);
+	bool isolated = (p->flags & PG_LRU) != 0;
+	if (!isolated) {
+		count_vm(s, UNEVICTABLE_PGS_STRANDED, 1);
+		return;
+	}
+	if (p->mapcount > 1) {
+		struct other_lock_ctx c = { v, false };
+		rmap_walk(s, pfn, find_other_locked, &c);
+		if (c.found) {
+			p->flags |= PG_MLOCKED;
+			count_vm(s, NR_MLOCK, 1);
+			count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+			return;
+		}
+	}
+	count_vm(s, UNEVICTABLE_PGS_MUNLOCKED, 1);
+	if (p->flags & PG_UNEVICTABLE) {
+		lru_del_page(s, pfn);
+		p->flags &= ~PG_UNEVICTABLE;
+		lru_add_page(s, pfn, page_lru(p));
+		count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+	}
+}
+
+static void munlock_pages_rmap(struct vmsys *s, struct mm *mm, struct vma *v,
+			       uint64_t start, uint64_t end)
+{
+	lru_add_drain(s);
+	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t pte = radix_get(&mm->pt, vpn);
+		if ((pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO)
+			munlock_page_rmap(s, v, pte_pfn(pte));
+		vpn++;
+	}
+}
+
+/* mm/mlock.c:count_mm_mlocked_page_nr() (4.15+) */
+static uint64_t count_mlocked_pages(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t end = start + len, count = 0;
+	if (end < start)
+		end = UINT64_MAX;
+	for (struct vma *v = vma_find(&mm->vmas, start); v && v->start < end; v = v->next) {
+		if (!(v->flags & VM_LOCKED))
+			continue;
+		if (start > v->start)
+			count -= start - v->start;
+		if (end < v->end) {
+			count += end - v->start;
+			break;
+		}
+		count += v->end - v->start;
+	}
+	return count >> PAGE_SHIFT;
+}
+
+/* mm/mlock.c:apply_vma_lock_flags() */
+static int apply_vma_lock_flags(struct vmsys *s, struct task *t, uint64_t start,
+				uint64_t len, vm_flags_t flags)
+{
+	struct mm *mm = t->mm;
+	uint64_t end = start + len;
+	if (end < start)
+		return -KERR_EINVAL;
+	if (end == start)
+		return 0;
+	struct vma *v = vma_lookup(&mm->vmas, start);
+	if (!v)
+		return -KERR_ENOMEM;
+	uint64_t nstart = start;
+	for (;;) {
+		vm_flags_t newflags = (v->flags & ~s->sem->lock_mask) | flags;
+		uint64_t tmp = v->end < end ? v->end : end;
+		int err = mlock_fixup(s, t, &v, nstart, tmp, newflags);
+		if (err)
+			return err;
+		nstart = tmp;
+		if (nstart < v->end)
+			nstart = v->end;
+		if (nstart >= end)
+			return 0;
+		v = vma_find(&mm->vmas, nstart);
+		if (!v || v->start != nstart)
+			return -KERR_ENOMEM;
+	}
+}
+
+/* mm/mlock.c:__mlock_posix_error_return() */
+static int posix_error(int err)
+{
+	if (err == -KERR_EFAULT)
+		return -KERR_ENOMEM;
+	if (err == -KERR_ENOMEM)
+		return -KERR_EAGAIN;
+	return err;
+}
+
+/* mm/mlock.c:do_mlock() */
+static int64_t do_mlock(struct vmsys *s, struct task *t, uint64_t start, uint64_t len,
+			vm_flags_t flags)
+{
+	struct mm *mm = t->mm;
+	if (!mm_can_do_mlock(t))
+		return -KERR_EPERM;
+	len = PAGE_ALIGN(len + (start & ~PAGE_MASK));
+	start &= PAGE_MASK;
+	uint64_t limit = rlimit_memlock_pages(t);
+	uint64_t locked = (len >> PAGE_SHIFT) + mm->locked_vm;
+	if (locked > limit && !capable_ipc_lock(t)) {
+		if (s->sem->mlock_overlap_correction)
+			locked -= count_mlocked_pages(mm, start, len);
+		if (locked > limit)
+			return -KERR_ENOMEM;
+	}
+	int err = apply_vma_lock_flags(s, t, start, len, flags);
+	if (err)
+		return err;
+	err = mm_populate(s, t, start, len, false);
+	return err < 0 ? posix_error(err) : 0;
+}
+
+int64_t vm_mlock(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len)
+{
+	return do_mlock(s, t, addr, len, VM_LOCKED);
+}
+
+int64_t vm_mlock2(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t flags)
+{
+	if (!s->sem->has_mlock2)
+		return -KERR_ENOSYS;
+	uint64_t onfault = s->af.mlock_onfault;
+	if (flags & ~onfault)
+		return -KERR_EINVAL;
+	vm_flags_t vmf = VM_LOCKED;
+	if (flags & onfault)
+		vmf |= s->sem->onfault_bit;
+	return do_mlock(s, t, addr, len, vmf);
+}
+
+int64_t vm_munlock(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len)
+{
+	len = PAGE_ALIGN(len + (addr & ~PAGE_MASK));
+	addr &= PAGE_MASK;
+	return apply_vma_lock_flags(s, t, addr, len, 0);
+}
+
+/* mm/mlock.c:apply_mlockall_flags() with the semantics' plan */
+static void apply_mlockall(struct vmsys *s, struct task *t, const struct mlockall_plan *plan)
+{
+	struct mm *mm = t->mm;
+	mm->def_flags = (mm->def_flags & ~s->sem->lock_mask) | plan->def_set;
+	if (!plan->walk_vmas)
+		return;
+	for (struct vma *v = mm->vmas.first; v; v = v->next) {
+		vm_flags_t newflags = (v->flags & ~s->sem->lock_mask) | plan->vma_set;
+		struct vma *cur = v;
+		(void)mlock_fixup(s, t, &cur, v->start, v->end, newflags);
+		v = cur; /* a merge may have absorbed v into its neighbour */
+	}
+}
+
+int64_t vm_mlockall(struct vmsys *s, struct task *t, uint64_t flags)
+{
+	struct mlockall_plan plan;
+	s->sem->mlockall_rules(s->sem, flags, &s->af.mcl, &plan);
+	if (plan.err)
+		return plan.err;
+	if (!mm_can_do_mlock(t))
+		return -KERR_EPERM;
+	struct mm *mm = t->mm;
+	if ((flags & s->af.mcl.current) && mm->total_vm > rlimit_memlock_pages(t) &&
+	    !capable_ipc_lock(t))
+		return -KERR_ENOMEM;
+	apply_mlockall(s, t, &plan);
+	if (plan.populate)
+		mm_populate(s, t, 0, TASK_SIZE, true);
+	return 0;
+}
+
+int64_t vm_munlockall(struct vmsys *s, struct task *t)
+{
+	struct mlockall_plan plan = { .walk_vmas = true };
+	apply_mlockall(s, t, &plan);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* mm.c - address spaces: creation, teardown, and the mlock permission and
+ * limit checks every locking path shares. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct mm *mm_alloc(struct vmsys *s)
+{
+	struct mm *mm = calloc(1, sizeof(*mm));
+	if (!mm)
+		return NULL;
+	vma_tree_init(&mm->vmas);
+	radix_init(&mm->pt);
+	mm->mmap_base = s->default_mmap_base;
+	mm->users = 1;
+	mm->id = ++s->next_mm_id;
+	return mm;
+}
+
+/* kernel/fork.c:mmput() -> mm/mmap.c:exit_mmap(): unmap everything.  4.x
+ * first munlocks every VM_LOCKED VMA (munlock_vma_pages_all()); 6.x lets
+ * the zap munlock page by page.  locked_vm is not fixed up: the mm goes. */
+void mm_put(struct vmsys *s, struct mm *mm)
+{
+	if (--mm->users)
+		return;
+	lru_add_drain(s);
+	while (mm->vmas.first) {
+		struct vma *v = mm->vmas.first;
+		if (s->sem->page_model == PLM_RMAP_WALK && (v->flags & VM_LOCKED) && mm->locked_vm) {
+			mm->locked_vm -= vma_pages(v);
+			v->flags &= ~s->sem->unlock_clear;
+		}
+		zap_range(s, mm, v, v->start, v->end);
+		vma_unlink_free(s, mm, v);
+	}
+	radix_destroy(&mm->pt);
+	free(mm);
+}
+
+/* mm/mlock.c:can_do_mlock() */
+bool mm_can_do_mlock(const struct task *t)
+{
+	return t->rlim_memlock_cur != 0 || capable_ipc_lock(t);
+}
+
+/* mm/mmap.c:mlock_future_ok() (mlock_future_check() before 6.5) */
+bool mlock_future_ok(struct task *t, vm_flags_t flags, uint64_t bytes)
+{
+	if (!flags || capable_ipc_lock(t))
+		return true;
+	uint64_t locked = (bytes >> PAGE_SHIFT) + t->mm->locked_vm;
+	return locked <= rlimit_memlock_pages(t);
+}

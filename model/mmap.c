@@ -1,0 +1,389 @@
+/*
+ * mmap.c - mmap, munmap, brk and where new mappings are placed.
+ *
+ * do_mmap() checks in the kernel's order (mm/mmap.c @ v6.1): length,
+ * overflow, map_count, placement (EEXIST for MAP_FIXED_NOREPLACE), then
+ * the VMA flags (prot | MAP_* bits | def_flags), MAP_LOCKED's can_do_mlock
+ * (EPERM), mlock_future_ok (EAGAIN), the mapping type, and mmap_region():
+ * unmap what MAP_FIXED replaces, merge or create the VMA, charge locked_vm
+ * for a VM_LOCKED one (or strip the lock bits where locking is not
+ * supported).  Populate runs afterwards with errors ignored, for VM_LOCKED
+ * or for MAP_POPULATE without MAP_NONBLOCK.
+ *
+ * Placement: a trace records the address the kernel chose (ASLR makes it
+ * vary); the replay passes it in and the mapping goes there if that range
+ * is free.  Without it the model searches top-down below mm->mmap_base
+ * (mm/mmap.c:unmapped_area_topdown()), keeping the stack guard gap.
+ */
+#include "internal.h"
+
+bool range_is_free(struct mm *mm, uint64_t start, uint64_t end)
+{
+	struct vma *v = vma_find(&mm->vmas, start);
+	return !v || v->start >= end;
+}
+
+uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint)
+{
+	(void)s;
+	if (len > TASK_SIZE - MMAP_MIN_ADDR)
+		return 0;
+	if (hint) {
+		hint = PAGE_ALIGN(hint);
+		if (hint >= MMAP_MIN_ADDR && hint <= TASK_SIZE - len && range_is_free(mm, hint, hint + len))
+			return hint;
+	}
+	/* top-down: the highest gap below mmap_base that fits */
+	uint64_t high = mm->mmap_base;
+	struct vma *v = vma_find(&mm->vmas, high);
+	struct vma *below = v ? v->prev : mm->vmas.last;
+	for (;;) {
+		uint64_t gap_end = high;
+		if (v && v->start < gap_end)
+			gap_end = v->start;
+		if (v && (v->flags & VM_GROWSDOWN))
+			gap_end = gap_end > STACK_GUARD_GAP ? gap_end - STACK_GUARD_GAP : 0;
+		uint64_t gap_start = below ? below->end : MMAP_MIN_ADDR;
+		if (gap_end >= len && gap_end - len >= gap_start && gap_end - len >= MMAP_MIN_ADDR)
+			return gap_end - len;
+		if (!below)
+			return 0;
+		v = below;
+		below = below->prev;
+		high = v->start;
+	}
+}
+
+static void vm_stat_account(struct mm *mm, vm_flags_t flags, int64_t pages)
+{
+	mm->total_vm += (uint64_t)pages;
+	if ((flags & (VM_EXEC | VM_WRITE)) == VM_EXEC)
+		mm->exec_vm += (uint64_t)pages;
+	else if (flags & VM_GROWSDOWN)
+		mm->stack_vm += (uint64_t)pages;
+	else if ((flags & (VM_WRITE | VM_SHARED | VM_GROWSDOWN)) == VM_WRITE)
+		mm->data_vm += (uint64_t)pages;
+	if (mm->total_vm > mm->hiwater_vm)
+		mm->hiwater_vm = mm->total_vm;
+}
+
+/*
+ * mm/mmap.c:do_vmi_align_munmap() @ v6.1: split at the ends (the first
+ * split refused at max_map_count when the range is strictly inside one
+ * VMA), discharge the VM_LOCKED VMAs, zap, remove.
+ */
+int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len)
+{
+	struct mm *mm = t->mm;
+	if ((start & ~PAGE_MASK) || start > TASK_SIZE || len > TASK_SIZE - start)
+		return -KERR_EINVAL;
+	len = PAGE_ALIGN(len);
+	uint64_t end = start + len;
+	if (!len)
+		return -KERR_EINVAL;
+	struct vma *v = vma_find(&mm->vmas, start);
+	if (!v || v->start >= end)
+		return 0;
+	if (start > v->start) {
+		if (end < v->end && mm->map_count >= s->max_map_count)
+			return -KERR_ENOMEM;
+		struct vma *n;
+		int err = vma_split(s, mm, v, start, false, &n);
+		if (err)
+			return err;
+		v = n;
+	}
+	struct vma *last = v;
+	while (last->next && last->next->start < end)
+		last = last->next;
+	if (last->end > end) {
+		int err = vma_split(s, mm, last, end, false, NULL);
+		if (err)
+			return err;
+	}
+	lru_add_drain(s);
+	const struct semantics *sem = s->sem;
+	/* discharge: 6.x sums VM_LOCKED VMAs; 4.x only if locked_vm != 0, and
+	 * munlocks each first (munlock_vma_pages_all()) */
+	for (struct vma *w = v; w && w->start < end; w = w->next) {
+		if (!(w->flags & sem->charge_mask))
+			continue;
+		if (sem->page_model == PLM_RMAP_WALK) {
+			if (!mm->locked_vm)
+				continue;
+			mm->locked_vm -= vma_pages(w);
+			vm_flags_t keep = w->flags;
+			w->flags &= ~sem->unlock_clear;
+			(void)keep;
+		} else {
+			mm->locked_vm -= vma_pages(w);
+		}
+	}
+	while (v && v->start < end) {
+		struct vma *next = v->next;
+		zap_range(s, mm, v, v->start, v->end);
+		vm_stat_account(mm, v->flags, -(int64_t)vma_pages(v));
+		vma_unlink_free(s, mm, v);
+		v = next;
+	}
+	return 0;
+}
+
+int64_t vm_munmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len)
+{
+	s->nevents = 0;
+	return do_munmap(s, t, addr, len);
+}
+
+static vm_flags_t calc_prot_bits(const struct arch_flags *af, uint64_t prot)
+{
+	vm_flags_t f = 0;
+	if (prot & af->prot_read)
+		f |= VM_READ;
+	if (prot & af->prot_write)
+		f |= VM_WRITE;
+	if (prot & af->prot_exec)
+		f |= VM_EXEC;
+	return f;
+}
+
+/* Create [addr, addr+len) with flags: mm/mmap.c:mmap_region() @ v6.1 */
+static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint64_t addr,
+			   uint64_t len, vm_flags_t flags, uint64_t pgoff)
+{
+	struct mm *mm = t->mm;
+	const struct semantics *sem = s->sem;
+	uint64_t end = addr + len;
+	int err = do_munmap(s, t, addr, len);
+	if (err)
+		return -KERR_ENOMEM;
+	/* accountable_mapping(): private writable memory is committed */
+	if ((flags & (VM_NORESERVE | VM_SHARED | VM_WRITE)) == VM_WRITE && !(flags & VM_HUGETLB))
+		flags |= VM_ACCOUNT;
+
+	struct vma *v = NULL;
+	bool shared_anon = !f && (flags & VM_SHARED);
+	if (!shared_anon && !(flags & VM_SPECIAL)) {
+		/* vma_merge_new_range(): expand a neighbour */
+		struct vma *next = vma_find(&mm->vmas, addr);
+		struct vma *prev = next ? next->prev : mm->vmas.last;
+		if (next && next->start != end)
+			next = NULL;
+		if (prev && prev->end != addr)
+			prev = NULL;
+		bool mp = prev && !((prev->flags ^ flags) & ~VM_IGNORE_MERGE) && prev->file == f &&
+			  prev->pgoff + vma_pages(prev) == pgoff && (prev->navc <= 1);
+		bool mn = next && !((next->flags ^ flags) & ~VM_IGNORE_MERGE) && next->file == f &&
+			  pgoff + (len >> PAGE_SHIFT) == next->pgoff && (next->navc <= 1);
+		if (mp && mn && prev->anon_vma && next->anon_vma && prev->anon_vma != next->anon_vma)
+			mn = false;
+		if (mp) {
+			prev->end = end;
+			v = prev;
+			if (mn) {
+				uint64_t nend = next->end;
+				if (!prev->anon_vma && next->anon_vma)
+					anon_vma_clone(s, prev, next);
+				vma_unlink_free(s, mm, next);
+				prev->end = nend;
+			}
+		} else if (mn) {
+			vma_tree_erase(&mm->vmas, next);
+			next->start = addr;
+			next->pgoff = pgoff;
+			vma_tree_insert(&mm->vmas, next);
+			v = next;
+		}
+	}
+	if (!v) {
+		if (shared_anon) {
+			f = shmem_zero_setup(s, len);
+			if (!f)
+				return -KERR_ENOMEM;
+			pgoff = 0;
+		}
+		v = vma_new(s, mm, addr, end, flags, f, pgoff);
+		if (!v)
+			return -KERR_ENOMEM;
+		vma_link(s, mm, v);
+	}
+	vm_stat_account(mm, flags, (int64_t)(len >> PAGE_SHIFT));
+	if (flags & sem->charge_mask) {
+		if (!vma_supports_mlock(v))
+			v->flags &= ~sem->unlock_clear;
+		else
+			mm->locked_vm += len >> PAGE_SHIFT;
+	}
+	return (int64_t)addr;
+}
+
+int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t prot,
+		uint64_t flags, int64_t fd, uint64_t off, bool has_placement, uint64_t placement)
+{
+	const struct arch_flags *af = &s->af;
+	const struct semantics *sem = s->sem;
+	struct mm *mm = t->mm;
+	s->nevents = 0;
+
+	/* arch/x86/kernel/sys_x86_64.c:SYSCALL_DEFINE6(mmap) */
+	if (off & ~PAGE_MASK)
+		return -KERR_EINVAL;
+	struct file *f = NULL;
+	struct fd_entry *fe = NULL;
+	if (!(flags & af->map_anonymous)) {
+		f = file_lookup_fd(t, fd, &fe);
+		if (!f)
+			return -KERR_EBADF;
+	} else if (flags & af->map_hugetlb) {
+		/* no huge pages are reserved on the modelled machine */
+		return -KERR_ENOMEM;
+	}
+	if (!len)
+		return -KERR_EINVAL;
+	uint64_t pgoff = off >> PAGE_SHIFT;
+	len = PAGE_ALIGN(len);
+	if (!len)
+		return -KERR_ENOMEM;
+	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+		return -KERR_EOVERFLOW;
+	if (mm->map_count > s->max_map_count)
+		return -KERR_ENOMEM;
+
+	bool noreplace = sem->has_fixed_noreplace && af->map_fixed_noreplace &&
+			 (flags & af->map_fixed_noreplace);
+	bool fixed = (flags & af->map_fixed) || noreplace;
+	if (fixed) {
+		if (addr & ~PAGE_MASK)
+			return -KERR_EINVAL;
+		if (len > TASK_SIZE || addr > TASK_SIZE - len)
+			return -KERR_ENOMEM;
+		if (noreplace && !range_is_free(mm, addr, addr + len))
+			return -KERR_EEXIST;
+	} else if (has_placement && !(placement & ~PAGE_MASK) && placement >= MMAP_MIN_ADDR &&
+		   placement <= TASK_SIZE - len && range_is_free(mm, placement, placement + len)) {
+		addr = placement;
+	} else {
+		addr = get_unmapped_area(s, mm, len, addr);
+		if (!addr)
+			return -KERR_ENOMEM;
+	}
+
+	vm_flags_t vmf = calc_prot_bits(af, prot) | mm->def_flags | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	if (flags & af->map_growsdown)
+		vmf |= VM_GROWSDOWN;
+	if (flags & af->map_locked)
+		vmf |= VM_LOCKED;
+	if (sem->mmap_lockonfault_flag && af->map_lockonfault && (flags & af->map_lockonfault))
+		vmf |= sem->onfault_bit;
+	if (af->map_sync && (flags & af->map_sync) && f)
+		vmf |= VM_SYNC;
+	bool lock_req = (flags & af->map_locked) ||
+			(sem->mmap_lockonfault_flag && af->map_lockonfault && (flags & af->map_lockonfault));
+	if (lock_req && !mm_can_do_mlock(t))
+		return -KERR_EPERM;
+	if (!mlock_future_ok(t, vmf & sem->future_check_mask, len))
+		return -KERR_EAGAIN;
+
+	uint64_t type = flags & af->map_type;
+	if (f) {
+		uint64_t acc = fe->oflags & 3;
+		bool can_write = acc == 1 || acc == 2;
+		bool can_read = acc == 0 || acc == 2;
+		if (type == af->map_shared || (sem->has_shared_validate && type == af->map_shared_validate)) {
+			if (type == af->map_shared_validate && (flags & ~af->legacy_map_mask & ~af->map_sync))
+				return -KERR_EOPNOTSUPP;
+			if ((prot & af->prot_write) && !can_write)
+				return -KERR_EACCES;
+			vmf |= VM_SHARED | VM_MAYSHARE;
+			if (!can_write)
+				vmf &= ~(VM_MAYWRITE | VM_SHARED);
+			if (!can_read)
+				return -KERR_EACCES;
+		} else if (type == af->map_private) {
+			if (!can_read)
+				return -KERR_EACCES;
+		} else {
+			return -KERR_EINVAL;
+		}
+		if (vmf & VM_GROWSDOWN)
+			return -KERR_EINVAL;
+	} else {
+		if (type == af->map_shared) {
+			if (vmf & VM_GROWSDOWN)
+				return -KERR_EINVAL;
+			pgoff = 0;
+			vmf |= VM_SHARED | VM_MAYSHARE;
+		} else if (sem->has_droppable && af->map_droppable && type == af->map_droppable) {
+			if (flags & af->map_locked)
+				return -KERR_EINVAL;
+			if (vmf & VM_GROWSDOWN)
+				return -KERR_EINVAL;
+			vmf |= VM_DROPPABLE | VM_NORESERVE | VM_WIPEONFORK | VM_DONTDUMP;
+			pgoff = addr >> PAGE_SHIFT;
+		} else if (type == af->map_private) {
+			pgoff = addr >> PAGE_SHIFT;
+		} else {
+			return -KERR_EINVAL;
+		}
+	}
+	if (flags & af->map_noreserve)
+		vmf |= VM_NORESERVE;
+
+	int64_t r = mmap_region(s, t, f, addr, len, vmf, pgoff);
+	if (r < 0)
+		return r;
+	bool populate = (vmf & VM_LOCKED) ||
+			(flags & (af->map_populate | af->map_nonblock)) == af->map_populate;
+	if (populate && af->map_populate)
+		mm_populate(s, t, addr, len, true);
+	else if (vmf & VM_LOCKED)
+		mm_populate(s, t, addr, len, true);
+	return r;
+}
+
+/*
+ * brk (mm/mmap.c:SYSCALL_DEFINE1(brk) @ v6.1): shrinking unmaps, growing
+ * checks the future-lock limit against def_flags and populates when
+ * def_flags has VM_LOCKED.  Failure returns the old break, never an errno.
+ */
+int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t brk)
+{
+	struct mm *mm = t->mm;
+	s->nevents = 0;
+	if (!mm->start_brk) {
+		/* the heap starts where the trace first asks (set by execve in a
+		 * real process; unknown to a replay) */
+		struct vma *last = NULL;
+		for (struct vma *v = mm->vmas.first; v && v->start < 0x100000000ULL; v = v->next)
+			last = v;
+		mm->start_brk = mm->brk = last ? last->end : 0x555555559000ULL;
+	}
+	if (!brk || brk < mm->start_brk)
+		return (int64_t)mm->brk;
+	uint64_t newbrk = PAGE_ALIGN(brk), oldbrk = PAGE_ALIGN(mm->brk);
+	if (oldbrk == newbrk) {
+		mm->brk = brk;
+		return (int64_t)mm->brk;
+	}
+	if (brk <= mm->brk) {
+		if (do_munmap(s, t, newbrk, oldbrk - newbrk))
+			return (int64_t)mm->brk;
+		mm->brk = brk;
+		return (int64_t)brk;
+	}
+	/* check_brk_limits() + do_brk_flags() */
+	if (!range_is_free(mm, oldbrk, newbrk + PAGE_SIZE))
+		return (int64_t)mm->brk;
+	uint64_t len = newbrk - oldbrk;
+	if (!mlock_future_ok(t, mm->def_flags & s->sem->future_check_mask, len))
+		return (int64_t)mm->brk;
+	vm_flags_t flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
+			   mm->def_flags;
+	int64_t r = mmap_region(s, t, NULL, oldbrk, len, flags, oldbrk >> PAGE_SHIFT);
+	if (r < 0)
+		return (int64_t)mm->brk;
+	mm->brk = brk;
+	if (mm->def_flags & VM_LOCKED)
+		mm_populate(s, t, oldbrk, len, true);
+	return (int64_t)brk;
+}

@@ -1,0 +1,135 @@
+/*
+ * mprotect.c - changing protection (mm/mprotect.c @ v6.1).
+ *
+ * Lock bits survive: mprotect keeps every non-RWX flag.  It splits and
+ * merges like mlock (ENOMEM at max_map_count), stops at a hole with
+ * ENOMEM after changing what came before, refuses protections beyond
+ * VM_MAY* with EACCES, charges VM_ACCOUNT when a private mapping first
+ * becomes writable, and - the one tie to mlock - faults in a locked
+ * private range that becomes writable, to break COW now.
+ */
+#include "internal.h"
+
+static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start,
+			     uint64_t end)
+{
+	(void)s;
+	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
+	bool can_write = (v->flags & VM_WRITE) != 0;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t *ptep = radix_peek(&mm->pt, vpn);
+		if (*ptep & PTE_PRESENT) {
+			if (!can_write) {
+				*ptep &= ~(uint64_t)PTE_WRITE;
+			} else if (pte_pfn(*ptep) != PFN_ZERO) {
+				/* MM_CP_TRY_CHANGE_WRITABLE: exclusive anon pages and
+				 * shared mappings without write-notify become writable */
+				struct page *p = spage(s, pte_pfn(*ptep));
+				bool shared_ok = vma_is_shared(v) && v->file && v->file->shmem;
+				if (((*ptep & PTE_EXCL) && (p->flags & PG_ANON) && p->mapcount == 1) || shared_ok)
+					*ptep |= PTE_WRITE;
+			}
+		}
+		vpn++;
+	}
+}
+
+static int mprotect_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
+			  uint64_t end, vm_flags_t newflags)
+{
+	struct mm *mm = t->mm;
+	struct vma *v = *vp;
+	vm_flags_t oldflags = v->flags;
+	if (newflags == oldflags)
+		return 0;
+	if ((newflags & VM_WRITE) &&
+	    !(oldflags & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE)))
+		newflags |= VM_ACCOUNT;
+	int err = 0;
+	v = vma_modify_flags(s, mm, v, start, end, newflags, &err);
+	if (!v)
+		return err;
+	*vp = v;
+	v->flags = newflags;
+	change_pte_range(s, mm, v, start, end);
+	if ((oldflags & (VM_WRITE | VM_SHARED | VM_LOCKED)) == VM_LOCKED && (newflags & VM_WRITE) &&
+	    s->sem->mprotect_populates_locked)
+		populate_vma_range(s, t, v, start, end);
+	uint64_t pages = (end - start) >> PAGE_SHIFT;
+	/* vm_stat_account(old, -n) + (new, +n): only the per-type counters move */
+	if ((oldflags & (VM_EXEC | VM_WRITE)) == VM_EXEC)
+		mm->exec_vm -= pages;
+	else if ((oldflags & (VM_WRITE | VM_SHARED | VM_GROWSDOWN)) == VM_WRITE)
+		mm->data_vm -= pages;
+	if ((newflags & (VM_EXEC | VM_WRITE)) == VM_EXEC)
+		mm->exec_vm += pages;
+	else if ((newflags & (VM_WRITE | VM_SHARED | VM_GROWSDOWN)) == VM_WRITE)
+		mm->data_vm += pages;
+	return 0;
+}
+
+int64_t vm_mprotect(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, uint64_t prot)
+{
+	const struct arch_flags *af = &s->af;
+	struct mm *mm = t->mm;
+	s->nevents = 0;
+	uint64_t grows = prot & (af->prot_growsdown | af->prot_growsup);
+	prot &= ~grows;
+	if (grows && grows == (af->prot_growsdown | af->prot_growsup))
+		return -KERR_EINVAL;
+	if (start & ~PAGE_MASK)
+		return -KERR_EINVAL;
+	if (!len)
+		return 0;
+	len = PAGE_ALIGN(len);
+	uint64_t end = start + len;
+	if (end <= start)
+		return -KERR_ENOMEM;
+	if (prot & ~(af->prot_read | af->prot_write | af->prot_exec | af->prot_sem | af->prot_arch))
+		return -KERR_EINVAL;
+	struct vma *v = vma_find(&mm->vmas, start);
+	if (!v)
+		return -KERR_ENOMEM;
+	if (grows & af->prot_growsdown) {
+		if (v->start >= end || !(v->flags & VM_GROWSDOWN))
+			return -KERR_EINVAL;
+		start = v->start;
+	} else if (v->start > start) {
+		return -KERR_ENOMEM;
+	}
+	vm_flags_t newprot = 0;
+	if (prot & af->prot_read)
+		newprot |= VM_READ;
+	if (prot & af->prot_write)
+		newprot |= VM_WRITE;
+	if (prot & af->prot_exec)
+		newprot |= VM_EXEC;
+	/* x86: PROT_WRITE implies read access in the page tables, but VM_READ
+	 * follows the request (calc_vm_prot_bits) */
+	uint64_t nstart = start, tmp = v->start;
+	int err = 0;
+	for (; v && v->start < end; v = v->next) {
+		if (v->start != tmp) {
+			err = -KERR_ENOMEM;
+			break;
+		}
+		vm_flags_t newflags = newprot | (v->flags & ~VM_ACCESS_FLAGS);
+		if ((newflags & ~(newflags >> 4)) & VM_ACCESS_FLAGS) {
+			err = -KERR_EACCES;
+			break;
+		}
+		tmp = v->end < end ? v->end : end;
+		struct vma *cur = v;
+		err = mprotect_fixup(s, t, &cur, nstart, tmp, newflags);
+		if (err)
+			break;
+		v = cur;
+		tmp = v->end;
+		nstart = tmp;
+		if (nstart >= end)
+			break;
+	}
+	if (!err && tmp < end)
+		err = -KERR_ENOMEM;
+	return err;
+}

@@ -1,0 +1,100 @@
+/* page.c - physical frames and their struct pages. */
+#include "page.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Watermarks as mm/page_alloc.c:__setup_per_zone_wmarks() derives them
+ * for one zone: min = sqrt(16 * lowmem_kbytes) kB (min_free_kbytes,
+ * clamped to [128 kB, 256 MB]), low = min + min/4 (watermark_scale_factor
+ * 10 gives a larger gap on big machines; we take max of both), high = low + gap. */
+static void set_watermarks(struct physmem *pm)
+{
+	uint64_t kb = (uint64_t)pm->nr_frames * 4;
+	uint64_t min_kb = 1;
+	while (min_kb * min_kb < kb * 16)
+		min_kb++;
+	if (min_kb < 128)
+		min_kb = 128;
+	if (min_kb > 262144)
+		min_kb = 262144;
+	uint64_t min = min_kb / 4;
+	uint64_t gap = min / 4;
+	uint64_t scale = (uint64_t)pm->nr_frames * 10 / 10000;
+	if (scale > gap)
+		gap = scale;
+	pm->wmark_min = min;
+	pm->wmark_low = min + gap;
+	pm->wmark_high = min + 2 * gap;
+}
+
+int physmem_init(struct physmem *pm, uint64_t nr_frames)
+{
+	memset(pm, 0, sizeof(*pm));
+	if (nr_frames < 16)
+		nr_frames = 16;
+	if (nr_frames > 0xfffff000u)
+		nr_frames = 0xfffff000u;
+	pm->nr_frames = (pfn_t)nr_frames;
+	pm->nchunks = (uint32_t)((nr_frames + 2 + PAGE_CHUNK - 1) >> PAGE_CHUNK_SHIFT);
+	pm->chunks = calloc(pm->nchunks, sizeof(*pm->chunks));
+	if (!pm->chunks)
+		return -1;
+	pm->chunks[0] = calloc(PAGE_CHUNK, sizeof(struct page));
+	if (!pm->chunks[0])
+		return -1;
+	/* pfn 1: the shared zero page, never on an LRU, never freed */
+	struct page *zp = pfn_page(pm, PFN_ZERO);
+	zp->flags = PG_ZERO | PG_INUSE | PG_UPTODATE;
+	zp->lru = LRU_NONE;
+	zp->refcount = 1;
+	pm->next_unused = 2;
+	pm->nr_free = nr_frames - 1;
+	set_watermarks(pm);
+	return 0;
+}
+
+void physmem_destroy(struct physmem *pm)
+{
+	if (pm->chunks)
+		for (uint32_t i = 0; i < pm->nchunks; i++)
+			free(pm->chunks[i]);
+	free(pm->chunks);
+	memset(pm, 0, sizeof(*pm));
+}
+
+pfn_t physmem_alloc(struct physmem *pm)
+{
+	pfn_t pfn;
+	if (pm->free_head) {
+		pfn = pm->free_head;
+		pm->free_head = pfn_page(pm, pfn)->next;
+	} else {
+		if (pm->next_unused > pm->nr_frames)
+			return PFN_NONE;
+		pfn = pm->next_unused;
+		uint32_t c = pfn >> PAGE_CHUNK_SHIFT;
+		if (!pm->chunks[c]) {
+			pm->chunks[c] = calloc(PAGE_CHUNK, sizeof(struct page));
+			if (!pm->chunks[c])
+				return PFN_NONE;
+		}
+		pm->next_unused++;
+	}
+	struct page *p = pfn_page(pm, pfn);
+	memset(p, 0, sizeof(*p));
+	p->flags = PG_INUSE;
+	p->lru = LRU_NONE;
+	pm->nr_free--;
+	return pfn;
+}
+
+void physmem_free(struct physmem *pm, pfn_t pfn)
+{
+	struct page *p = pfn_page(pm, pfn);
+	memset(p, 0, sizeof(*p));
+	p->lru = LRU_NONE;
+	p->next = pm->free_head;
+	pm->free_head = pfn;
+	pm->nr_free++;
+}

@@ -1,0 +1,100 @@
+/*
+ * page.h - page frames: struct page and the physical memory that holds them.
+ *
+ *   pfn 0 is never used ("no page"); pfn 1 is the shared zero page.
+ *   Frames are handed out from a free list, then from never-used frames;
+ *   struct pages live in 64K-entry chunks allocated on first use, so a
+ *   24 GiB machine costs nothing until its pages are touched and pointers
+ *   to a struct page stay valid.
+ *
+ * Flags mirror the kernel's page flags that the mlock/LRU code reads
+ * (include/linux/page-flags.h).  `refcount` counts every holder: PTE
+ * mappings, the page cache, the swap cache and per-CPU batch entries; a
+ * page is freed when it reaches 0.
+ */
+#ifndef VMSIM_PAGE_H
+#define VMSIM_PAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint32_t pfn_t;
+#define PFN_NONE 0u
+#define PFN_ZERO 1u
+
+enum page_flag {
+	PG_LRU = 1u << 0,
+	PG_ACTIVE = 1u << 1,
+	PG_REFERENCED = 1u << 2,
+	PG_UNEVICTABLE = 1u << 3,
+	PG_MLOCKED = 1u << 4,
+	PG_DIRTY = 1u << 5,
+	PG_ANON = 1u << 6,
+	PG_SWAPBACKED = 1u << 7,
+	PG_SWAPCACHE = 1u << 8,
+	PG_WRITEBACK = 1u << 9,
+	PG_RECLAIM = 1u << 10,
+	PG_WORKINGSET = 1u << 11,
+	PG_UPTODATE = 1u << 12,
+	PG_ZERO = 1u << 13,   /* the shared zero page */
+	PG_INUSE = 1u << 14,  /* allocated (not on the free list) */
+};
+
+enum lru_list {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS,
+	LRU_NONE = 0xff
+};
+
+struct page {
+	uint32_t flags;
+	uint8_t lru;           /* list the page is on, LRU_NONE if none */
+	uint8_t in_batch;      /* entries in per-CPU batches */
+	uint16_t pad;
+	pfn_t prev, next;      /* LRU list links; free-list link when free */
+	uint32_t mapcount;     /* PTEs that map the page */
+	uint32_t refcount;
+	uint32_t mlock_count;  /* valid while PG_lru and PG_unevictable (6.x) */
+	uint32_t owner;        /* anon_vma id (PG_ANON) or file id */
+	uint64_t index;        /* page offset in the file / linear anon index */
+	uint32_t swap_slot;    /* swap entry while in the swap cache */
+	uint32_t pad2;
+};
+
+#define PAGE_CHUNK_SHIFT 16
+#define PAGE_CHUNK (1u << PAGE_CHUNK_SHIFT)
+
+struct physmem {
+	struct page **chunks;
+	uint32_t nchunks;
+	pfn_t nr_frames;       /* frames in the machine (pfn 1 .. nr_frames) */
+	pfn_t next_unused;     /* first frame never handed out */
+	pfn_t free_head;       /* free list */
+	uint64_t nr_free;
+	uint64_t wmark_min, wmark_low, wmark_high;
+};
+
+int physmem_init(struct physmem *pm, uint64_t nr_frames);
+void physmem_destroy(struct physmem *pm);
+
+static inline struct page *pfn_page(const struct physmem *pm, pfn_t pfn)
+{
+	return &pm->chunks[pfn >> PAGE_CHUNK_SHIFT][pfn & (PAGE_CHUNK - 1)];
+}
+
+/* Take a free frame (zeroed struct page, PG_INUSE, refcount 0), or
+ * PFN_NONE when memory is exhausted or a chunk cannot be allocated. */
+pfn_t physmem_alloc(struct physmem *pm);
+/* Return a frame to the free list. */
+void physmem_free(struct physmem *pm, pfn_t pfn);
+
+static inline bool page_is_file_lru(const struct page *p)
+{
+	return !(p->flags & PG_SWAPBACKED);
+}
+
+#endif

@@ -1,0 +1,189 @@
+/* radix.c - see radix.h. */
+#include "radix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void radix_init(struct radix *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->cache_base = UINT64_MAX;
+}
+
+static void free_node(void *n, int level)
+{
+	if (!n)
+		return;
+	if (level < 3) {
+		struct radix_node *node = n;
+		for (unsigned i = 0; i < RADIX_FAN; i++)
+			free_node(node->slot[i], level + 1);
+	}
+	free(n);
+}
+
+void radix_destroy(struct radix *r)
+{
+	free_node(r->root, 0);
+	radix_init(r);
+}
+
+static inline unsigned idx(uint64_t key, int level)
+{
+	/* level 0 = top (bits 27..35), level 3 = leaf (bits 0..8) */
+	return (unsigned)(key >> (RADIX_BITS * (3 - level))) & (RADIX_FAN - 1);
+}
+
+static struct radix_leaf *find_leaf(struct radix *r, uint64_t key)
+{
+	uint64_t base = key >> RADIX_BITS;
+	if (base == r->cache_base)
+		return r->cache_leaf;
+	struct radix_node *n = r->root;
+	for (int level = 0; n && level < 2; level++)
+		n = n->slot[idx(key, level)];
+	if (!n)
+		return NULL;
+	struct radix_leaf *leaf = n->slot[idx(key, 2)];
+	if (leaf) {
+		r->cache_base = base;
+		r->cache_leaf = leaf;
+	}
+	return leaf;
+}
+
+uint64_t radix_get(struct radix *r, uint64_t key)
+{
+	if (key > RADIX_KEY_MAX)
+		return 0;
+	struct radix_leaf *leaf = find_leaf(r, key);
+	return leaf ? leaf->v[key & (RADIX_FAN - 1)] : 0;
+}
+
+uint64_t *radix_peek(struct radix *r, uint64_t key)
+{
+	if (key > RADIX_KEY_MAX)
+		return NULL;
+	struct radix_leaf *leaf = find_leaf(r, key);
+	return leaf ? &leaf->v[key & (RADIX_FAN - 1)] : NULL;
+}
+
+int radix_set(struct radix *r, uint64_t key, uint64_t v)
+{
+	if (key > RADIX_KEY_MAX)
+		return -1;
+	if (!v) {
+		radix_clear(r, key);
+		return 0;
+	}
+	struct radix_leaf *leaf = find_leaf(r, key);
+	if (!leaf) {
+		if (!r->root && !(r->root = calloc(1, sizeof(struct radix_node))))
+			return -1;
+		struct radix_node *n = r->root;
+		for (int level = 0; level < 2; level++) {
+			struct radix_node **child = (struct radix_node **)&n->slot[idx(key, level)];
+			if (!*child) {
+				if (!(*child = calloc(1, sizeof(struct radix_node))))
+					return -1;
+				n->used++;
+			}
+			n = *child;
+		}
+		if (!(leaf = calloc(1, sizeof(struct radix_leaf))))
+			return -1;
+		n->slot[idx(key, 2)] = leaf;
+		n->used++;
+		r->nleaves++;
+		r->cache_base = key >> RADIX_BITS;
+		r->cache_leaf = leaf;
+	}
+	uint64_t *slot = &leaf->v[key & (RADIX_FAN - 1)];
+	if (!*slot) {
+		leaf->used++;
+		r->count++;
+	}
+	*slot = v;
+	return 0;
+}
+
+void radix_clear(struct radix *r, uint64_t key)
+{
+	if (key > RADIX_KEY_MAX || !r->root)
+		return;
+	struct radix_node *path[3];
+	struct radix_node *n = r->root;
+	for (int level = 0; level < 3; level++) {
+		if (!n)
+			return;
+		path[level] = n;
+		if (level < 2)
+			n = n->slot[idx(key, level)];
+	}
+	struct radix_leaf *leaf = path[2]->slot[idx(key, 2)];
+	if (!leaf)
+		return;
+	uint64_t *slot = &leaf->v[key & (RADIX_FAN - 1)];
+	if (!*slot)
+		return;
+	*slot = 0;
+	leaf->used--;
+	r->count--;
+	if (leaf->used)
+		return;
+	/* free the empty leaf and any parents it leaves empty */
+	if (r->cache_leaf == leaf) {
+		r->cache_leaf = NULL;
+		r->cache_base = UINT64_MAX;
+	}
+	free(leaf);
+	r->nleaves--;
+	path[2]->slot[idx(key, 2)] = NULL;
+	for (int level = 2; level >= 0; level--) {
+		if (--path[level]->used)
+			break;
+		if (level == 0) {
+			free(r->root);
+			r->root = NULL;
+		} else {
+			free(path[level]);
+			path[level - 1]->slot[idx(key, level - 1)] = NULL;
+		}
+	}
+}
+
+bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
+{
+	uint64_t k = *key;
+	if (last > RADIX_KEY_MAX)
+		last = RADIX_KEY_MAX;
+	while (k <= last) {
+		struct radix_node *n = r->root;
+		int level = 0;
+		uint64_t span = 0;
+		for (; n && level < 3; level++) {
+			void *child = n->slot[idx(k, level)];
+			if (!child)
+				break;
+			n = child;
+		}
+		if (level == 3) {
+			struct radix_leaf *leaf = (struct radix_leaf *)n;
+			for (unsigned i = (unsigned)(k & (RADIX_FAN - 1)); i < RADIX_FAN; i++, k++) {
+				if (k > last)
+					return false;
+				if (leaf->v[i]) {
+					*key = k;
+					return true;
+				}
+			}
+			continue; /* k now starts the next leaf */
+		}
+		/* no child at this level: skip the whole subtree */
+		span = 1ULL << (RADIX_BITS * (3 - level));
+		k = (k & ~(span - 1)) + span;
+		if (!n)
+			return false;
+	}
+	return false;
+}

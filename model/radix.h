@@ -1,0 +1,54 @@
+/*
+ * radix.h - a sparse map from a 36-bit key to a non-zero 64-bit value.
+ *
+ *   root -> [512] -> [512] -> [512] -> leaf[512 values]
+ *
+ * Four levels of 512, like x86-64's page tables: the key is a virtual page
+ * number (page tables) or a page index in a file (page cache).  Lookup is
+ * four array reads; a one-entry leaf cache makes runs of neighbouring keys
+ * one compare.  Nodes are allocated on first store and freed when empty.
+ */
+#ifndef VMSIM_RADIX_H
+#define VMSIM_RADIX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RADIX_BITS 9
+#define RADIX_FAN (1u << RADIX_BITS)
+#define RADIX_KEY_BITS 36
+#define RADIX_KEY_MAX ((1ULL << RADIX_KEY_BITS) - 1)
+
+struct radix_leaf {
+	uint64_t v[RADIX_FAN];
+	uint32_t used;
+};
+
+struct radix_node {
+	void *slot[RADIX_FAN];
+	uint32_t used;
+};
+
+struct radix {
+	struct radix_node *root;
+	uint64_t count;           /* non-zero values stored */
+	uint64_t cache_base;      /* key >> 9 of cache_leaf */
+	struct radix_leaf *cache_leaf;
+	uint64_t nleaves;
+};
+
+void radix_init(struct radix *r);
+void radix_destroy(struct radix *r);
+
+/* Value at key, 0 when absent. */
+uint64_t radix_get(struct radix *r, uint64_t key);
+/* Pointer to the slot for key, or NULL if its leaf does not exist. */
+uint64_t *radix_peek(struct radix *r, uint64_t key);
+/* Store v (non-zero) at key; returns -1 on allocation failure. */
+int radix_set(struct radix *r, uint64_t key, uint64_t v);
+/* Remove key (no-op if absent). */
+void radix_clear(struct radix *r, uint64_t key);
+/* First key >= *key and <= last holding a value; returns false if none. */
+bool radix_next(struct radix *r, uint64_t *key, uint64_t last);
+
+#endif

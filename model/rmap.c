@@ -1,0 +1,144 @@
+/*
+ * rmap.c - reverse mapping: from a page to the PTEs that map it.
+ *
+ * Anonymous pages belong to an anon_vma and carry a linear index
+ * (vma->pgoff + page number in the VMA, mm/rmap.c:__page_set_anon_rmap());
+ * every VMA chained to that anon_vma (the VMA itself, its splits and its
+ * fork copies) may map the page at start + (index - pgoff) pages.  File
+ * pages are found through the file's i_mmap list the same way.  Adding and
+ * removing a mapping runs the mlock hooks of mm/rmap.c @ v6.1.
+ */
+#include "internal.h"
+
+void mm_rss_add(struct mm *mm, const struct page *p, int64_t d)
+{
+	if (p->flags & PG_ANON)
+		mm->rss_anon += (uint64_t)d;
+	else if (p->flags & PG_SWAPBACKED)
+		mm->rss_shmem += (uint64_t)d;
+	else
+		mm->rss_file += (uint64_t)d;
+	uint64_t rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+	if (rss > mm->hiwater_rss)
+		mm->hiwater_rss = rss;
+}
+
+/*
+ * page_add_anon_rmap()/page_add_file_rmap() + the new-page path
+ * folio_add_lru_vma() (mm/swap.c @ v6.1): a new anonymous page in a locked
+ * VMA is mlocked as NEW and never sees the evictable lists; an existing
+ * page mapped into a locked VMA is mlocked through the batch.
+ */
+void rmap_add(struct vmsys *s, struct vma *v, pfn_t pfn, bool new_page)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_ZERO)
+		return;
+	p->mapcount++;
+	p->refcount++;
+	mm_rss_add(v->mm, p, 1);
+	if (p->mapcount == 1)
+		count_vm(s, (p->flags & PG_ANON) ? NR_ANON_PAGES : NR_MAPPED, 1);
+	if (new_page) {
+		if (s->sem->page_model == PLM_MLOCK_COUNT &&
+		    (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED) {
+			mlock_new_folio(s, pfn);
+		} else if (s->sem->page_model == PLM_RMAP_WALK &&
+			   (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED &&
+			   (p->flags & PG_ANON)) {
+			/* 4.x lru_cache_add_active_or_unevictable(): straight onto
+			 * the unevictable list, mlocked, no cull event */
+			p->flags |= PG_MLOCKED | PG_UNEVICTABLE;
+			count_vm(s, NR_MLOCK, 1);
+			count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+			lru_add_page(s, pfn, LRU_UNEVICTABLE);
+		} else {
+			if (s->sem->new_anon_active && (p->flags & PG_ANON))
+				p->flags |= PG_ACTIVE;
+			folio_add_lru(s, pfn);
+		}
+	} else if (s->sem->page_model == PLM_MLOCK_COUNT) {
+		mlock_vma_folio(s, v, pfn);
+	}
+}
+
+/* page_remove_rmap(): the munlock hook runs for every unmapping from a
+ * VM_LOCKED VMA (6.x); 4.x clears PG_mlocked when the last mapping goes
+ * (clear_page_mlock()). */
+void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_ZERO)
+		return;
+	p->mapcount--;
+	mm_rss_add(v->mm, p, -1);
+	if (p->mapcount == 0)
+		count_vm(s, (p->flags & PG_ANON) ? NR_ANON_PAGES : NR_MAPPED, -1);
+	if (s->sem->page_model == PLM_MLOCK_COUNT) {
+		munlock_vma_folio(s, v, pfn);
+	} else if (p->mapcount == 0 && (p->flags & PG_MLOCKED)) {
+		p->flags &= ~PG_MLOCKED;
+		count_vm(s, NR_MLOCK, -1);
+		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);
+		if (p->flags & PG_LRU) {
+			lru_del_page(s, pfn);
+			p->flags &= ~PG_UNEVICTABLE;
+			lru_add_page(s, pfn, page_lru(p));
+		} else {
+			count_vm(s, UNEVICTABLE_PGS_STRANDED, 1);
+		}
+	}
+	put_page(s, pfn);
+}
+
+static bool walk_one(struct vmsys *s, struct vma *v, uint64_t index, pfn_t pfn,
+		     bool (*fn)(struct vmsys *, struct vma *, uint64_t, uint64_t *, void *),
+		     void *ctx)
+{
+	if (index < v->pgoff || index >= v->pgoff + vma_pages(v))
+		return true;
+	uint64_t addr = v->start + ((index - v->pgoff) << PAGE_SHIFT);
+	uint64_t *pte = radix_peek(&v->mm->pt, addr >> PAGE_SHIFT);
+	if (!pte || !(*pte & PTE_PRESENT) || pte_pfn(*pte) != pfn)
+		return true;
+	return fn(s, v, addr, pte, ctx);
+}
+
+void rmap_walk(struct vmsys *s, pfn_t pfn,
+	       bool (*fn)(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx),
+	       void *ctx)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_ANON) {
+		/* find the anon_vma by id through any mapping: pages keep the id;
+		 * the anon_vma list is reached from the VMAs of every mm */
+		for (struct task *t = s->tasks; t; t = t->next) {
+			if (!t->alive || !t->mm)
+				continue;
+			/* threads share an mm: visit it once */
+			bool seen = false;
+			for (struct task *u = s->tasks; u != t; u = u->next)
+				if (u->alive && u->mm == t->mm)
+					seen = true;
+			if (seen)
+				continue;
+			for (struct vma *v = t->mm->vmas.first; v; v = v->next) {
+				bool chained = false;
+				for (struct avc *c = v->avc_list; c; c = c->vma_next)
+					if (c->av->id == p->owner)
+						chained = true;
+				if (chained && !walk_one(s, v, p->index, pfn, fn, ctx))
+					return;
+			}
+		}
+		return;
+	}
+	for (struct file *f = s->files; f; f = f->next_file) {
+		if (f->id != p->owner)
+			continue;
+		for (struct vma *v = f->i_mmap; v; v = v->file_next)
+			if (!walk_one(s, v, p->index, pfn, fn, ctx))
+				return;
+		return;
+	}
+}

@@ -1,0 +1,74 @@
+/*
+ * sem_6_1.c - Linux 6.1 (LTS): mlock2/MLOCK_ONFAULT/MCL_ONFAULT as merged
+ * in 4.4, the 2017 accounting fixes, the 5.18 mlock_count page model.
+ * Source read: Debian linux-source-6.1 (6.1.y), see the notes digest.
+ */
+#include "semantics.h"
+
+#include <stddef.h>
+
+/* fs/proc/task_mmu.c:show_smap_vma_flags() @ v6.1: VM_LOCKONFAULT has no
+ * mnemonic yet ("??"), UFFD_MINOR is bit 37. */
+static const struct vmflag_name vmflags_6_1[] = {
+	{ VM_READ, "rd", 0x1 }, { VM_WRITE, "wr", 0x2 }, { VM_EXEC, "ex", 0x4 },
+	{ VM_SHARED, "sh", 0x8 }, { VM_MAYREAD, "mr", 0x10 },
+	{ VM_MAYWRITE, "mw", 0x20 }, { VM_MAYEXEC, "me", 0x40 },
+	{ VM_MAYSHARE, "ms", 0x80 }, { VM_GROWSDOWN, "gd", 0x100 },
+	{ VM_UFFD_MISSING, "um", 0x200 }, { VM_PFNMAP, "pf", 0x400 },
+	{ VM_UFFD_WP, "uw", 0x1000 }, { VM_LOCKED, "lo", 0x2000 },
+	{ VM_IO, "io", 0x4000 }, { VM_SEQ_READ, "sr", 0x8000 },
+	{ VM_RAND_READ, "rr", 0x10000 }, { VM_DONTCOPY, "dc", 0x20000 },
+	{ VM_DONTEXPAND, "de", 0x40000 }, { VM_LOCKONFAULT, "??", 0x80000 },
+	{ VM_ACCOUNT, "ac", 0x100000 }, { VM_NORESERVE, "nr", 0x200000 },
+	{ VM_HUGETLB, "ht", 0x400000 }, { VM_SYNC, "sf", 0x800000 },
+	{ VM_ARCH_1, "ar", 0x1000000 }, { VM_WIPEONFORK, "wf", 0x2000000 },
+	{ VM_DONTDUMP, "dd", 0x4000000 }, { VM_SOFTDIRTY, "sd", 0x8000000 },
+	{ VM_MIXEDMAP, "mm", 0x10000000 }, { VM_HUGEPAGE, "hg", 0x20000000 },
+	{ VM_NOHUGEPAGE, "nh", 0x40000000 }, { VM_MERGEABLE, "mg", 0x80000000 },
+	{ VM_UFFD_MINOR, "ui", 1ULL << 37 },
+	{ 0, NULL, 0 },
+};
+
+#define MADV_BIT(x) (1u << (x))
+
+const struct semantics sem_6_1 = {
+	.name = "6.1",
+	.flag_kernel = "6.1",
+	.description = "Linux 6.1 LTS: mlock2/MLOCK_ONFAULT, mlock_count page model",
+	.order = 60100,
+	.lock_mask = VM_LOCKED | VM_LOCKONFAULT,
+	.onfault_bit = VM_LOCKONFAULT,
+	.charge_mask = VM_LOCKED,
+	.future_check_mask = VM_LOCKED,
+	.unlock_clear = VM_LOCKED | VM_LOCKONFAULT,
+	.fork_clear = VM_LOCKED | VM_LOCKONFAULT,
+	.madvise_locked = VM_LOCKED,
+	.smaps_locked_mask = VM_LOCKED,
+	.smaps_locked_per_page = true,
+	.has_mlock2 = true,
+	.mlock_overlap_correction = true,
+	.relock_charges_again = false,
+	.fixup_writes_newflags_on_unlock = true,
+	.mlockall_rules = mlockall_rules_v52,
+	.has_fixed_noreplace = true,
+	.has_shared_validate = true,
+	.has_droppable = false,
+	.lockonfault_populates = false,
+	.onfault_skips_populate = true,
+	.mmap_lockonfault_flag = false,
+	.mprotect_populates_locked = true,
+	.has_dontunmap = true,
+	.dontunmap_charges_new = false,
+	/* mm/madvise.c @ v6.1: madvise_dontneed_free_valid_vma(), can_madv_lru_vma(),
+	 * madvise_remove() refuse VM_LOCKED */
+	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_FREE) |
+			       MADV_BIT(MADV_X_REMOVE) | MADV_BIT(MADV_X_COLD) |
+			       MADV_BIT(MADV_X_PAGEOUT),
+	.page_model = PLM_MLOCK_COUNT,
+	.lru_batch = 15,
+	.mlock_batch = 15,
+	.new_anon_active = false,
+	.has_zero_page = true,
+	.vmflag_names = vmflags_6_1,
+	.has_dontneed_locked = true,
+};

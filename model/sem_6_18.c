@@ -1,0 +1,73 @@
+/*
+ * sem_6_18.c - Linux 6.18 (what these machines run): 6.1 plus the `lf`
+ * mnemonic (6.2), MAP_DROPPABLE (6.11), guard regions (6.13), 31-entry
+ * folio batches, and the mremap rewrite whose MREMAP_DONTUNMAP path
+ * charges locked_vm for the new range while unlocking the old one
+ * (mm/mremap.c:vrm_stat_account(); observed on 6.18.44, notes §1.11).
+ */
+#include "semantics.h"
+
+#include <stddef.h>
+
+static const struct vmflag_name vmflags_6_18[] = {
+	{ VM_READ, "rd", 0x1 }, { VM_WRITE, "wr", 0x2 }, { VM_EXEC, "ex", 0x4 },
+	{ VM_SHARED, "sh", 0x8 }, { VM_MAYREAD, "mr", 0x10 },
+	{ VM_MAYWRITE, "mw", 0x20 }, { VM_MAYEXEC, "me", 0x40 },
+	{ VM_MAYSHARE, "ms", 0x80 }, { VM_GROWSDOWN, "gd", 0x100 },
+	{ VM_UFFD_MISSING, "um", 0x200 }, { VM_PFNMAP, "pf", 0x400 },
+	{ VM_UFFD_WP, "uw", 0x1000 }, { VM_LOCKED, "lo", 0x2000 },
+	{ VM_IO, "io", 0x4000 }, { VM_SEQ_READ, "sr", 0x8000 },
+	{ VM_RAND_READ, "rr", 0x10000 }, { VM_DONTCOPY, "dc", 0x20000 },
+	{ VM_DONTEXPAND, "de", 0x40000 }, { VM_LOCKONFAULT, "lf", 0x80000 },
+	{ VM_ACCOUNT, "ac", 0x100000 }, { VM_NORESERVE, "nr", 0x200000 },
+	{ VM_HUGETLB, "ht", 0x400000 }, { VM_SYNC, "sf", 0x800000 },
+	{ VM_ARCH_1, "ar", 0x1000000 }, { VM_WIPEONFORK, "wf", 0x2000000 },
+	{ VM_DONTDUMP, "dd", 0x4000000 }, { VM_SOFTDIRTY, "sd", 0x8000000 },
+	{ VM_MIXEDMAP, "mm", 0x10000000 }, { VM_HUGEPAGE, "hg", 0x20000000 },
+	{ VM_NOHUGEPAGE, "nh", 0x40000000 }, { VM_MERGEABLE, "mg", 0x80000000 },
+	{ VM_DROPPABLE, "dp", 1ULL << 40 }, { VM_UFFD_MINOR, "ui", 1ULL << 41 },
+	{ VM_SEALED, "sl", 1ULL << 42 },
+	{ 0, NULL, 0 },
+};
+
+#define MADV_BIT(x) (1u << (x))
+
+const struct semantics sem_6_18 = {
+	.name = "6.18",
+	.flag_kernel = "6.18",
+	.description = "Linux 6.18: 6.1 plus lf mnemonic, MAP_DROPPABLE, guard regions, mremap rewrite",
+	.order = 61800,
+	.lock_mask = VM_LOCKED | VM_LOCKONFAULT,
+	.onfault_bit = VM_LOCKONFAULT,
+	.charge_mask = VM_LOCKED,
+	.future_check_mask = VM_LOCKED,
+	.unlock_clear = VM_LOCKED | VM_LOCKONFAULT,
+	.fork_clear = VM_LOCKED | VM_LOCKONFAULT,
+	.madvise_locked = VM_LOCKED,
+	.smaps_locked_mask = VM_LOCKED,
+	.smaps_locked_per_page = true,
+	.has_mlock2 = true,
+	.mlock_overlap_correction = true,
+	.relock_charges_again = false,
+	.fixup_writes_newflags_on_unlock = true,
+	.mlockall_rules = mlockall_rules_v52,
+	.has_fixed_noreplace = true,
+	.has_shared_validate = true,
+	.has_droppable = true,
+	.lockonfault_populates = false,
+	.onfault_skips_populate = true,
+	.mmap_lockonfault_flag = false,
+	.mprotect_populates_locked = true,
+	.has_dontunmap = true,
+	.dontunmap_charges_new = true,
+	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_FREE) |
+			       MADV_BIT(MADV_X_REMOVE) | MADV_BIT(MADV_X_COLD) |
+			       MADV_BIT(MADV_X_PAGEOUT) | MADV_BIT(MADV_X_GUARD_INSTALL),
+	.page_model = PLM_MLOCK_COUNT,
+	.lru_batch = 31,
+	.mlock_batch = 31,
+	.new_anon_active = false,
+	.has_zero_page = true,
+	.vmflag_names = vmflags_6_18,
+	.has_dontneed_locked = true,
+};

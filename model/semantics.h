@@ -1,0 +1,134 @@
+/*
+ * semantics.h - what differs between the kernels vmsim models.
+ *
+ * One `struct semantics` per kernel (4.0, lof-v1, 4.4, 6.1, 6.18), each in
+ * its own file model/sem_<name>.c.  The core reads the data fields and
+ * calls the hooks; it never compares version numbers.  Adding a patch's
+ * semantics = one new file that copies its base and changes rows, plus one
+ * line in sem_registry.c (see docs/new-semantics.md).
+ */
+#ifndef VMSIM_SEMANTICS_H
+#define VMSIM_SEMANTICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vmflags.h"
+
+struct vmsys;
+
+/* Internal advice numbers (the arch's MADV_* numbers are mapped to these
+ * by name through the flag table). */
+enum madv {
+	MADV_X_NORMAL, MADV_X_RANDOM, MADV_X_SEQUENTIAL, MADV_X_WILLNEED,
+	MADV_X_DONTNEED, MADV_X_FREE, MADV_X_REMOVE, MADV_X_DONTFORK,
+	MADV_X_DOFORK, MADV_X_MERGEABLE, MADV_X_UNMERGEABLE, MADV_X_HUGEPAGE,
+	MADV_X_NOHUGEPAGE, MADV_X_DONTDUMP, MADV_X_DODUMP, MADV_X_WIPEONFORK,
+	MADV_X_KEEPONFORK, MADV_X_COLD, MADV_X_PAGEOUT, MADV_X_POPULATE_READ,
+	MADV_X_POPULATE_WRITE, MADV_X_DONTNEED_LOCKED, MADV_X_COLLAPSE,
+	MADV_X_HWPOISON, MADV_X_SOFT_OFFLINE, MADV_X_GUARD_INSTALL,
+	MADV_X_GUARD_REMOVE,
+	MADV_X_NR
+};
+
+/* One VmFlags mnemonic: the internal bit and what this kernel prints for
+ * it; mnemonic "??" = a set bit the kernel has no name for. */
+struct vmflag_name {
+	vm_flags_t bit;
+	const char *mnemonic;
+	uint64_t kernel_value; /* the bit's value in this kernel's mm.h */
+};
+
+/* The outcome of mlockall()'s flag rules (hook mlockall_rules). */
+struct mlockall_plan {
+	int err;               /* negative errno, or 0 */
+	vm_flags_t def_set;    /* def_flags after clearing the lock mask */
+	bool walk_vmas;        /* apply vma_set to every VMA */
+	vm_flags_t vma_set;    /* lock bits every VMA gets (0 = unlock) */
+	bool populate;         /* mm_populate(0, TASK_SIZE) afterwards */
+};
+
+struct mlockall_flags { /* the arch's MCL_* values for this kernel (0 = absent) */
+	uint64_t current, future, onfault;
+};
+
+enum page_lock_model {
+	/* 6.x: PG_mlocked + mlock_count, per-CPU mlock batch, rmap hooks
+	 * (mm/mlock.c @ v6.1, Hugh Dickins' 5.18 rework) */
+	PLM_MLOCK_COUNT,
+	/* 4.x: PG_mlocked only; munlock asks rmap whether another VM_LOCKED
+	 * VMA maps the page (try_to_munlock, mm/rmap.c @ v4.4) */
+	PLM_RMAP_WALK,
+};
+
+struct semantics {
+	const char *name;        /* "6.18" */
+	const char *flag_kernel; /* which flag tables (flagtab kernel name) */
+	const char *description;
+	unsigned order;          /* release order, for "newest not newer than" */
+
+	/* --- lock bits --- */
+	vm_flags_t lock_mask;        /* bits mlock/munlock replace (apply_vma_lock_flags) */
+	vm_flags_t onfault_bit;      /* the lock-on-fault VMA bit (0 = none) */
+	vm_flags_t charge_mask;      /* VMA bits that are charged to locked_vm by mmap/munmap/mremap */
+	vm_flags_t future_check_mask;/* bits that make mlock_future_check() test the limit */
+	vm_flags_t unlock_clear;     /* bits the munlock page path clears on the VMA */
+	vm_flags_t fork_clear;       /* bits dup_mmap() clears on the child's VMAs */
+	vm_flags_t madvise_locked;   /* VMA bits that make DONTNEED/FREE/... refuse (EINVAL) */
+	vm_flags_t smaps_locked_mask;/* VMA bits that make smaps count Locked: */
+	bool smaps_locked_per_page;  /* 6.x pss_locked per page; 4.x Pss of the VMA */
+
+	/* --- mlock/mlock2 --- */
+	bool has_mlock2;
+	bool mlock_overlap_correction; /* count_mm_mlocked_page_nr() on limit miss (4.15+) */
+	bool relock_charges_again;     /* 4.4: LOCKED<->LOCKED|ONFAULT charges again */
+	bool fixup_writes_newflags_on_unlock; /* false = 4.0/lof-v1: unlock clears VM_LOCKED only */
+
+	/* --- mlockall --- */
+	void (*mlockall_rules)(const struct semantics *s, uint64_t flags,
+			       const struct mlockall_flags *mcl,
+			       struct mlockall_plan *plan);
+
+	/* --- mmap / populate --- */
+	bool has_fixed_noreplace;
+	bool has_shared_validate;
+	bool has_droppable;
+	bool lockonfault_populates;  /* 4.4: populate mlocks present pages of ONFAULT VMAs */
+	bool onfault_skips_populate; /* populate returns at once for LOCKONFAULT VMAs (6.x) */
+	bool mmap_lockonfault_flag;  /* lof-v1 MAP_LOCKONFAULT exists */
+	bool mprotect_populates_locked; /* mprotect adding write to a locked VMA faults it in */
+
+	/* --- mremap --- */
+	bool has_dontunmap;
+	bool dontunmap_charges_new;  /* 6.18: locked_vm += new_len on the DONTUNMAP path */
+
+	/* --- madvise --- */
+	uint32_t madv_refuses_locked; /* bitmask over enum madv: EINVAL on madvise_locked VMAs */
+
+	/* --- page level --- */
+	enum page_lock_model page_model;
+	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
+	unsigned mlock_batch;
+	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
+	bool has_zero_page;          /* upstream maps the zero page on anon read faults */
+
+	/* --- views --- */
+	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */
+	bool has_dontneed_locked;
+};
+
+/* All semantics, NULL-terminated, in release order. */
+extern const struct semantics *const semantics_all[];
+
+/* Find by name ("6.18", "lof-v1"); also accepts a kernel version such as
+ * "6.18.44" or "5.10" and returns the newest model not newer than it.
+ * NULL when nothing fits. */
+const struct semantics *semantics_find(const char *name);
+
+/* The shared mlockall rule sets (sem_common.c). */
+void mlockall_rules_v44(const struct semantics *s, uint64_t flags,
+			const struct mlockall_flags *mcl, struct mlockall_plan *plan);
+void mlockall_rules_v52(const struct semantics *s, uint64_t flags,
+			const struct mlockall_flags *mcl, struct mlockall_plan *plan);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * vma.h - virtual memory areas and the per-mm tree that orders them.
+ *
+ * Each mm keeps its VMAs in an AVL tree keyed by vm_start (O(log n) lookup,
+ * insert and erase) and threads them on a sorted doubly linked list for
+ * ordered walks, as the kernel did before the maple tree.  A one-entry
+ * cache of the last VMA found makes runs of accesses to one VMA O(1).
+ *
+ * This file knows geometry only; the kernel rules for splitting and
+ * merging (what may merge, when a split is refused) live in vma_ops.c.
+ */
+#ifndef VMSIM_VMA_H
+#define VMSIM_VMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vmflags.h"
+
+struct mm;
+struct file;
+struct anon_vma;
+struct avc;
+
+struct vma {
+	uint64_t start, end;     /* [start, end), page aligned */
+	vm_flags_t flags;
+	uint64_t pgoff;          /* page offset of start in the file (or linear anon index) */
+	struct file *file;       /* NULL for anonymous memory (shared anon has a shmem file) */
+	struct anon_vma *anon_vma;
+	struct avc *avc_list;    /* anon_vma chains this VMA is on */
+	unsigned navc;
+	struct mm *mm;
+	uint32_t serial;         /* creation number, stable across splits of the same origin */
+	/* --- private: tree and lists --- */
+	struct vma *left, *right, *parent;
+	int height;
+	struct vma *prev, *next;           /* address order within the mm */
+	struct vma *file_prev, *file_next; /* the file's i_mmap list */
+};
+
+struct vma_tree {
+	struct vma *root;
+	struct vma *first, *last;
+	struct vma *cache;
+	uint64_t count;
+};
+
+void vma_tree_init(struct vma_tree *t);
+/* Insert v (which must not overlap any VMA already in t). */
+void vma_tree_insert(struct vma_tree *t, struct vma *v);
+void vma_tree_erase(struct vma_tree *t, struct vma *v);
+/* The first VMA with end > addr (kernel find_vma()), or NULL. */
+struct vma *vma_find(struct vma_tree *t, uint64_t addr);
+/* The VMA containing addr (kernel vma_lookup()), or NULL. */
+static inline struct vma *vma_lookup(struct vma_tree *t, uint64_t addr)
+{
+	struct vma *c = t->cache;
+	if (c && c->start <= addr && addr < c->end)
+		return c;
+	struct vma *v = vma_find(t, addr);
+	return (v && v->start <= addr) ? v : NULL;
+}
+/* Number of VMAs that intersect [start, end). */
+uint64_t vma_count_range(struct vma_tree *t, uint64_t start, uint64_t end);
+
+#endif

@@ -1,0 +1,348 @@
+/*
+ * vma_ops.c - creating, splitting and merging VMAs by the kernel's rules.
+ *
+ * Merge (mm/vma.c:is_mergeable_vma(), is_mergeable_anon_vma(),
+ * can_vma_merge_before/after() @ v6.18; mm/mmap.c:vma_merge() @ v6.1): two
+ * adjacent ranges merge when their flags are equal apart from VM_SOFTDIRTY,
+ * neither is VM_SPECIAL, they map the same file (or both none) at
+ * contiguous page offsets, and their anon_vmas are compatible: equal, or
+ * one missing while the other VMA is on a single anon_vma chain (a forked
+ * child's VMA is on two and does not merge with a fresh neighbour).
+ *
+ * Split (mm/vma.c:split_vma()): refused with ENOMEM when map_count has
+ * reached vm.max_map_count; munmap's internal split does not check.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
+		    vm_flags_t flags, struct file *f, uint64_t pgoff)
+{
+	struct vma *v = calloc(1, sizeof(*v));
+	if (!v)
+		return NULL;
+	v->start = start;
+	v->end = end;
+	v->flags = flags;
+	v->file = f;
+	v->pgoff = pgoff;
+	v->mm = mm;
+	v->serial = ++s->next_serial;
+	if (f)
+		file_get(f);
+	return v;
+}
+
+void file_link_vma(struct file *f, struct vma *v)
+{
+	v->file_prev = NULL;
+	v->file_next = f->i_mmap;
+	if (f->i_mmap)
+		f->i_mmap->file_prev = v;
+	f->i_mmap = v;
+}
+
+void file_unlink_vma(struct file *f, struct vma *v)
+{
+	if (v->file_prev)
+		v->file_prev->file_next = v->file_next;
+	else
+		f->i_mmap = v->file_next;
+	if (v->file_next)
+		v->file_next->file_prev = v->file_prev;
+	v->file_prev = v->file_next = NULL;
+}
+
+void vma_link(struct vmsys *s, struct mm *mm, struct vma *v)
+{
+	(void)s;
+	vma_tree_insert(&mm->vmas, v);
+	mm->map_count++;
+	if (v->file)
+		file_link_vma(v->file, v);
+}
+
+static void unlink_anon_vmas(struct vmsys *s, struct vma *v)
+{
+	struct avc *c = v->avc_list;
+	while (c) {
+		struct avc *next = c->vma_next;
+		struct anon_vma *av = c->av;
+		if (c->av_prev)
+			c->av_prev->av_next = c->av_next;
+		else
+			av->head = c->av_next;
+		if (c->av_next)
+			c->av_next->av_prev = c->av_prev;
+		free(c);
+		anon_vma_put(s, av);
+		c = next;
+	}
+	v->avc_list = NULL;
+	v->navc = 0;
+	if (v->anon_vma) {
+		anon_vma_put(s, v->anon_vma);
+		v->anon_vma = NULL;
+	}
+}
+
+void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v)
+{
+	vma_tree_erase(&mm->vmas, v);
+	mm->map_count--;
+	if (v->file) {
+		file_unlink_vma(v->file, v);
+		file_put(s, v->file);
+	}
+	unlink_anon_vmas(s, v);
+	free(v);
+}
+
+/* ------------------------------------------------------------ anon_vma */
+
+static int avc_link(struct vma *v, struct anon_vma *av)
+{
+	struct avc *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -KERR_ENOMEM;
+	c->vma = v;
+	c->av = av;
+	c->vma_next = v->avc_list;
+	v->avc_list = c;
+	v->navc++;
+	c->av_next = av->head;
+	if (av->head)
+		av->head->av_prev = c;
+	av->head = c;
+	av->refs++;
+	return 0;
+}
+
+void anon_vma_put(struct vmsys *s, struct anon_vma *av)
+{
+	(void)s;
+	if (--av->refs == 0)
+		free(av);
+}
+
+/* mm/rmap.c:__anon_vma_prepare(): first fault of an anonymous VMA */
+int anon_vma_prepare(struct vmsys *s, struct vma *v)
+{
+	if (v->anon_vma)
+		return 0;
+	struct anon_vma *av = calloc(1, sizeof(*av));
+	if (!av)
+		return -KERR_ENOMEM;
+	av->id = ++s->next_anon_id;
+	av->refs = 1; /* held by v->anon_vma */
+	if (avc_link(v, av)) {
+		free(av);
+		return -KERR_ENOMEM;
+	}
+	v->anon_vma = av;
+	return 0;
+}
+
+/* mm/rmap.c:anon_vma_clone(): dst gets every chain src has */
+int anon_vma_clone(struct vmsys *s, struct vma *dst, const struct vma *src)
+{
+	(void)s;
+	/* link in reverse so dst's list order matches src's */
+	struct anon_vma *avs[64];
+	unsigned n = 0;
+	for (struct avc *c = src->avc_list; c && n < 64; c = c->vma_next)
+		avs[n++] = c->av;
+	while (n--)
+		if (avc_link(dst, avs[n]))
+			return -KERR_ENOMEM;
+	dst->anon_vma = src->anon_vma;
+	if (dst->anon_vma)
+		dst->anon_vma->refs++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- split */
+
+int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
+	      bool check_limit, struct vma **newp)
+{
+	if (check_limit && mm->map_count >= s->max_map_count)
+		return -KERR_ENOMEM;
+	struct vma *n = vma_new(s, mm, addr, v->end, v->flags, v->file,
+				v->pgoff + ((addr - v->start) >> PAGE_SHIFT));
+	if (!n)
+		return -KERR_ENOMEM;
+	n->serial = v->serial;
+	if (anon_vma_clone(s, n, v)) {
+		vma_unlink_free(s, mm, n); /* never linked: undo by hand */
+		return -KERR_ENOMEM;
+	}
+	vma_tree_erase(&mm->vmas, v);
+	v->end = addr;
+	vma_tree_insert(&mm->vmas, v);
+	vma_link(s, mm, n);
+	if (newp)
+		*newp = n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- merge */
+
+static bool anon_compatible(const struct anon_vma *a, const struct anon_vma *b,
+			    const struct vma *existing)
+{
+	if ((!a || !b) && (!existing || existing->navc <= 1))
+		return true;
+	return a == b;
+}
+
+/* can the range [start,end) with (flags, file, pgoff, anon) follow prev? */
+static bool can_merge_after(const struct vma *prev, vm_flags_t flags, const struct file *f,
+			    uint64_t pgoff, const struct anon_vma *av)
+{
+	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f)
+		return false;
+	if (!anon_compatible(av, prev->anon_vma, prev))
+		return false;
+	return prev->pgoff + vma_pages(prev) == pgoff;
+}
+
+static bool can_merge_before(const struct vma *next, vm_flags_t flags, const struct file *f,
+			     uint64_t pgoff, uint64_t pages, const struct anon_vma *av)
+{
+	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f)
+		return false;
+	if (!anon_compatible(av, next->anon_vma, next))
+		return false;
+	return pgoff + pages == next->pgoff;
+}
+
+bool vma_mergeable(const struct vma *a, const struct vma *b)
+{
+	if (a->end != b->start || (a->flags & VM_SPECIAL))
+		return false;
+	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a->anon_vma) &&
+	       anon_compatible(a->anon_vma, b->anon_vma, a);
+}
+
+/* Move [v->start, new_start) of v into prev (prev grows, v shrinks). */
+static void shift_boundary(struct vmsys *s, struct mm *mm, struct vma *lo, struct vma *hi,
+			   uint64_t boundary)
+{
+	(void)s;
+	if (hi->start != boundary) {
+		vma_tree_erase(&mm->vmas, hi);
+		hi->pgoff += (int64_t)(boundary - hi->start) >> PAGE_SHIFT;
+		hi->start = boundary;
+		lo->end = boundary;
+		vma_tree_insert(&mm->vmas, hi);
+	}
+}
+
+/* Absorb b (which directly follows a) into a. */
+static void absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b)
+{
+	if (!a->anon_vma && b->anon_vma)
+		anon_vma_clone(s, a, b);
+	uint64_t end = b->end;
+	vma_unlink_free(s, mm, b);
+	a->end = end;
+}
+
+/* Absorb a (which directly precedes b) into b: b grows down. */
+static void absorb_prev(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b)
+{
+	if (!b->anon_vma && a->anon_vma)
+		anon_vma_clone(s, b, a);
+	uint64_t start = a->start, pgoff = a->pgoff;
+	vma_unlink_free(s, mm, a);
+	vma_tree_erase(&mm->vmas, b);
+	b->start = start;
+	b->pgoff = pgoff;
+	vma_tree_insert(&mm->vmas, b);
+}
+
+/*
+ * mm/mmap.c:vma_merge() as mlock_fixup()/mprotect_fixup() call it
+ * (6.1; vma_modify_flags() in 6.7+): merge [start,end) of v with newflags
+ * into prev and/or next if allowed, else split it out of v.  Returns the
+ * VMA now holding [start,end), whose flags the caller then sets.
+ */
+struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
+			     uint64_t start, uint64_t end, vm_flags_t newflags, int *err)
+{
+	struct vma *prev = v->prev, *next = v->next;
+	uint64_t pgoff = v->pgoff + ((start - v->start) >> PAGE_SHIFT);
+	uint64_t pages = (end - start) >> PAGE_SHIFT;
+
+	if (!(newflags & VM_SPECIAL)) {
+		bool m_prev = prev && prev->end == start && start == v->start &&
+			      can_merge_after(prev, newflags, v->file, pgoff, v->anon_vma);
+		bool m_next = next && end == next->start && end == v->end &&
+			      can_merge_before(next, newflags, v->file, pgoff, pages, v->anon_vma);
+		if (m_prev && m_next && !anon_compatible(prev->anon_vma, next->anon_vma, NULL))
+			m_next = false;
+		if (m_prev && m_next) {
+			absorb_next(s, mm, prev, v);
+			absorb_next(s, mm, prev, next);
+			return prev;
+		}
+		if (m_prev) {
+			if (end == v->end)
+				absorb_next(s, mm, prev, v);
+			else {
+				if (!prev->anon_vma && v->anon_vma)
+					anon_vma_clone(s, prev, v);
+				shift_boundary(s, mm, prev, v, end);
+			}
+			return prev;
+		}
+		if (m_next) {
+			if (start == v->start)
+				absorb_prev(s, mm, v, next);
+			else {
+				if (!next->anon_vma && v->anon_vma)
+					anon_vma_clone(s, next, v);
+				vma_tree_erase(&mm->vmas, next);
+				next->pgoff -= (next->start - start) >> PAGE_SHIFT;
+				next->start = start;
+				v->end = start;
+				vma_tree_insert(&mm->vmas, next);
+			}
+			return next;
+		}
+	}
+	if (start != v->start) {
+		struct vma *n;
+		int e = vma_split(s, mm, v, start, true, &n);
+		if (e) {
+			*err = e;
+			return NULL;
+		}
+		v = n;
+	}
+	if (end != v->end) {
+		int e = vma_split(s, mm, v, end, true, NULL);
+		if (e) {
+			*err = e;
+			return NULL;
+		}
+	}
+	return v;
+}
+
+struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma *v)
+{
+	if (v->flags & VM_SPECIAL)
+		return v;
+	struct vma *prev = v->prev;
+	if (prev && vma_mergeable(prev, v)) {
+		absorb_next(s, mm, prev, v);
+		v = prev;
+	}
+	struct vma *next = v->next;
+	if (next && vma_mergeable(v, next))
+		absorb_next(s, mm, v, next);
+	return v;
+}

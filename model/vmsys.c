@@ -1,0 +1,501 @@
+/*
+ * vmsys.c - the machine: configuration, processes, and the read-only
+ * queries behind /proc views.
+ */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flagtab.h"
+
+void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem)
+{
+	memset(c, 0, sizeof(*c));
+	c->sem = sem;
+	c->arch = "x86_64";
+	c->page_size = 4096;
+	c->ram = 24ULL << 30;
+	c->swap = 0;
+	c->rlimit_memlock = 8ULL << 20;
+	c->cap_ipc_lock = false;
+	c->max_map_count = 65530;
+	c->zero_page = -1;
+	c->mmap_base = 0;
+}
+
+static uint64_t fv(const struct flag_table *t, const char *name)
+{
+	return t ? flagtab_value(t, name) : 0;
+}
+
+static const char *const madv_names[MADV_X_NR] = {
+	"MADV_NORMAL", "MADV_RANDOM", "MADV_SEQUENTIAL", "MADV_WILLNEED",
+	"MADV_DONTNEED", "MADV_FREE", "MADV_REMOVE", "MADV_DONTFORK",
+	"MADV_DOFORK", "MADV_MERGEABLE", "MADV_UNMERGEABLE", "MADV_HUGEPAGE",
+	"MADV_NOHUGEPAGE", "MADV_DONTDUMP", "MADV_DODUMP", "MADV_WIPEONFORK",
+	"MADV_KEEPONFORK", "MADV_COLD", "MADV_PAGEOUT", "MADV_POPULATE_READ",
+	"MADV_POPULATE_WRITE", "MADV_DONTNEED_LOCKED", "MADV_COLLAPSE",
+	"MADV_HWPOISON", "MADV_SOFT_OFFLINE", "MADV_GUARD_INSTALL",
+	"MADV_GUARD_REMOVE",
+};
+
+static int load_arch_flags(struct vmsys *s, const char *arch, char *err, size_t errlen)
+{
+	const char *k = s->sem->flag_kernel;
+	const struct flag_table *tm = flagtab_get(arch, k, FK_MMAP);
+	const struct flag_table *tp = flagtab_get(arch, k, FK_PROT);
+	if (!tm || !tp) {
+		snprintf(err, errlen, "no flag tables for arch '%s' with kernel '%s'", arch, k);
+		return -1;
+	}
+	const struct flag_table *tl = flagtab_get(arch, k, FK_MLOCKALL);
+	const struct flag_table *t2 = flagtab_get(arch, k, FK_MLOCK2);
+	const struct flag_table *tr = flagtab_get(arch, k, FK_MREMAP);
+	const struct flag_table *ts = flagtab_get(arch, k, FK_MSYNC);
+	const struct flag_table *ta = flagtab_get(arch, k, FK_MADVISE);
+	struct arch_flags *af = &s->af;
+	memset(af, 0, sizeof(*af));
+	af->map_shared = fv(tm, "MAP_SHARED");
+	af->map_private = fv(tm, "MAP_PRIVATE");
+	af->map_shared_validate = fv(tm, "MAP_SHARED_VALIDATE");
+	af->map_droppable = fv(tm, "MAP_DROPPABLE");
+	af->map_type = fv(tm, "MAP_TYPE");
+	if (!af->map_type)
+		af->map_type = 0xf;
+	af->map_fixed = fv(tm, "MAP_FIXED");
+	af->map_anonymous = fv(tm, "MAP_ANONYMOUS");
+	af->map_growsdown = fv(tm, "MAP_GROWSDOWN");
+	af->map_denywrite = fv(tm, "MAP_DENYWRITE");
+	af->map_executable = fv(tm, "MAP_EXECUTABLE");
+	af->map_locked = fv(tm, "MAP_LOCKED");
+	af->map_noreserve = fv(tm, "MAP_NORESERVE");
+	af->map_populate = fv(tm, "MAP_POPULATE");
+	af->map_nonblock = fv(tm, "MAP_NONBLOCK");
+	af->map_stack = fv(tm, "MAP_STACK");
+	af->map_hugetlb = fv(tm, "MAP_HUGETLB");
+	af->map_sync = fv(tm, "MAP_SYNC");
+	af->map_fixed_noreplace = fv(tm, "MAP_FIXED_NOREPLACE");
+	af->map_uninitialized = fv(tm, "MAP_UNINITIALIZED");
+	af->map_lockonfault = fv(tm, "MAP_LOCKONFAULT");
+	af->map_32bit = fv(tm, "MAP_32BIT");
+	af->map_above4g = fv(tm, "MAP_ABOVE4G");
+	/* include/linux/mman.h: LEGACY_MAP_MASK */
+	af->legacy_map_mask = af->map_shared | af->map_private | af->map_fixed | af->map_anonymous |
+			      af->map_denywrite | af->map_executable | af->map_uninitialized |
+			      af->map_growsdown | af->map_locked | af->map_noreserve |
+			      af->map_populate | af->map_nonblock | af->map_stack | af->map_hugetlb |
+			      (0x3fULL << 26);
+	af->prot_read = fv(tp, "PROT_READ");
+	af->prot_write = fv(tp, "PROT_WRITE");
+	af->prot_exec = fv(tp, "PROT_EXEC");
+	af->prot_sem = fv(tp, "PROT_SEM");
+	af->prot_growsdown = fv(tp, "PROT_GROWSDOWN");
+	af->prot_growsup = fv(tp, "PROT_GROWSUP");
+	af->prot_arch = fv(tp, "PROT_SAO") | fv(tp, "PROT_ADI") | fv(tp, "PROT_BTI") | fv(tp, "PROT_MTE");
+	af->mcl.current = fv(tl, "MCL_CURRENT");
+	af->mcl.future = fv(tl, "MCL_FUTURE");
+	af->mcl.onfault = fv(tl, "MCL_ONFAULT") | fv(tl, "MCL_ON_FAULT");
+	af->mlock_onfault = fv(t2, "MLOCK_ONFAULT");
+	af->mremap_maymove = fv(tr, "MREMAP_MAYMOVE");
+	af->mremap_fixed = fv(tr, "MREMAP_FIXED");
+	af->mremap_dontunmap = fv(tr, "MREMAP_DONTUNMAP");
+	af->ms_async = fv(ts, "MS_ASYNC");
+	af->ms_sync = fv(ts, "MS_SYNC");
+	af->ms_invalidate = fv(ts, "MS_INVALIDATE");
+	for (int i = 0; i < MADV_X_NR; i++) {
+		uint64_t v;
+		af->madv[i] = (ta && flagtab_lookup(ta, madv_names[i], strlen(madv_names[i]), &v) == 0)
+				      ? (int64_t)v : -1;
+	}
+	return 0;
+}
+
+struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
+{
+	if (c->page_size != 4096) {
+		snprintf(err, errlen, "page size %llu is not supported (only 4096)",
+			 (unsigned long long)c->page_size);
+		return NULL;
+	}
+	struct vmsys *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->sem = c->sem;
+	const char *arch = c->arch ? c->arch : "x86_64";
+	snprintf(s->arch, sizeof(s->arch), "%s", arch);
+	if (load_arch_flags(s, arch, err, errlen)) {
+		free(s);
+		return NULL;
+	}
+	s->zero_page = c->zero_page < 0 ? c->sem->has_zero_page : c->zero_page != 0;
+	s->max_map_count = c->max_map_count;
+	s->default_mmap_base = c->mmap_base ? c->mmap_base : DEFAULT_MMAP_BASE;
+	s->default_rlim = c->rlimit_memlock;
+	s->default_cap = c->cap_ipc_lock;
+	if (physmem_init(&s->pm, c->ram >> PAGE_SHIFT)) {
+		physmem_destroy(&s->pm);
+		free(s);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->stat.v[NR_FREE_PAGES] = (int64_t)s->pm.nr_free;
+	lru_init(&s->lru);
+	s->swap_total = c->swap >> PAGE_SHIFT;
+	if (s->swap_total) {
+		s->swap_map = calloc(s->swap_total, 1);
+		if (!s->swap_map) {
+			physmem_destroy(&s->pm);
+			free(s);
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		s->swap_free = s->swap_total - 1;
+		s->swap_next = 1;
+	}
+	s->next_pid = 1;
+	return s;
+}
+
+void vmsys_free(struct vmsys *s)
+{
+	if (!s)
+		return;
+	for (struct task *t = s->tasks; t; t = t->next)
+		vm_exit(s, t);
+	lru_add_drain(s);
+	while (s->tasks) {
+		struct task *n = s->tasks->next;
+		free(s->tasks);
+		s->tasks = n;
+	}
+	while (s->files) /* named files still in the namespace */
+		file_put(s, s->files);
+	free(s->swap_map);
+	physmem_destroy(&s->pm);
+	free(s);
+}
+
+const struct semantics *vmsys_semantics(const struct vmsys *s)
+{
+	return s->sem;
+}
+
+struct task *vmsys_task_new_internal(struct vmsys *s, int pid);
+
+struct task *vmsys_task(struct vmsys *s, int pid, bool create)
+{
+	struct task *first = s->tasks;
+	if (pid == 0) {
+		if (first || !create)
+			return first;
+	} else {
+		struct task *found = NULL;
+		for (struct task *t = s->tasks; t; t = t->next)
+			if (t->pid == pid)
+				found = t; /* the newest with that pid */
+		if (found)
+			return found;
+		if (!create)
+			return NULL;
+		/* the first process seen only without a pid so far takes it */
+		if (first && !first->pid_known && !first->next) {
+			first->pid = pid;
+			first->pid_known = true;
+			if (pid >= s->next_pid)
+				s->next_pid = pid + 1;
+			return first;
+		}
+	}
+	struct task *t = vmsys_task_new_internal(s, pid);
+	if (!t)
+		return NULL;
+	t->rlim_memlock_cur = t->rlim_memlock_max = s->default_rlim;
+	t->cap_ipc_lock = s->default_cap;
+	t->mm = mm_alloc(s);
+	t->files = fdtable_dup(NULL);
+	if (!t->mm || !t->files) {
+		vm_exit(s, t);
+		return NULL;
+	}
+	return t;
+}
+
+int task_pid(const struct task *t) { return t->pid; }
+bool task_alive(const struct task *t) { return t->alive; }
+
+struct task *vmsys_task_next(struct vmsys *s, struct task *prev)
+{
+	return prev ? prev->next : s->tasks;
+}
+
+void vmsys_event_add(struct vmsys *s, const char *fmt, ...)
+{
+	if (s->nevents >= MAX_EVENTS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->events[s->nevents], sizeof(s->events[0]), fmt, ap);
+	va_end(ap);
+	s->nevents++;
+}
+
+unsigned vmsys_nevents(const struct vmsys *s) { return s->nevents; }
+const char *vmsys_event(const struct vmsys *s, unsigned i)
+{
+	return i < s->nevents ? s->events[i] : "";
+}
+
+void vm_drain_all(struct vmsys *s)
+{
+	lru_add_drain(s);
+}
+
+/* ---------------------------------------------------------------- views */
+
+void vmsys_status(struct vmsys *s, struct task *t, struct vm_status *st)
+{
+	(void)s;
+	memset(st, 0, sizeof(*st));
+	struct mm *mm = t->mm;
+	if (!mm)
+		return;
+	st->total_vm = mm->total_vm;
+	st->locked_vm = mm->locked_vm;
+	st->pinned_vm = mm->pinned_vm;
+	st->rss_anon = mm->rss_anon;
+	st->rss_file = mm->rss_file;
+	st->rss_shmem = mm->rss_shmem;
+	st->swap_ents = mm->swap_ents;
+	st->data_vm = mm->data_vm;
+	st->stack_vm = mm->stack_vm;
+	st->exec_vm = mm->exec_vm;
+	st->hiwater_rss = mm->hiwater_rss;
+	st->hiwater_vm = mm->hiwater_vm;
+}
+
+/* fs/proc/task_mmu.c:smaps_account() with PSS_SHIFT fixed point */
+#define PSS_SHIFT 12
+static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_info *info)
+{
+	const struct semantics *sem = s->sem;
+	struct mm *mm = v->mm;
+	memset(info, 0, sizeof(*info));
+	info->start = v->start;
+	info->end = v->end;
+	info->pgoff = v->pgoff;
+	info->flags = v->flags;
+	info->serial = v->serial;
+	info->is_file = v->file != NULL;
+	if (v->file) {
+		info->path = v->file->path;
+		info->ino = v->file->ino;
+		info->dev_major = 0;
+		info->dev_minor = v->file->shmem ? 1 : 2;
+	} else if (mm->start_brk && v->start >= mm->start_brk && v->end <= PAGE_ALIGN(mm->brk)) {
+		info->path = "[heap]";
+	} else if (v->flags & VM_GROWSDOWN) {
+		info->path = "[stack]";
+	}
+	bool locked_vma = (v->flags & sem->smaps_locked_mask) != 0;
+	uint64_t pss = 0, pss_dirty = 0, pss_locked = 0;
+	uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t pte = radix_get(&mm->pt, vpn);
+		vpn++;
+		if (pte & PTE_SWAP) {
+			info->swap += PAGE_SIZE;
+			continue;
+		}
+		pfn_t pfn = pte_pfn(pte);
+		if (!(pte & PTE_PRESENT) || pfn == PFN_ZERO)
+			continue;
+		struct page *p = spage(s, pfn);
+		bool dirty = (pte & PTE_DIRTY) || (p->flags & PG_DIRTY);
+		bool young = (pte & PTE_YOUNG) || (p->flags & PG_REFERENCED);
+		info->rss += PAGE_SIZE;
+		if (young)
+			info->referenced += PAGE_SIZE;
+		if (p->flags & PG_ANON)
+			info->anonymous += PAGE_SIZE;
+		uint64_t share = p->mapcount ? p->mapcount : 1;
+		uint64_t part = (PAGE_SIZE << PSS_SHIFT) / share;
+		if (share >= 2) {
+			if (dirty)
+				info->shared_dirty += PAGE_SIZE;
+			else
+				info->shared_clean += PAGE_SIZE;
+		} else {
+			if (dirty)
+				info->private_dirty += PAGE_SIZE;
+			else
+				info->private_clean += PAGE_SIZE;
+		}
+		pss += part;
+		if (dirty)
+			pss_dirty += part;
+		if (locked_vma && sem->smaps_locked_per_page)
+			pss_locked += part;
+	}
+	info->pss = pss >> PSS_SHIFT;
+	info->pss_dirty = pss_dirty >> PSS_SHIFT;
+	info->locked = sem->smaps_locked_per_page ? pss_locked >> PSS_SHIFT
+						  : (locked_vma ? info->pss : 0);
+}
+
+const struct vma *vmsys_vma_next(struct vmsys *s, struct task *t, const struct vma *prev,
+				 struct vm_vma_info *info)
+{
+	if (!t->mm)
+		return NULL;
+	const struct vma *v = prev ? prev->next : t->mm->vmas.first;
+	if (v && info)
+		fill_vma_info(s, v, info);
+	return v;
+}
+
+bool vmsys_vma_at(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info)
+{
+	if (!t->mm)
+		return false;
+	struct vma *v = vma_lookup(&t->mm->vmas, addr);
+	if (!v)
+		return false;
+	if (info)
+		fill_vma_info(s, v, info);
+	return true;
+}
+
+uint64_t vmsys_vma_count(struct vmsys *s, struct task *t, uint64_t start, uint64_t end)
+{
+	(void)s;
+	return t->mm ? vma_count_range(&t->mm->vmas, start, end) : 0;
+}
+
+uint64_t vmsys_map_count(struct vmsys *s, struct task *t)
+{
+	(void)s;
+	return t->mm ? t->mm->map_count : 0;
+}
+
+uint64_t vmsys_def_flags(struct vmsys *s, struct task *t)
+{
+	(void)s;
+	return t->mm ? t->mm->def_flags : 0;
+}
+
+size_t vmsys_vmflags_text(const struct vmsys *s, uint64_t flags, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len)
+		buf[0] = 0;
+	uint64_t seen = 0;
+	for (const struct vmflag_name *m = s->sem->vmflag_names; m->mnemonic; m++) {
+		seen |= m->bit;
+		if (!(flags & m->bit))
+			continue;
+		int w = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s ", m->mnemonic);
+		n += (size_t)w;
+	}
+	/* set bits this kernel has no name for print as "??" (in bit order
+	 * they would interleave; vmsim's internal-only bits are rare) */
+	for (unsigned b = 0; b < 64; b++) {
+		uint64_t bit = 1ULL << b;
+		if ((flags & bit) && !(seen & bit) && bit != VM_SOFTDIRTY) {
+			int w = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "?? ");
+			n += (size_t)w;
+		}
+	}
+	return n;
+}
+
+static void fill_page_info(struct vmsys *s, pfn_t pfn, struct vm_page_info *pi)
+{
+	struct page *p = spage(s, pfn);
+	pi->pfn = pfn;
+	pi->lru = (p->flags & PG_LRU) != 0;
+	pi->active = (p->flags & PG_ACTIVE) != 0;
+	pi->referenced = (p->flags & PG_REFERENCED) != 0;
+	pi->unevictable = (p->flags & PG_UNEVICTABLE) != 0;
+	pi->mlocked = (p->flags & PG_MLOCKED) != 0;
+	pi->dirty = (p->flags & PG_DIRTY) != 0;
+	pi->anon = (p->flags & PG_ANON) != 0;
+	pi->swapbacked = (p->flags & PG_SWAPBACKED) != 0;
+	pi->swapcache = (p->flags & PG_SWAPCACHE) != 0;
+	pi->zero = (p->flags & PG_ZERO) != 0;
+	pi->mmap = p->mapcount > 0;
+	pi->writeback = (p->flags & PG_WRITEBACK) != 0;
+	pi->uptodate = (p->flags & PG_UPTODATE) != 0;
+	pi->mapcount = p->mapcount;
+	pi->mlock_count = p->mlock_count;
+}
+
+bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_info *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	if (!t->mm)
+		return false;
+	uint64_t pte = radix_get(&t->mm->pt, addr >> PAGE_SHIFT);
+	if (pte & PTE_SWAP) {
+		pi->swapped = true;
+		return true;
+	}
+	if (!(pte & PTE_PRESENT))
+		return false;
+	pi->present = true;
+	pi->pte_write = (pte & PTE_WRITE) != 0;
+	pi->pte_young = (pte & PTE_YOUNG) != 0;
+	pi->pte_dirty = (pte & PTE_DIRTY) != 0;
+	fill_page_info(s, pte_pfn(pte), pi);
+	pi->file = !pi->anon;
+	pi->exclusive = pi->mapcount == 1;
+	return true;
+}
+
+int64_t vmsys_vmstat(const struct vmsys *s, int item)
+{
+	return (item >= 0 && item < NR_VMSTAT_ITEMS) ? s->stat.v[item] : 0;
+}
+
+void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->total = s->pm.nr_frames;
+	mi->free = s->pm.nr_free;
+	mi->inactive_anon = s->lru.size[LRU_INACTIVE_ANON];
+	mi->active_anon = s->lru.size[LRU_ACTIVE_ANON];
+	mi->inactive_file = s->lru.size[LRU_INACTIVE_FILE];
+	mi->active_file = s->lru.size[LRU_ACTIVE_FILE];
+	mi->unevictable = s->lru.size[LRU_UNEVICTABLE];
+	mi->mlocked = (uint64_t)s->stat.v[NR_MLOCK];
+	mi->swap_total = s->swap_total ? s->swap_total - 1 : 0;
+	mi->swap_free = s->swap_free;
+	mi->dirty = (uint64_t)s->stat.v[NR_DIRTY];
+	mi->anon_pages = (uint64_t)s->stat.v[NR_ANON_PAGES];
+	mi->mapped = (uint64_t)s->stat.v[NR_MAPPED];
+	mi->shmem = (uint64_t)s->stat.v[NR_SHMEM];
+	mi->file_pages = (uint64_t)s->stat.v[NR_FILE_PAGES];
+}
+
+void vmsys_lru_walk(struct vmsys *s, int list, void (*fn)(void *ctx, uint32_t pfn,
+		    const struct vm_page_info *pi), void *ctx)
+{
+	if (list < 0 || list >= NR_LRU_LISTS)
+		return;
+	for (pfn_t pfn = s->lru.head[list]; pfn; pfn = spage(s, pfn)->next) {
+		struct vm_page_info pi;
+		memset(&pi, 0, sizeof(pi));
+		fill_page_info(s, pfn, &pi);
+		pi.present = true;
+		fn(ctx, pfn, &pi);
+	}
+}
+
+uint64_t vmsys_lru_size(const struct vmsys *s, int list)
+{
+	return (list >= 0 && list < NR_LRU_LISTS) ? s->lru.size[list] : 0;
+}

@@ -1,0 +1,178 @@
+/*
+ * vmsys.h - the model's public interface: one simulated machine (physical
+ * memory, LRU lists, counters, files) with its processes, driven one call
+ * at a time.  This is the narrow interface the replay driver, `vmsim
+ * check` and the tests use; everything else in model/ is internal.
+ *
+ * Calls return what the kernel's syscall returns: a value >= 0, or a
+ * negative errno (-KERR_ENOMEM).  Addresses and lengths are bytes; flag
+ * arguments are the numbers of the machine's arch/kernel flag tables.
+ * The model never prints; observations are read with the vmsys_* queries
+ * below and formatted by sim/views.c.
+ */
+#ifndef VMSIM_VMSYS_H
+#define VMSIM_VMSYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "semantics.h"
+
+struct vmsys;
+struct task;
+struct vma;
+
+struct vmsys_config {
+	const struct semantics *sem;
+	const char *arch;         /* flag-table arch; NULL = x86_64 */
+	uint64_t page_size;       /* 4096 (only value supported) */
+	uint64_t ram;             /* bytes of RAM, default 24 GiB */
+	uint64_t swap;            /* bytes of swap, default 0 */
+	uint64_t rlimit_memlock;  /* bytes; UINT64_MAX = unlimited; default 8 MiB */
+	bool cap_ipc_lock;        /* default false */
+	uint64_t max_map_count;   /* default 65530 */
+	int zero_page;            /* -1 = the semantics' default, 0 no, 1 yes */
+	uint64_t mmap_base;       /* top of the top-down mmap area; 0 = default */
+};
+
+void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem);
+
+/* A new machine with no process yet.  NULL with a message in err on a
+ * bad configuration (unknown arch, no flag table for arch+kernel) or
+ * allocation failure. */
+struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen);
+void vmsys_free(struct vmsys *s);
+const struct semantics *vmsys_semantics(const struct vmsys *s);
+
+/* The process with this pid; pid 0 means "the first process".  A pid never
+ * seen before becomes a new process with a fresh mm (as if started by
+ * execve), unless create is false: then NULL. */
+struct task *vmsys_task(struct vmsys *s, int pid, bool create);
+int task_pid(const struct task *t);
+bool task_alive(const struct task *t);
+
+/* --- calls ----------------------------------------------------------- */
+/* `placement` (if has_placement) is the address the trace says mmap/mremap
+ * returned: used instead of the model's own choice when that range is free. */
+int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len,
+		uint64_t prot, uint64_t flags, int64_t fd, uint64_t off,
+		bool has_placement, uint64_t placement);
+int64_t vm_munmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);
+int64_t vm_mprotect(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t prot);
+int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t old_addr, uint64_t old_len,
+		  uint64_t new_len, uint64_t flags, uint64_t new_addr,
+		  bool has_placement, uint64_t placement);
+int64_t vm_madvise(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t advice);
+int64_t vm_msync(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t flags);
+int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t addr);
+int64_t vm_mlock(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);
+int64_t vm_mlock2(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t flags);
+int64_t vm_munlock(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);
+int64_t vm_mlockall(struct vmsys *s, struct task *t, uint64_t flags);
+int64_t vm_munlockall(struct vmsys *s, struct task *t);
+/* fork/vfork/clone: child_pid from the trace (<= 0: the model picks one).
+ * CLONE_VM makes a thread sharing the mm.  Returns the child's pid. */
+int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child_pid);
+int64_t vm_execve(struct vmsys *s, struct task *t);
+void vm_exit(struct vmsys *s, struct task *t);
+int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathlen,
+		uint64_t oflags, int want_fd);
+int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd);
+int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t pathlen);
+int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len);
+int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
+		     uint64_t off, uint64_t len);
+/* read/pread64/write/pwrite64: `done` is what the call transferred
+ * (its result in the trace), or count when unknown; off < 0 = file position. */
+int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
+		   int64_t off, uint64_t count, int64_t done);
+int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint64_t max);
+int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock);
+
+/* --- pseudo-events --------------------------------------------------- */
+enum vm_fault_kind { VMF_NONE = 0, VMF_MINOR = 1, VMF_MAJOR, VMF_SIGSEGV, VMF_SIGBUS };
+/* One access at addr (mode: 1 read, 2 write, 4 exec): VMF_NONE when the
+ * access did not fault, else the fault's kind. */
+enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int mode);
+/* Access every page of [addr, addr+len): number of faults, or -1 when an
+ * access hit SIGSEGV/SIGBUS (*sig says which; the pages before it were
+ * accessed). */
+int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
+		 enum vm_fault_kind *sig);
+int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
+int64_t vm_drop_caches(struct vmsys *s, int what);
+/* lru_add_drain_all(): empty every per-CPU batch. */
+void vm_drain_all(struct vmsys *s);
+
+/* --- observation ------------------------------------------------------ */
+struct vm_status {           /* /proc/PID/status, in pages */
+	uint64_t total_vm, locked_vm, pinned_vm, rss_anon, rss_file, rss_shmem, swap_ents;
+	uint64_t data_vm, stack_vm, exec_vm, hiwater_rss, hiwater_vm;
+};
+void vmsys_status(struct vmsys *s, struct task *t, struct vm_status *st);
+
+struct vm_vma_info {         /* one VMA as smaps shows it; sizes in bytes */
+	uint64_t start, end, pgoff;
+	uint64_t flags;          /* internal VM_* bits */
+	uint64_t rss, pss, pss_dirty, shared_clean, shared_dirty, private_clean,
+		private_dirty, referenced, anonymous, swap, locked;
+	uint64_t dev_major, dev_minor, ino;
+	const char *path;        /* file path, "[heap]", "[stack]", or NULL */
+	bool is_file;
+	uint32_t serial;
+};
+/* Iterate a process's VMAs in address order: pass NULL first, then the
+ * previous result.  fill info for each. */
+const struct vma *vmsys_vma_next(struct vmsys *s, struct task *t, const struct vma *prev,
+				 struct vm_vma_info *info);
+/* The VMA containing addr, filled into info; false if none. */
+bool vmsys_vma_at(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info);
+uint64_t vmsys_vma_count(struct vmsys *s, struct task *t, uint64_t start, uint64_t end);
+uint64_t vmsys_map_count(struct vmsys *s, struct task *t);
+uint64_t vmsys_def_flags(struct vmsys *s, struct task *t);
+
+/* VmFlags text of internal flags under the machine's semantics. */
+size_t vmsys_vmflags_text(const struct vmsys *s, uint64_t flags, char *buf, size_t len);
+
+struct vm_page_info {        /* pagemap + kpageflags of one virtual page */
+	bool present, swapped, file, exclusive, soft_dirty;
+	uint32_t pfn;
+	bool lru, active, referenced, unevictable, mlocked, dirty, anon, swapbacked,
+		swapcache, zero, mmap, writeback, uptodate;
+	uint32_t mapcount, mlock_count;
+	bool pte_write, pte_young, pte_dirty;
+};
+/* false if addr is not mapped by any PTE or swap entry (info->present = 0). */
+bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_info *info);
+
+/* Global counters (vmstat.h items) and memory totals in pages. */
+int64_t vmsys_vmstat(const struct vmsys *s, int item);
+struct vm_meminfo {
+	uint64_t total, free, active_anon, inactive_anon, active_file, inactive_file,
+		unevictable, mlocked, swap_total, swap_free, dirty, writeback, anon_pages,
+		mapped, shmem, file_pages, swap_cached;
+};
+void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi);
+
+/* LRU walk for the `lru` view: calls fn for every page on list l in order
+ * from head (most recent) to tail. */
+void vmsys_lru_walk(struct vmsys *s, int list, void (*fn)(void *ctx, uint32_t pfn,
+		    const struct vm_page_info *pi), void *ctx);
+uint64_t vmsys_lru_size(const struct vmsys *s, int list);
+
+/* Events the model raised during the last call (OOM kills, SIGSEGV from
+ * stack growth ...), as short texts; cleared at each call. */
+unsigned vmsys_nevents(const struct vmsys *s);
+const char *vmsys_event(const struct vmsys *s, unsigned i);
+
+/* --- invariants ------------------------------------------------------- */
+/* Check the model's internal consistency (tree, lists, counters, mlock
+ * state, locked_vm).  Returns the number of violations; writes the first
+ * into msg. */
+unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len);
+
+/* Iterate processes: pass NULL first. */
+struct task *vmsys_task_next(struct vmsys *s, struct task *prev);
+
+#endif
