@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "flagtab.h"
 #include "kerr.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -304,4 +305,45 @@ const char *systab_strerror(int err)
 		if (!errno_tab[i].alias && errno_tab[i].err == err)
 			return errno_tab[i].text;
 	return "Unknown error";
+}
+
+/* ---- flag tables for any kernel version ---------------------------------- */
+
+/* "6.5" -> 6005, -1 when not a dotted version */
+static long version_num(const char *s)
+{
+	long major = 0, minor = 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	while (*s >= '0' && *s <= '9')
+		major = major * 10 + (*s++ - '0');
+	if (*s == '.') {
+		s++;
+		while (*s >= '0' && *s <= '9')
+			minor = minor * 10 + (*s++ - '0');
+	}
+	if (*s && *s != '.' && *s != '-' && *s != '+')
+		return -1;
+	return major * 1000 + minor;
+}
+
+const struct flag_table *systab_flag_table(const char *arch, const char *kernel,
+					   enum flag_kind kind)
+{
+	const struct flag_table *t = flagtab_get(arch, kernel, kind);
+	if (t)
+		return t;
+	long want = version_num(kernel);
+	if (want < 0)
+		return NULL;
+	const char *best = NULL;
+	long bestv = -1;
+	for (const char *const *k = flagtab_kernel_names; *k; k++) {
+		long v = version_num(*k);
+		if (v >= 0 && v <= want && v > bestv && flagtab_get(arch, *k, kind)) {
+			best = *k;
+			bestv = v;
+		}
+	}
+	return best ? flagtab_get(arch, best, kind) : NULL;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "flagtab.h"
 #include "trace.h"
 
 /* Syscall number of a name as strace writes it; SYS_UNKNOWN when unknown.
@@ -50,5 +51,10 @@ int systab_errno(const char *name, size_t len);
 const char *systab_errno_name(int err);
 /* strerror() text as strace prints it after the name. */
 const char *systab_strerror(int err);
+
+/* flagtab_get(), or for a kernel version without a table of its own
+ * ("5.10") the table of the newest kernel not newer than it ("4.4"). */
+const struct flag_table *systab_flag_table(const char *arch, const char *kernel,
+					   enum flag_kind kind);
 
 #endif

@@ -768,7 +768,7 @@ enum {
 static const struct flag_table *flag_table(struct trace_reader *r, int kind)
 {
 	if (!r->ft_done[kind]) {
-		r->ft[kind] = flagtab_get(r->arch, r->kernel, (enum flag_kind)kind);
+		r->ft[kind] = systab_flag_table(r->arch, r->kernel, (enum flag_kind)kind);
 		r->ft_done[kind] = true;
 	}
 	return r->ft[kind];

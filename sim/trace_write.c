@@ -92,7 +92,7 @@ static void put_str(struct out *o, struct strslice s)
 static void put_flags(struct out *o, const char *arch, const char *kernel,
 		      enum flag_kind kind, uint64_t v)
 {
-	const struct flag_table *t = flagtab_get(arch, kernel, kind);
+	const struct flag_table *t = systab_flag_table(arch, kernel, kind);
 	if (!t) {
 		put_hex0(o, v);
 		return;

@@ -528,6 +528,16 @@ START_TEST(arch_from_header_and_override)
 	ck_assert_uint_eq(ev.args[3], 0x22);
 	trace_close(r);
 	fclose(f);
+
+	/* a kernel without a table of its own uses the newest older one */
+	static const char k[] = "# kernel: 5.10\n"
+				"mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x1000\n";
+	rd_open(&d, k, sizeof(k) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_uint_eq(ev.args[3], 0x22);
+	rd_close(&d);
+	ck_error("# kernel: 3.2\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE, -1, 0) = 0x1000\n",
+		 "2:18: error: no prot flag table for x86_64/3.2");
 }
 END_TEST
 
