@@ -105,6 +105,10 @@ struct mm {
 	struct radix pt;           /* vpn -> pte */
 	uint64_t map_count;
 	uint64_t total_vm, locked_vm, pinned_vm, data_vm, exec_vm, stack_vm;
+	/* locked_vm the kernel charges or discharges without a VMA to show
+	 * for it (known accounting quirks of a semantics, e.g. 6.18's
+	 * MREMAP_DONTUNMAP): the invariant walker allows exactly this much */
+	int64_t locked_vm_quirk;
 	uint64_t rss_anon, rss_file, rss_shmem, swap_ents, hiwater_rss, hiwater_vm;
 	vm_flags_t def_flags;
 	uint64_t start_brk, brk;

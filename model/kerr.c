@@ -8,6 +8,7 @@ static const struct {
 	const char *name;
 } kerr_table[] = {
 	{ KERR_EPERM, "EPERM" },	 { KERR_ENOENT, "ENOENT" },
+	{ KERR_ESRCH, "ESRCH" },
 	{ KERR_EINTR, "EINTR" },	 { KERR_EIO, "EIO" },
 	{ KERR_EBADF, "EBADF" },	 { KERR_EAGAIN, "EAGAIN" },
 	{ KERR_ENOMEM, "ENOMEM" },	 { KERR_EACCES, "EACCES" },

@@ -12,6 +12,7 @@
 enum {
 	KERR_EPERM = 1,
 	KERR_ENOENT = 2,
+	KERR_ESRCH = 3,
 	KERR_EINTR = 4,
 	KERR_EIO = 5,
 	KERR_EBADF = 9,

@@ -249,8 +249,14 @@ int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start
 	int64_t nr = (int64_t)((end - start) >> PAGE_SHIFT);
 	if (!(newflags & VM_LOCKED))
 		mm->locked_vm -= (uint64_t)nr;
-	else if (!(oldflags & VM_LOCKED) || sem->relock_charges_again)
+	else if (!(oldflags & VM_LOCKED))
 		mm->locked_vm += (uint64_t)nr;
+	else if (sem->relock_charges_again) {
+		/* 4.4: the skip test compares whole flag words, so switching a
+		 * locked range to or from ONFAULT charges it again */
+		mm->locked_vm += (uint64_t)nr;
+		mm->locked_vm_quirk += nr;
+	}
 
 	if (sem->page_model == PLM_MLOCK_COUNT) {
 		if ((newflags & VM_LOCKED) && (oldflags & VM_LOCKED)) {

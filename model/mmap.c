@@ -346,6 +346,13 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
  * checks the future-lock limit against def_flags and populates when
  * def_flags has VM_LOCKED.  Failure returns the old break, never an errno.
  */
+void vm_brk_init(struct vmsys *s, struct task *t, uint64_t start)
+{
+	(void)s;
+	if (!t->mm->start_brk && start)
+		t->mm->start_brk = t->mm->brk = start;
+}
+
 int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t brk)
 {
 	struct mm *mm = t->mm;

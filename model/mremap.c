@@ -98,8 +98,10 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, uint64_t
 	mm->total_vm += new_len >> PAGE_SHIFT;
 	if (dontunmap) {
 		v->flags &= ~sem->lock_mask;
-		if (sem->dontunmap_charges_new && (flags & VM_LOCKED))
+		if (sem->dontunmap_charges_new && (flags & VM_LOCKED)) {
 			mm->locked_vm += new_len >> PAGE_SHIFT;
+			mm->locked_vm_quirk += (int64_t)(new_len >> PAGE_SHIFT);
+		}
 		nv = vma_try_merge_neighbours(s, mm, nv);
 		return (int64_t)new_addr;
 	}

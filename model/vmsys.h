@@ -66,6 +66,9 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t old_addr, uint64_t o
 int64_t vm_madvise(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t advice);
 int64_t vm_msync(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t flags);
 int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t addr);
+/* Tell the model where the heap starts when the trace shows it (the
+ * result of the first brk); no-op once known. */
+void vm_brk_init(struct vmsys *s, struct task *t, uint64_t start);
 int64_t vm_mlock(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);
 int64_t vm_mlock2(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t flags);
 int64_t vm_munlock(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);

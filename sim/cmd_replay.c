@@ -1,12 +1,207 @@
-/* cmd_replay.c - `vmsim replay` (placeholder until its model lands). */
-#include "cmds.h"
-
+/*
+ * cmd_replay.c - `vmsim replay`: run traces against a kernel semantics and
+ * report every place where the model and the trace disagree.
+ *
+ * Exit: 0 nothing diverged, 1 a divergence (or invariant violation), 2 bad
+ * input (the reader's FILE:LINE:COL message).
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "cmds.h"
+#include "session.h"
+
+static const char replay_usage[] =
+	"usage: vmsim replay [--kernel NAME] [--arch NAME] [--stop-at-first]\n"
+	"                    [--check-invariants] [-q|-v] TRACE...\n"
+	"\n"
+	"Replays each trace on the model and compares every recorded result and\n"
+	"every expect(...) line with the model's answer.  A divergence report names\n"
+	"FILE:LINE, the event, what the trace expected, what the model produced and\n"
+	"the model state that explains it.\n"
+	"\n"
+	"  --kernel NAME        semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n"
+	"                       `# kernel:` header, else 6.18)\n"
+	"  --arch NAME          flag tables of this arch (default: `# arch:`, else x86_64)\n"
+	"  --stop-at-first      stop a trace at its first divergence\n"
+	"  --check-invariants   check the model's invariants after every event\n"
+	"  -q                   only the summary lines;  -v  also every event\n"
+	"Exit: 0 no divergence, 1 divergence, 2 bad input.\n";
+
+struct replay_stats {
+	unsigned long events, checks, divergences, unknown;
+};
+
+static void print_event_line(const struct event *ev, const char *arch, const char *kernel, FILE *f)
+{
+	char buf[512];
+	size_t n = trace_format_event(ev, arch, kernel, buf, sizeof(buf));
+	if (n >= sizeof(buf))
+		strcpy(buf + sizeof(buf) - 5, "...");
+	fprintf(f, "%s", buf);
+}
+
+/* Replay one trace; returns 0/1/2 like the command. */
+static int replay_one(const char *path, const struct session_opts *o, bool stop_first,
+		      bool invariants, int verbose, struct replay_stats *tot)
+{
+	char err[512];
+	struct session ss;
+	if (session_open(&ss, path, o, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	struct replay_stats st = { 0, 0, 0, 0 };
+	struct event *ev;
+	int r, rc = 0;
+	static char why[8192], state[4096];
+	while ((r = session_next(&ss, &ev)) > 0) {
+		st.events++;
+		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN) {
+			st.unknown++;
+			continue;
+		}
+		struct outcome out;
+		if (apply_event(ss.sys, ev, &out, err, sizeof(err))) {
+			fprintf(stderr, "%s:%lu: error: %s\n", path, ev->line, err);
+			rc = 2;
+			break;
+		}
+		if (verbose > 0) {
+			printf("%s:%lu: ", path, ev->line);
+			print_event_line(ev, ss.arch, ss.sem->name, stdout);
+			printf("\n");
+		}
+		for (unsigned i = 0; i < vmsys_nevents(ss.sys); i++)
+			printf("%s:%lu: event: %s\n", path, ev->line, vmsys_event(ss.sys, i));
+		bool diverged = false;
+		why[0] = 0;
+		if (ev->type == EV_EXPECT) {
+			unsigned checked = 0;
+			diverged = expect_check(ss.sys, ev, why, sizeof(why), &checked) > 0;
+			st.checks += checked;
+		} else if (ev->type == EV_CALL || ev->type == EV_SIGNAL) {
+			if (out.kind != OUT_NONE && (ev->res == RES_VALUE || ev->res == RES_ERROR ||
+						     ev->type == EV_SIGNAL))
+				st.checks++;
+			char w[512];
+			if (!outcome_matches(ev, &out, w, sizeof(w))) {
+				diverged = true;
+				snprintf(why, sizeof(why), "  %s\n", w);
+			}
+		}
+		if (diverged) {
+			st.divergences++;
+			explain_state(ss.sys, ev, state, sizeof(state));
+			if (verbose >= 0) {
+				printf("%s:%lu: divergence: ", path, ev->line);
+				print_event_line(ev, ss.arch, ss.sem->name, stdout);
+				printf("\n%s%s", why, state);
+			}
+			rc = 1;
+			if (stop_first)
+				break;
+		}
+		if (invariants) {
+			char msg[512];
+			unsigned nv = vmsys_check_invariants(ss.sys, msg, sizeof(msg));
+			if (nv) {
+				st.divergences++;
+				rc = 1;
+				if (verbose >= 0) {
+					printf("%s:%lu: invariant violated after: ", path, ev->line);
+					print_event_line(ev, ss.arch, ss.sem->name, stdout);
+					printf("\n  %s\n", msg);
+				}
+				if (stop_first)
+					break;
+			}
+		}
+	}
+	if (r < 0) {
+		fprintf(stderr, "%s\n", trace_error(ss.reader));
+		rc = 2;
+	}
+	if (rc != 2) {
+		for (size_t i = 0; i < trace_unknown_count(ss.reader); i++) {
+			unsigned long n;
+			const char *name = trace_unknown_name(ss.reader, i, &n);
+			if (verbose > 0)
+				fprintf(stderr, "%s: note: %lu %s call%s skipped (not modelled)\n", path, n, name,
+					n == 1 ? "" : "s");
+		}
+		printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)\n", path, st.events,
+		       st.checks, st.divergences, st.divergences == 1 ? "" : "s", ss.sem->name);
+	}
+	tot->events += st.events;
+	tot->checks += st.checks;
+	tot->divergences += st.divergences;
+	session_close(&ss);
+	return rc;
+}
 
 int cmd_replay(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vmsim replay: not available yet in this build\n");
-	return 2;
+	struct session_opts o = { NULL, NULL };
+	bool stop_first = false, invariants = false;
+	int verbose = 0;
+	int first = argc;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(replay_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--kernel") || !strcmp(a, "--arch")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "vmsim replay: %s needs a value\n", a);
+				return 2;
+			}
+			if (!strcmp(a, "--kernel"))
+				o.kernel = argv[++i];
+			else
+				o.arch = argv[++i];
+		} else if (!strncmp(a, "--kernel=", 9)) {
+			o.kernel = a + 9;
+		} else if (!strncmp(a, "--arch=", 7)) {
+			o.arch = a + 7;
+		} else if (!strcmp(a, "--stop-at-first")) {
+			stop_first = true;
+		} else if (!strcmp(a, "--check-invariants")) {
+			invariants = true;
+		} else if (!strcmp(a, "-q")) {
+			verbose = -1;
+		} else if (!strcmp(a, "-v")) {
+			verbose = 1;
+		} else if (!strcmp(a, "--")) {
+			first = i + 1;
+			break;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "vmsim replay: unknown option '%s'\n%s", a, replay_usage);
+			return 2;
+		} else {
+			first = i;
+			break;
+		}
+	}
+	if (first >= argc) {
+		fprintf(stderr, "vmsim replay: no trace given\n%s", replay_usage);
+		return 2;
+	}
+	if (o.kernel && !semantics_find_checked(o.kernel))
+		return 2;
+	struct replay_stats tot = { 0, 0, 0, 0 };
+	int rc = 0;
+	unsigned ntraces = 0;
+	for (int i = first; i < argc; i++) {
+		int r = replay_one(argv[i], &o, stop_first, invariants, verbose, &tot);
+		ntraces++;
+		if (r > rc)
+			rc = r;
+	}
+	if (ntraces > 1)
+		printf("total: %u traces, %lu events, %lu checks, %lu divergences\n", ntraces, tot.events,
+		       tot.checks, tot.divergences);
+	return rc;
 }

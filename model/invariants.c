@@ -1,0 +1,133 @@
+/*
+ * invariants.c - the debug walker: after any event, the model's state must
+ * be internally consistent.  A violation names the rule and the objects.
+ *
+ *   vma-tree        sorted, non-overlapping, list = tree, map_count right,
+ *                   map_count <= max_map_count
+ *   lru-lists       every page on a list is on the list its flags say;
+ *                   list lengths equal the nr_* counters
+ *   nr-mlock        nr_mlock equals the pages with PG_mlocked
+ *   mlocked-vma     (6.x page model) every present page of a VM_LOCKED VMA
+ *                   is PG_mlocked; with the batches drained, on the
+ *                   unevictable list
+ *   locked-vm       locked_vm equals the pages of the VM_LOCKED VMAs, plus
+ *                   what the semantics' documented accounting quirks add
+ */
+#include "internal.h"
+
+#include <stdio.h>
+
+#define FAIL(...)                                                   \
+	do {                                                        \
+		if (!nv)                                            \
+			snprintf(msg, len, __VA_ARGS__);            \
+		nv++;                                               \
+	} while (0)
+
+static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len, unsigned nv)
+{
+	struct mm *mm = t->mm;
+	uint64_t n = 0, locked = 0, prev_end = 0;
+	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+	for (struct vma *v = mm->vmas.first; v; v = v->next) {
+		n++;
+		if (v->start >= v->end || (v->start & ~PAGE_MASK) || (v->end & ~PAGE_MASK))
+			FAIL("vma-tree: pid %d: bad VMA [0x%llx, 0x%llx)", t->pid,
+			     (unsigned long long)v->start, (unsigned long long)v->end);
+		if (v->start < prev_end)
+			FAIL("vma-tree: pid %d: VMA [0x%llx, 0x%llx) overlaps or is out of order", t->pid,
+			     (unsigned long long)v->start, (unsigned long long)v->end);
+		if (vma_lookup(&mm->vmas, v->start) != v)
+			FAIL("vma-tree: pid %d: tree lookup of 0x%llx does not find its VMA", t->pid,
+			     (unsigned long long)v->start);
+		prev_end = v->end;
+		if (v->flags & VM_LOCKED)
+			locked += vma_pages(v);
+		if (s->sem->page_model != PLM_MLOCK_COUNT || (v->flags & (VM_LOCKED | VM_SPECIAL)) != VM_LOCKED)
+			continue;
+		uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
+		while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+			uint64_t pte = radix_get(&mm->pt, vpn);
+			pfn_t pfn = pte_pfn(pte);
+			if ((pte & PTE_PRESENT) && pfn != PFN_ZERO) {
+				struct page *p = spage(s, pfn);
+				if (!(p->flags & PG_MLOCKED))
+					FAIL("mlocked-vma: pid %d: page at 0x%llx (pfn %u) in locked VMA [0x%llx, 0x%llx) is not mlocked",
+					     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), pfn,
+					     (unsigned long long)v->start, (unsigned long long)v->end);
+				else if (drained && !(p->flags & PG_UNEVICTABLE))
+					FAIL("mlocked-vma: pid %d: mlocked page at 0x%llx (pfn %u) is not on the unevictable list after the batches drained",
+					     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), pfn);
+			}
+			vpn++;
+		}
+	}
+	if (n != mm->vmas.count || n != mm->map_count)
+		FAIL("vma-tree: pid %d: %llu VMAs listed, tree counts %llu, map_count %llu", t->pid,
+		     (unsigned long long)n, (unsigned long long)mm->vmas.count,
+		     (unsigned long long)mm->map_count);
+	if (mm->map_count > s->max_map_count)
+		FAIL("vma-tree: pid %d: map_count %llu exceeds max_map_count %llu", t->pid,
+		     (unsigned long long)mm->map_count, (unsigned long long)s->max_map_count);
+	if (mm->locked_vm != locked + (uint64_t)mm->locked_vm_quirk)
+		FAIL("locked-vm: pid %d: locked_vm %llu pages, but VM_LOCKED VMAs hold %llu (+%lld known quirk)",
+		     t->pid, (unsigned long long)mm->locked_vm, (unsigned long long)locked,
+		     (long long)mm->locked_vm_quirk);
+	return nv;
+}
+
+unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
+{
+	unsigned nv = 0;
+	if (len)
+		msg[0] = 0;
+	for (struct task *t = s->tasks; t; t = t->next) {
+		if (!t->alive || !t->mm)
+			continue;
+		bool seen = false;
+		for (struct task *u = s->tasks; u != t; u = u->next)
+			if (u->alive && u->mm == t->mm)
+				seen = true;
+		if (!seen)
+			nv = check_mm(s, t, msg, len, nv);
+	}
+	static const enum vmstat_item stat[NR_LRU_LISTS] = {
+		NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
+	};
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
+		uint64_t count = 0;
+		pfn_t prev = PFN_NONE;
+		for (pfn_t pfn = s->lru.head[l]; pfn; pfn = spage(s, pfn)->next) {
+			struct page *p = spage(s, pfn);
+			count++;
+			if (p->prev != prev)
+				FAIL("lru-lists: broken back link at pfn %u", pfn);
+			prev = pfn;
+			if (!(p->flags & PG_LRU) || p->lru != l || page_lru(p) != (enum lru_list)l)
+				FAIL("lru-lists: pfn %u is on list %d but its flags say list %d%s", pfn, l,
+				     (int)page_lru(p), (p->flags & PG_LRU) ? "" : " (PG_lru clear)");
+			if (count > s->pm.nr_frames)
+				break;
+		}
+		if (count != s->lru.size[l] || (int64_t)count != s->stat.v[stat[l]])
+			FAIL("lru-lists: list %d holds %llu pages; size says %llu, %s says %lld", l,
+			     (unsigned long long)count, (unsigned long long)s->lru.size[l],
+			     vmstat_name(stat[l]), (long long)s->stat.v[stat[l]]);
+	}
+	uint64_t mlocked = 0;
+	for (pfn_t pfn = 2; pfn < s->pm.next_unused; pfn++) {
+		struct page *p = spage(s, pfn);
+		if (!(p->flags & PG_INUSE))
+			continue;
+		if (p->flags & PG_MLOCKED)
+			mlocked++;
+		if ((p->flags & PG_LRU) && p->lru == LRU_NONE)
+			FAIL("lru-lists: pfn %u has PG_lru but is on no list", pfn);
+		if (!(p->flags & PG_LRU) && p->lru != LRU_NONE)
+			FAIL("lru-lists: pfn %u is on list %d without PG_lru", pfn, p->lru);
+	}
+	if ((int64_t)mlocked != s->stat.v[NR_MLOCK])
+		FAIL("nr-mlock: %llu pages are PG_mlocked but nr_mlock is %lld", (unsigned long long)mlocked,
+		     (long long)s->stat.v[NR_MLOCK]);
+	return nv;
+}

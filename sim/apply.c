@@ -1,0 +1,273 @@
+/* apply.c - trace events to model calls.  See apply.h. */
+#include "apply.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kerr.h"
+
+#define RLIMIT_MEMLOCK_G 8
+#define CAP_IPC_LOCK_BIT 14
+#define CLONE_VM_G 0x100u
+#define CLONE_VFORK_G 0x4000u
+#define SIGCHLD_G 17u
+
+static struct outcome from_ret(int64_t r, int pid)
+{
+	struct outcome o = { r < 0 ? OUT_ERROR : OUT_VALUE, r < 0 ? -r : r, pid };
+	return o;
+}
+
+static int access_mode(uint64_t m)
+{
+	int mode = 0;
+	if (m & ACC_READ)
+		mode |= 1;
+	if (m & ACC_WRITE)
+		mode |= 2;
+	if (m & ACC_EXEC)
+		mode |= 4;
+	return mode ? mode : 1;
+}
+
+int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, char *err,
+		size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	*out = (struct outcome){ OUT_NONE, 0, ev->pid };
+	if (ev->type == EV_EXPECT) {
+		if (ev->exp.kind == EXP_PAGE)
+			vm_drain_all(s);
+		return 0;
+	}
+	struct task *t = vmsys_task(s, ev->pid, true);
+	if (!t) {
+		snprintf(err, errlen, "out of memory creating process %d", ev->pid);
+		return -1;
+	}
+	out->pid = task_pid(t);
+	if (!task_alive(t))
+		return 0; /* events of a process the model already ended */
+	if (ev->type == EV_EXITED || ev->type == EV_KILLED) {
+		vm_exit(s, t);
+		return 0;
+	}
+	if (ev->type == EV_SIGNAL) {
+		if (ev->signo == 11 && ev->has_si_addr) {
+			/* a refused fault: the model must refuse it too */
+			struct vm_vma_info vi;
+			bool mapped = vmsys_vma_at(s, t, ev->si_addr, &vi);
+			bool maperr = ev->si_code.len && !memcmp(ev->si_code.p, "SEGV_MAPERR", 11);
+			out->kind = OUT_VALUE;
+			out->value = maperr ? !mapped : mapped;
+		}
+		return 0;
+	}
+	const uint64_t *a = ev->args;
+	bool trace_ok = ev->res == RES_VALUE || ev->res == RES_UNKNOWN;
+	bool has_val = ev->res == RES_VALUE;
+	switch (ev->sys) {
+	case SYS_MMAP:
+		*out = from_ret(vm_mmap(s, t, a[0], a[1], a[2], a[3], (int64_t)a[4], a[5], has_val,
+					(uint64_t)ev->value), out->pid);
+		break;
+	case SYS_MUNMAP: *out = from_ret(vm_munmap(s, t, a[0], a[1]), out->pid); break;
+	case SYS_MPROTECT: *out = from_ret(vm_mprotect(s, t, a[0], a[1], a[2]), out->pid); break;
+	case SYS_MREMAP:
+		*out = from_ret(vm_mremap(s, t, a[0], a[1], a[2], a[3], a[4], has_val,
+					  (uint64_t)ev->value), out->pid);
+		break;
+	case SYS_MADVISE: *out = from_ret(vm_madvise(s, t, a[0], a[1], a[2]), out->pid); break;
+	case SYS_MSYNC: *out = from_ret(vm_msync(s, t, a[0], a[1], a[2]), out->pid); break;
+	case SYS_BRK:
+		if (has_val)
+			vm_brk_init(s, t, (uint64_t)ev->value);
+		*out = from_ret(vm_brk(s, t, a[0]), out->pid);
+		break;
+	case SYS_MLOCK: *out = from_ret(vm_mlock(s, t, a[0], a[1]), out->pid); break;
+	case SYS_MLOCK2: *out = from_ret(vm_mlock2(s, t, a[0], a[1], a[2]), out->pid); break;
+	case SYS_MUNLOCK: *out = from_ret(vm_munlock(s, t, a[0], a[1]), out->pid); break;
+	case SYS_MLOCKALL: *out = from_ret(vm_mlockall(s, t, a[0]), out->pid); break;
+	case SYS_MUNLOCKALL: *out = from_ret(vm_munlockall(s, t), out->pid); break;
+	case SYS_FORK:
+	case SYS_VFORK:
+	case SYS_CLONE:
+	case SYS_CLONE3: {
+		if (!trace_ok)
+			break; /* a failed fork changes no memory */
+		uint64_t cf = ev->sys == SYS_FORK    ? SIGCHLD_G
+			      : ev->sys == SYS_VFORK ? (CLONE_VM_G | CLONE_VFORK_G | SIGCHLD_G)
+						     : a[0];
+		int child = has_val ? (int)ev->value : 0;
+		*out = from_ret(vm_fork(s, t, cf, child), out->pid);
+		break;
+	}
+	case SYS_EXECVE:
+		if (ev->res == RES_VALUE && ev->value == 0)
+			*out = from_ret(vm_execve(s, t), out->pid);
+		break;
+	case SYS_EXIT:
+	case SYS_EXIT_GROUP:
+		vm_exit(s, t);
+		break;
+	case SYS_OPENAT:
+	case SYS_OPEN:
+		if (!trace_ok)
+			break; /* the file system's errors are not modelled */
+		*out = from_ret(vm_open(s, t, ev->str.p, ev->str.len, a[2], has_val ? (int)ev->value : -1),
+				out->pid);
+		break;
+	case SYS_CLOSE:
+		if (trace_ok)
+			*out = from_ret(vm_close(s, t, (int64_t)a[0]), out->pid);
+		break;
+	case SYS_UNLINK:
+		if (trace_ok)
+			vm_unlink(s, t, ev->str.p, ev->str.len);
+		break;
+	case SYS_FTRUNCATE: *out = from_ret(vm_ftruncate(s, t, (int64_t)a[0], a[1]), out->pid); break;
+	case SYS_FALLOCATE:
+		*out = from_ret(vm_fallocate(s, t, (int64_t)a[0], a[1], a[2], a[3]), out->pid);
+		break;
+	case SYS_READ:
+	case SYS_WRITE:
+	case SYS_PREAD64:
+	case SYS_PWRITE64: {
+		if (!trace_ok)
+			break;
+		bool w = ev->sys == SYS_WRITE || ev->sys == SYS_PWRITE64;
+		bool positional = ev->sys == SYS_PREAD64 || ev->sys == SYS_PWRITE64;
+		int64_t r = vm_file_io(s, t, (int64_t)a[0], w, positional ? (int64_t)a[3] : -1, a[2],
+				       has_val ? ev->value : -1);
+		if (r != -KERR_EBADF) /* I/O on fds the model never saw opened is not memory */
+			*out = from_ret(r, out->pid);
+		break;
+	}
+	case SYS_SETRLIMIT:
+		if (a[0] == RLIMIT_MEMLOCK_G && ev->has_rlim)
+			*out = from_ret(vm_setrlimit_memlock(s, t, ev->rlim_cur, ev->rlim_max), out->pid);
+		break;
+	case SYS_PRLIMIT64:
+		if (a[1] == RLIMIT_MEMLOCK_G && ev->has_rlim) {
+			struct task *target = a[0] ? vmsys_task(s, (int)a[0], false) : t;
+			if (!target)
+				*out = from_ret(-KERR_ESRCH, out->pid);
+			else
+				*out = from_ret(vm_setrlimit_memlock(s, target, ev->rlim_cur, ev->rlim_max),
+						out->pid);
+		}
+		break;
+	case SYS_CAPSET:
+		if (trace_ok)
+			*out = from_ret(vm_capset(s, t, (ev->cap_effective >> CAP_IPC_LOCK_BIT) & 1),
+					out->pid);
+		break;
+	case SYS_FAULT: {
+		enum vm_fault_kind k = vm_access(s, t, a[0], access_mode(a[1]));
+		*out = (struct outcome){ OUT_FAULT, k, out->pid };
+		break;
+	}
+	case SYS_TOUCH: {
+		enum vm_fault_kind sig;
+		int64_t n = vm_touch(s, t, a[0], a[1], access_mode(a[2]), &sig);
+		*out = n < 0 ? (struct outcome){ OUT_SIGNAL, sig, out->pid }
+			     : (struct outcome){ OUT_VALUE, n, out->pid };
+		break;
+	}
+	case SYS_RECLAIM: *out = from_ret(vm_reclaim(s, a[0]), out->pid); break;
+	case SYS_DROP_CACHES: *out = from_ret(vm_drop_caches(s, (int)a[0]), out->pid); break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static const char *fault_name(int64_t k)
+{
+	switch (k) {
+	case VMF_NONE: return "no fault";
+	case VMF_MINOR: return "MINOR";
+	case VMF_MAJOR: return "MAJOR";
+	case VMF_SIGSEGV: return "SIGSEGV";
+	case VMF_SIGBUS: return "SIGBUS";
+	}
+	return "?";
+}
+
+static bool is_addr_result(enum sysno s)
+{
+	return s == SYS_MMAP || s == SYS_MREMAP || s == SYS_BRK;
+}
+
+void outcome_text(const struct event *ev, const struct outcome *out, char *buf, size_t len)
+{
+	switch (out->kind) {
+	case OUT_NONE: snprintf(buf, len, "(not modelled)"); break;
+	case OUT_VALUE:
+		if (ev->type == EV_SIGNAL)
+			snprintf(buf, len, "%s", out->value ? "refused" : "allowed");
+		else if (is_addr_result(ev->sys))
+			snprintf(buf, len, "0x%" PRIx64, out->value);
+		else
+			snprintf(buf, len, "%" PRId64, out->value);
+		break;
+	case OUT_ERROR: {
+		const char *n = kerr_name((int)out->value);
+		snprintf(buf, len, "-1 %s", n ? n : "E?");
+		break;
+	}
+	case OUT_FAULT: snprintf(buf, len, "%s", fault_name(out->value)); break;
+	case OUT_SIGNAL: snprintf(buf, len, "%s", fault_name(out->value)); break;
+	}
+}
+
+static void recorded_text(const struct event *ev, char *buf, size_t len)
+{
+	if (ev->res == RES_ERROR) {
+		const char *n = kerr_name(ev->err);
+		snprintf(buf, len, "-1 %s", n ? n : "E?");
+	} else if (ev->res == RES_VALUE && ev->sys == SYS_FAULT) {
+		snprintf(buf, len, "%s", fault_name(ev->value));
+	} else if (ev->res == RES_VALUE && is_addr_result(ev->sys)) {
+		snprintf(buf, len, "0x%" PRIx64, (uint64_t)ev->value);
+	} else if (ev->res == RES_VALUE) {
+		snprintf(buf, len, "%" PRId64, ev->value);
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+bool outcome_matches(const struct event *ev, const struct outcome *out, char *why, size_t len)
+{
+	char exp[64], got[96];
+	if (ev->type == EV_SIGNAL) {
+		if (out->kind == OUT_VALUE && !out->value) {
+			snprintf(why, len, "the kernel refused an access at 0x%" PRIx64
+				 " (%.*s) but the model would allow it",
+				 ev->si_addr, (int)ev->si_code.len, ev->si_code.p);
+			return false;
+		}
+		return true;
+	}
+	if (ev->type != EV_CALL || out->kind == OUT_NONE || ev->res == RES_UNKNOWN ||
+	    ev->res == RES_NONE)
+		return true;
+	bool ok;
+	switch (out->kind) {
+	case OUT_VALUE: ok = ev->res == RES_VALUE && ev->value == out->value; break;
+	case OUT_ERROR: ok = ev->res == RES_ERROR && ev->err == out->value; break;
+	case OUT_FAULT:
+		ok = ev->res == RES_VALUE && ev->value == out->value;
+		break;
+	case OUT_SIGNAL: ok = false; break;
+	default: ok = true;
+	}
+	if (!ok) {
+		recorded_text(ev, exp, sizeof(exp));
+		outcome_text(ev, out, got, sizeof(got));
+		snprintf(why, len, "expected %s, model %s", exp, got);
+	}
+	return ok;
+}
