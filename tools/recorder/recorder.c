@@ -15,10 +15,13 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -638,6 +641,28 @@ unsigned long rnd(struct R *r, unsigned long n)
 
 /* ---- one scenario ---- */
 
+/* Does an anonymous read fault map the shared zero page on this kernel?
+ * (kpageflags bit 24 KPF_ZERO_PAGE of the page a read fault mapped.)
+ * Upstream kernels do; kernels booted with pvm_no_zero_page=1 do not. */
+static bool kernel_maps_zero_page(void)
+{
+	volatile char *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap probe: %s", strerror(errno));
+	(void)p[0];
+	uint64_t e = 0, fl = 0;
+	int pm = open("/proc/self/pagemap", O_RDONLY), kf = open("/proc/kpageflags", O_RDONLY);
+	if (pm < 0 || kf < 0 || pread(pm, &e, 8, ((uintptr_t)p / 4096) * 8) != 8)
+		die("zero-page probe: %s", strerror(errno));
+	uint64_t pfn = e & ((1ULL << 55) - 1);
+	if (pread(kf, &fl, 8, (off_t)(pfn * 8)) != 8)
+		die("zero-page probe: kpageflags");
+	close(pm);
+	close(kf);
+	munmap((void *)p, 4096);
+	return (fl >> 24) & 1;
+}
+
 static void header(struct R *r)
 {
 	const struct scen *s = r->s;
@@ -654,15 +679,21 @@ static void header(struct R *r)
 	if (dash) *dash = 0;
 	FILE *o = r->out;
 	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n# swap: 0\n");
-	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: no\n", rl, s->cap ? "yes" : "no");
+	bool zp = kernel_maps_zero_page();
+	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: %s\n", rl, s->cap ? "yes" : "no",
+		zp ? "yes" : "no");
 	fprintf(o, "# scenario: golden/%s\n", s->name);
 	if (s->seed) fprintf(o, "# seed: %lu\n", s->seed);
 	fprintf(o, "# description: %s\n", s->desc);
 	fprintf(o, "# recorded-by: vmsim-recorder 1 (tools/recorder) on Linux %s %s (%ld cpus), as root\n",
 		rel, u.machine, sysconf(_SC_NPROCESSORS_ONLN));
-	fprintf(o, "# kernel-note: booted with pvm_no_zero_page=1: an anonymous read fault takes a\n"
-		   "# kernel-note: private page, never the shared zero page (upstream maps the zero page)\n"
-		   "# page expectations are read after draining the per-cpu LRU batches\n"
+	if (zp)
+		fprintf(o, "# kernel-note: an anonymous read fault maps the shared zero page (probed with\n"
+			   "# kernel-note: kpageflags before recording; this kernel lacks pvm_no_zero_page=1)\n");
+	else
+		fprintf(o, "# kernel-note: booted with pvm_no_zero_page=1: an anonymous read fault takes a\n"
+			   "# kernel-note: private page, never the shared zero page (upstream maps the zero page)\n");
+	fprintf(o, "# page expectations are read after draining the per-cpu LRU batches\n"
 		   "# page keys: present mlocked unevictable lru (active is not stable under load)\n"
 		   "# recorder runtime: the traced process is a static program without libc. It copies\n"
 		   "# its 131072-byte image into an anonymous mapping and moves that over the image\n"
