@@ -249,8 +249,8 @@ int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathle
 	}
 	if (ft->fd[fd].file)
 		file_put(s, ft->fd[fd].file);
-	if (!created)
-		file_get(f);
+	(void)created;
+	file_get(f); /* the descriptor's reference; the name holds its own */
 	ft->fd[fd].file = f;
 	ft->fd[fd].oflags = oflags;
 	ft->fd[fd].pos = 0;

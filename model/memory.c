@@ -134,6 +134,34 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		return VMF_MINOR; /* fault-around mapped it */
 	bool major = false;
 	pfn_t pfn = file_find_page(s, f, idx);
+	if (!pfn && !f->shmem && !(v->flags & VM_RAND_READ)) {
+		/*
+		 * filemap_fault(): a page missing from a disk file starts the
+		 * mmap read-around (do_sync_mmap_readahead(): ra_pages = 32,
+		 * centred on the fault, clipped to EOF) and the fault is
+		 * retried once the I/O is done; the retry counts as one major
+		 * fault (mm_account_fault(): FAULT_FLAG_TRIED) and, for a read,
+		 * fault-around now finds the neighbours cached.
+		 */
+		uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+		uint64_t ra = 32, start = idx > ra / 2 ? idx - ra / 2 : 0;
+		if (v->flags & VM_SEQ_READ)
+			start = idx;
+		for (uint64_t i = start; i < start + ra && i < max_idx; i++)
+			if (!file_find_page(s, f, i) && !file_add_page(s, f, i, NULL)) {
+				*oom = 1;
+				return VMF_SIGBUS;
+			}
+		major = true;
+		if (!write) {
+			fault_around(s, v, addr, oom);
+			if (*oom)
+				return VMF_SIGBUS;
+			if (radix_get(&mm->pt, addr >> PAGE_SHIFT))
+				return VMF_MAJOR;
+		}
+		pfn = file_find_page(s, f, idx);
+	}
 	if (!pfn && !(pfn = file_add_page(s, f, idx, &major))) {
 		*oom = 1;
 		return VMF_SIGBUS;

@@ -42,9 +42,14 @@ static int mprotect_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint
 	vm_flags_t oldflags = v->flags;
 	if (newflags == oldflags)
 		return 0;
-	if ((newflags & VM_WRITE) &&
-	    !(oldflags & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE)))
-		newflags |= VM_ACCOUNT;
+	if (newflags & VM_WRITE) {
+		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE)))
+			newflags |= VM_ACCOUNT;
+	} else if ((oldflags & VM_ACCOUNT) && !v->file && !v->anon_vma) {
+		/* an anonymous range never faulted gives its commit back when it
+		 * stops being writable (mprotect_fixup() @ v6.1+) */
+		newflags &= ~VM_ACCOUNT;
+	}
 	int err = 0;
 	v = vma_modify_flags(s, mm, v, start, end, newflags, &err);
 	if (!v)

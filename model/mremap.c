@@ -81,6 +81,10 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, uint64_t
 	}
 	vm_flags_t flags = v->flags;
 	uint64_t new_pgoff = v->pgoff + ((old_addr - v->start) >> PAGE_SHIFT);
+	/* copy_vma(): an anonymous VMA never faulted takes the pgoff of its
+	 * new place, to merge more easily there */
+	if (!v->file && !v->anon_vma)
+		new_pgoff = new_addr >> PAGE_SHIFT;
 	struct vma *nv = vma_new(s, mm, new_addr, new_addr + new_len, flags, v->file, new_pgoff);
 	if (!nv)
 		return -KERR_ENOMEM;
