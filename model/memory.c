@@ -344,11 +344,56 @@ static void touch_pte(struct mm *mm, uint64_t addr, bool write)
 	}
 }
 
+#define STACK_RLIMIT (8ULL << 20) /* RLIMIT_STACK default */
+
+/*
+ * mm/mmap.c:expand_downwards() + acct_stack_growth() @ v6.1: an access just
+ * below a VM_GROWSDOWN VMA grows it, unless that would come within the
+ * guard gap of the VMA below, exceed RLIMIT_STACK, or - for a VM_LOCKED
+ * stack - RLIMIT_MEMLOCK (mlock_future_ok); a locked stack charges the
+ * growth to locked_vm.  Returns the VMA now containing addr, or NULL
+ * (the access is a SIGSEGV).
+ */
+static struct vma *expand_stack(struct vmsys *s, struct task *t, uint64_t addr)
+{
+	struct mm *mm = t->mm;
+	struct vma *v = vma_find(&mm->vmas, addr);
+	if (!v || !(v->flags & VM_GROWSDOWN) || addr >= v->start)
+		return NULL;
+	addr &= PAGE_MASK;
+	if (addr < MMAP_MIN_ADDR)
+		return NULL;
+	struct vma *prev = v->prev;
+	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS_FLAGS) &&
+	    addr - prev->end < STACK_GUARD_GAP)
+		return NULL;
+	if (prev && prev->end > addr)
+		return NULL;
+	uint64_t grow = (v->start - addr) >> PAGE_SHIFT;
+	if (v->end - addr > STACK_RLIMIT)
+		return NULL;
+	if (!mlock_future_ok(t, v->flags & s->sem->future_check_mask, grow << PAGE_SHIFT))
+		return NULL;
+	vma_tree_erase(&mm->vmas, v);
+	v->start = addr;
+	v->pgoff -= grow;
+	vma_tree_insert(&mm->vmas, v);
+	if (v->flags & s->sem->charge_mask)
+		mm->locked_vm += grow;
+	mm->total_vm += grow;
+	mm->stack_vm += grow;
+	if (mm->total_vm > mm->hiwater_vm)
+		mm->hiwater_vm = mm->total_vm;
+	return v;
+}
+
 enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int mode)
 {
 	s->nevents = 0;
 	struct mm *mm = t->mm;
 	struct vma *v = vma_lookup(&mm->vmas, addr);
+	if (!v)
+		v = expand_stack(s, t, addr);
 	if (!v || !access_ok(v, mode))
 		return VMF_SIGSEGV;
 	enum vm_fault_kind r = handle_fault(s, t, v, addr, mode);
@@ -370,6 +415,8 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 	bool write = (mode & 2) != 0;
 	for (uint64_t a = addr & PAGE_MASK; a < end; a += PAGE_SIZE) {
 		struct vma *v = vma_lookup(&mm->vmas, a);
+		if (!v)
+			v = expand_stack(s, t, a);
 		if (!v || !access_ok(v, mode)) {
 			*sig = VMF_SIGSEGV;
 			return -1;
