@@ -1,0 +1,283 @@
+/*
+ * gen-trace.c - benchmark traces and the two measuring loops of
+ * tools/bench.sh.  Built by bench.sh itself (not by the Makefile) against
+ * build/libvmsim-sim.a and build/libvmsim-model.a.
+ *
+ *   gen-trace gen parse N      N lines of mixed events (calls, faults, expects)
+ *   gen-trace gen touch GB     fault every page of a GB mapping, one line each
+ *   gen-trace gen vmas N       grow the VMA count to N (mprotect every other page)
+ *   gen-trace gen mlock GB     touch, then mlock a GB mapping
+ *   gen-trace gen reclaim      64 MiB of RAM, 512 MiB of file read through it
+ *   gen-trace parse FILE       read every event, nothing else: lines/s, MB/s
+ *   gen-trace replay FILE      replay on the model (no result checks): events/s,
+ *                              max RSS, resident simulated pages, bytes per page
+ *
+ * Generated traces go to stdout; figures are printed, never judged.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "apply.h"
+#include "session.h"
+#include "trace.h"
+#include "vmstat.h"
+#include "vmsys.h"
+
+#define PG 4096ULL
+#define BASE 0x100000000ULL
+
+static void header(const char *ram, const char *what)
+{
+	printf("# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n");
+	printf("# ram: %s\n# swap: 0\n# rlimit-memlock: unlimited\n# cap-ipc-lock: yes\n", ram);
+	printf("# max-map-count: 65530\n# zero-page: no\n# description: bench: %s\n", what);
+}
+
+/* A deterministic mix over 64 slots of 16 pages: every line kind the
+ * reader handles, results recorded (parse only: they need not be true). */
+static void gen_parse(unsigned long n)
+{
+	header("24G", "parse throughput, mixed lines");
+	uint64_t x = 88172645463325252ULL;
+	for (unsigned long i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t a = BASE + (x % 64) * 16 * PG, len = (1 + (x >> 8) % 16) * PG;
+		switch ((x >> 20) % 12) {
+		case 0:
+			printf("mmap(%#llx, %llu, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = %#llx\n",
+			       (unsigned long long)a, (unsigned long long)len, (unsigned long long)a);
+			break;
+		case 1: printf("mlock(%#llx, %llu) = 0\n", (unsigned long long)a, (unsigned long long)len); break;
+		case 2: printf("munlock(%#llx, %llu) = 0\n", (unsigned long long)a, (unsigned long long)len); break;
+		case 3:
+			printf("mlock2(%#llx, %llu, MLOCK_ONFAULT) = 0\n", (unsigned long long)a,
+			       (unsigned long long)len);
+			break;
+		case 4:
+			printf("mprotect(%#llx, %llu, PROT_READ) = -1 ENOMEM (Cannot allocate memory)\n",
+			       (unsigned long long)a, (unsigned long long)len);
+			break;
+		case 5: printf("fault(%#llx, WRITE) = MINOR\n", (unsigned long long)a); break;
+		case 6:
+			printf("touch(%#llx, %llu, READ) = ?\n", (unsigned long long)a, (unsigned long long)len);
+			break;
+		case 7: printf("expect(VmLck) = %llu kB\n", (unsigned long long)(x % 4096) * 4); break;
+		case 8:
+			printf("expect(vma, %#llx) = {start=%#llx, Rss=8 kB, Locked=0 kB, VmFlags=\"rd wr mr mw me lo ac\"}\n",
+			       (unsigned long long)a, (unsigned long long)a);
+			break;
+		case 9:
+			printf("expect(page, %#llx) = {present=1, mlocked=1, unevictable=1, lru=1}\n",
+			       (unsigned long long)a);
+			break;
+		case 10:
+			printf("1234  12:00:00.%06lu munmap(%#llx, %llu) = 0\n", i % 1000000,
+			       (unsigned long long)a, (unsigned long long)len);
+			break;
+		default:
+			printf("mlockall(MCL_CURRENT|MCL_ONFAULT) = 0\n");
+			break;
+		}
+	}
+}
+
+static void gen_touch(unsigned gb)
+{
+	uint64_t len = (uint64_t)gb << 30;
+	header("24G", "fault in every page of a large mapping, one fault() line per page");
+	printf("mmap(%#llx, %llu, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = %#llx\n",
+	       (unsigned long long)BASE, (unsigned long long)len, (unsigned long long)BASE);
+	for (uint64_t a = BASE; a < BASE + len; a += PG)
+		printf("fault(%#llx, WRITE) = MINOR\n", (unsigned long long)a);
+	printf("expect(VmRSS) = %llu kB\n", (unsigned long long)(len >> 10));
+}
+
+static void gen_vmas(unsigned n)
+{
+	header("24G", "grow the VMA count (mprotect every other page of one mapping)");
+	printf("mmap(%#llx, %llu, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = %#llx\n",
+	       (unsigned long long)BASE, (unsigned long long)(n * PG), (unsigned long long)BASE);
+	for (unsigned i = 1; i < n; i += 2)
+		printf("mprotect(%#llx, 4096, PROT_READ) = 0\n", (unsigned long long)(BASE + i * PG));
+	printf("expect(vmas, 0, 0x800000000000) = %u\n", n);
+}
+
+static void gen_mlock(unsigned gb)
+{
+	uint64_t len = (uint64_t)gb << 30;
+	header("24G", "fault in, then mlock a large mapping");
+	printf("mmap(%#llx, %llu, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = %#llx\n",
+	       (unsigned long long)BASE, (unsigned long long)len, (unsigned long long)BASE);
+	printf("touch(%#llx, %llu, WRITE) = %llu\n", (unsigned long long)BASE, (unsigned long long)len,
+	       (unsigned long long)(len / PG));
+	printf("mlock(%#llx, %llu) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
+	printf("expect(VmLck) = %llu kB\n", (unsigned long long)(len >> 10));
+	printf("munlock(%#llx, %llu) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
+	printf("mlock(%#llx, %llu) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
+}
+
+static void gen_reclaim(void)
+{
+	header("64M", "reclaim under pressure: file pages through a small RAM");
+	printf("openat(AT_FDCWD, \"/tmp/bench-big\", O_RDWR|O_CREAT, 0600) = 3\n");
+	printf("ftruncate(3, 536870912) = 0\n");
+	/* a locked working set that must survive */
+	printf("mmap(%#llx, 8388608, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED|MAP_LOCKED|MAP_POPULATE, -1, 0) = %#llx\n",
+	       (unsigned long long)BASE, (unsigned long long)BASE);
+	for (int pass = 0; pass < 4; pass++)
+		for (uint64_t off = 0; off < (512ULL << 20); off += 1 << 20)
+			printf("pread64(3, \"\"..., 1048576, %llu) = 1048576\n", (unsigned long long)off);
+	/* a mapped file pass: faults through page cache under pressure */
+	printf("mmap(0x200000000, 134217728, PROT_READ, MAP_SHARED|MAP_FIXED, 3, 0) = 0x200000000\n");
+	for (int pass = 0; pass < 4; pass++)
+		printf("touch(0x200000000, 134217728, READ) = ?\n");
+	printf("reclaim(16384) = ?\n");
+	printf("expect(VmLck) = 8192 kB\n");
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long maxrss_kb(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+static long cur_rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size = 0, res = 0;
+	if (f) {
+		if (fscanf(f, "%ld %ld", &size, &res) != 2)
+			res = 0;
+		fclose(f);
+	}
+	return res * 4;
+}
+
+static int do_parse(const char *path)
+{
+	char err[512];
+	struct trace_reader *r = trace_open(path, NULL, NULL, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	struct stat st;
+	stat(path, &st);
+	struct event ev;
+	unsigned long n = 0;
+	int rc;
+	double t0 = now();
+	while ((rc = trace_read(r, &ev)) > 0)
+		n++;
+	double dt = now() - t0;
+	if (rc < 0)
+		fprintf(stderr, "%s\n", trace_error(r));
+	trace_close(r);
+	printf("  parse: %lu events, %.1f MB in %.2f s: %.2f M lines/s, %.1f MB/s (max RSS %ld kB)\n", n,
+	       st.st_size / 1e6, dt, n / dt / 1e6, st.st_size / 1e6 / dt, maxrss_kb());
+	return rc < 0 ? 2 : 0;
+}
+
+static int do_replay(const char *path)
+{
+	char err[512];
+	struct session ss;
+	struct session_opts o = { NULL, NULL };
+	if (session_open(&ss, path, &o, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	long rss0 = cur_rss_kb();
+	struct event *ev;
+	unsigned long n = 0, bad = 0, div = 0;
+	int rc;
+	double t0 = now();
+	while ((rc = session_next(&ss, &ev)) > 0) {
+		n++;
+		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN)
+			continue;
+		struct outcome out;
+		if (apply_event(ss.sys, ev, &out, err, sizeof(err))) {
+			bad++;
+			continue;
+		}
+		if (ev->type == EV_EXPECT) {
+			char why[1024];
+			unsigned checked;
+			if (expect_check(ss.sys, ev, why, sizeof(why), &checked))
+				div++;
+		} else if (ev->type == EV_CALL) {
+			char why[512];
+			if (!outcome_matches(ev, &out, why, sizeof(why)))
+				div++;
+		}
+	}
+	double dt = now() - t0;
+	if (rc < 0)
+		fprintf(stderr, "%s\n", trace_error(ss.reader));
+	struct vm_meminfo mi;
+	vmsys_meminfo(ss.sys, &mi);
+	uint64_t resident = mi.total - mi.free;
+	uint64_t vmas = 0;
+	for (struct task *t = vmsys_task_next(ss.sys, NULL); t; t = vmsys_task_next(ss.sys, t))
+		vmas += vmsys_map_count(ss.sys, t);
+	long maxrss = maxrss_kb();
+	printf("  replay: %lu events in %.2f s: %.0f events/s; %llu VMAs; %llu resident simulated pages "
+	       "(%llu unevictable)\n",
+	       n, dt, n / dt, (unsigned long long)vmas, (unsigned long long)resident,
+	       (unsigned long long)mi.unevictable);
+	printf("  memory: max RSS %ld kB (%ld kB after opening the model)", maxrss, rss0);
+	if (vmas > resident)
+		printf("; %.1f bytes per VMA above the empty model", (maxrss - rss0) * 1024.0 / vmas);
+	else if (resident)
+		printf("; %.1f bytes per resident page (max RSS), %.1f above the empty model",
+		       maxrss * 1024.0 / resident, (maxrss - rss0) * 1024.0 / resident);
+	int64_t scan = vmsys_vmstat(ss.sys, PGSCAN_KSWAPD) + vmsys_vmstat(ss.sys, PGSCAN_DIRECT);
+	int64_t steal = vmsys_vmstat(ss.sys, PGSTEAL_KSWAPD) + vmsys_vmstat(ss.sys, PGSTEAL_DIRECT);
+	if (scan)
+		printf("\n  reclaim: %lld pages scanned, %lld reclaimed, %lld OOM kills",
+		       (long long)scan, (long long)steal, (long long)vmsys_vmstat(ss.sys, OOM_KILL));
+	printf("\n  results: %lu divergences%s\n", div, bad ? " (some events could not be applied)" : "");
+	session_close(&ss);
+	return rc < 0 ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "parse"))
+		return do_parse(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "replay"))
+		return do_replay(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "gen")) {
+		unsigned long n = argc > 3 ? strtoul(argv[3], NULL, 0) : 0;
+		if (!strcmp(argv[2], "parse"))
+			gen_parse(n ? n : 10000000);
+		else if (!strcmp(argv[2], "touch"))
+			gen_touch(n ? (unsigned)n : 5);
+		else if (!strcmp(argv[2], "vmas"))
+			gen_vmas(n ? (unsigned)n : 65530);
+		else if (!strcmp(argv[2], "mlock"))
+			gen_mlock(n ? (unsigned)n : 5);
+		else if (!strcmp(argv[2], "reclaim"))
+			gen_reclaim();
+		else
+			goto usage;
+		return fflush(stdout) ? 1 : 0;
+	}
+usage:
+	fprintf(stderr, "usage: gen-trace gen parse|touch|vmas|mlock|reclaim [N]\n"
+			"       gen-trace parse|replay FILE\n");
+	return 2;
+}
