@@ -238,8 +238,16 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 	*ptep = mk_pte(copy, PTE_PRESENT | PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL);
 	(void)mm;
 	rmap_add(s, v, copy, true);
-	if (old != PFN_ZERO)
-		rmap_remove(s, v, old);
+	if (old != PFN_ZERO) {
+		if (s->sem->page_model == PLM_RMAP_WALK) {
+			get_page(s, old); /* wp_page_copy() holds old_page */
+			rmap_remove(s, v, old);
+			munlock_cow_page_4x(s, v, old);
+			put_page(s, old);
+		} else {
+			rmap_remove(s, v, old);
+		}
+	}
 	return VMF_MINOR;
 }
 
@@ -372,7 +380,9 @@ static struct vma *expand_stack(struct vmsys *s, struct task *t, uint64_t addr)
 	uint64_t grow = (v->start - addr) >> PAGE_SHIFT;
 	if (v->end - addr > STACK_RLIMIT)
 		return NULL;
-	if (!mlock_future_ok(t, v->flags & s->sem->future_check_mask, grow << PAGE_SHIFT))
+	/* acct_stack_growth() tests VM_LOCKED itself (4.x) or through
+	 * mlock_future_ok() (6.x): the charged bits, not the future mask */
+	if (!mlock_future_ok(t, v->flags & s->sem->charge_mask, grow << PAGE_SHIFT))
 		return NULL;
 	vma_tree_erase(&mm->vmas, v);
 	v->start = addr;
@@ -408,6 +418,9 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 	s->nevents = 0;
 	struct mm *mm = t->mm;
 	int64_t faults = 0;
+	enum vm_fault_kind sig_unused;
+	if (!sig)
+		sig = &sig_unused;
 	*sig = VMF_NONE;
 	if (!len)
 		return 0;
@@ -485,8 +498,11 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 		pfn_t pfn = pte_pfn(*ptep);
 		if (pfn != PFN_ZERO) {
 			mark_page_accessed(s, pfn);
-			if (mlock_pages || (mlock_present && (v->flags & VM_LOCKED)))
+			if (mlock_pages || (mlock_present && (v->flags & VM_LOCKED))) {
+				/* follow_page_pte() @ v4.4: lru_add_drain() first */
+				lru_add_drain(s);
 				mlock_folio_4x(s, pfn);
+			}
 		}
 	}
 	lru_add_drain(s);
