@@ -100,7 +100,7 @@ enum vm_fault_kind { VMF_NONE = 0, VMF_MINOR = 1, VMF_MAJOR, VMF_SIGSEGV, VMF_SI
 enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int mode);
 /* Access every page of [addr, addr+len): number of faults, or -1 when an
  * access hit SIGSEGV/SIGBUS (*sig says which; the pages before it were
- * accessed). */
+ * accessed; sig may be NULL). */
 int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
 		 enum vm_fault_kind *sig);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
