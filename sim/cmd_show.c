@@ -177,9 +177,14 @@ int cmd_show(int argc, char **argv)
 						have_at ? " at that line" : "");
 				rc = 2;
 			} else if (!task_alive(c.task)) {
-				fprintf(stderr,
-					"vmsim show: note: process %d has exited%s; its address space is gone\n",
-					task_pid(c.task), have_at ? " by that line" : "");
+				if (task_pid(c.task) > 0)
+					fprintf(stderr, "vmsim show: note: process %d has exited%s; "
+						"its address space is gone\n",
+						task_pid(c.task), have_at ? " by that line" : "");
+				else
+					fprintf(stderr, "vmsim show: note: the process has exited%s; "
+						"its address space is gone (use --at LINE)\n",
+						have_at ? " by that line" : "");
 			}
 		}
 		if (rc == 0) {
