@@ -338,7 +338,7 @@ void view_meminfo(FILE *f, const struct view_ctx *c)
 	mi_kb(f, "SwapTotal:", mi.swap_total);
 	mi_kb(f, "SwapFree:", mi.swap_free);
 	mi_kb(f, "Dirty:", mi.dirty);
-	mi_kb(f, "Writeback:", mi.writeback);
+	mi_kb(f, "Writeback:", (uint64_t)vmsys_vmstat(c->sys, NR_WRITEBACK)); /* vm_meminfo.writeback is never filled */
 	mi_kb(f, "AnonPages:", mi.anon_pages);
 	mi_kb(f, "Mapped:", mi.mapped);
 	mi_kb(f, "Shmem:", mi.shmem);
