@@ -236,6 +236,8 @@ void mlock_drain_local(struct vmsys *s);
 int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
 		uint64_t end, vm_flags_t newflags);
 bool vma_supports_mlock(const struct vma *v);
+void munlock_vma_pages_all(struct vmsys *s, struct vma *v);       /* 4.x page model */
+void munlock_cow_page_4x(struct vmsys *s, struct vma *v, pfn_t pfn); /* 4.x page model */
 
 /* file.c */
 struct file *file_lookup_fd(struct task *t, int64_t fd, struct fd_entry **ent);

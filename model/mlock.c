@@ -247,9 +247,14 @@ int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start
 		return err;
 	*vp = v;
 	int64_t nr = (int64_t)((end - start) >> PAGE_SHIFT);
-	if (!(newflags & VM_LOCKED))
+	if (!(newflags & VM_LOCKED)) {
 		mm->locked_vm -= (uint64_t)nr;
-	else if (!(oldflags & VM_LOCKED))
+		/* lof-v1: unlocking a VM_LOCKONFAULT-only VMA that was never
+		 * charged (mlock_fixup() @ v4.0 subtracts on every unlock):
+		 * locked_vm goes down, and wraps */
+		if (!(oldflags & VM_LOCKED))
+			mm->locked_vm_quirk -= nr;
+	} else if (!(oldflags & VM_LOCKED))
 		mm->locked_vm += (uint64_t)nr;
 	else if (sem->relock_charges_again) {
 		/* 4.4: the skip test compares whole flag words, so switching a
@@ -336,6 +341,23 @@ static void munlock_pages_rmap(struct vmsys *s, struct mm *mm, struct vma *v,
 			munlock_page_rmap(s, v, pte_pfn(pte));
 		vpn++;
 	}
+}
+
+/* mm/mlock.c:munlock_vma_pages_all() @ v4.4 (v4.0): what do_munmap() and
+ * exit_mmap() do to each VM_LOCKED VMA in the 4.x page model - clear the
+ * semantics' unlock bits and munlock every present page by rmap walk. */
+void munlock_vma_pages_all(struct vmsys *s, struct vma *v)
+{
+	v->flags &= ~s->sem->unlock_clear;
+	munlock_pages_rmap(s, v->mm, v, v->start, v->end);
+}
+
+/* The 4.x COW path (do_wp_page() @ v4.0/v4.4): after copying, the old
+ * page is munlocked if the VMA is VM_LOCKED and the page PG_mlocked. */
+void munlock_cow_page_4x(struct vmsys *s, struct vma *v, pfn_t pfn)
+{
+	if ((v->flags & VM_LOCKED) && (spage(s, pfn)->flags & PG_MLOCKED))
+		munlock_page_rmap(s, v, pfn);
 }
 
 /* mm/mlock.c:count_mm_mlocked_page_nr() (4.15+) */

@@ -25,12 +25,13 @@ void mm_put(struct vmsys *s, struct mm *mm)
 	if (--mm->users)
 		return;
 	lru_add_drain(s);
+	/* exit_mmap() @ v4.0/v4.4 tests locked_vm once, then munlocks every
+	 * VM_LOCKED VMA without discharging it */
+	bool munlock_first = s->sem->page_model == PLM_RMAP_WALK && mm->locked_vm;
 	while (mm->vmas.first) {
 		struct vma *v = mm->vmas.first;
-		if (s->sem->page_model == PLM_RMAP_WALK && (v->flags & VM_LOCKED) && mm->locked_vm) {
-			mm->locked_vm -= vma_pages(v);
-			v->flags &= ~s->sem->unlock_clear;
-		}
+		if (munlock_first && (v->flags & VM_LOCKED))
+			munlock_vma_pages_all(s, v);
 		zap_range(s, mm, v, v->start, v->end);
 		vma_unlink_free(s, mm, v);
 	}

@@ -103,18 +103,20 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len)
 	}
 	lru_add_drain(s);
 	const struct semantics *sem = s->sem;
-	/* discharge: 6.x sums VM_LOCKED VMAs; 4.x only if locked_vm != 0, and
-	 * munlocks each first (munlock_vma_pages_all()) */
+	/* discharge: 6.x sums VM_LOCKED VMAs; 4.x only if locked_vm != 0
+	 * (tested once, before the walk), and munlocks each first
+	 * (munlock_vma_pages_all()) */
+	bool discharge = sem->page_model != PLM_RMAP_WALK || mm->locked_vm;
 	for (struct vma *w = v; w && w->start < end; w = w->next) {
 		if (!(w->flags & sem->charge_mask))
 			continue;
-		if (sem->page_model == PLM_RMAP_WALK) {
-			if (!mm->locked_vm)
-				continue;
+		if (!discharge) {
+			/* locked_vm already 0 (a 4.x accounting quirk drove it
+			 * there): the locked VMA goes without a discharge */
+			mm->locked_vm_quirk += (int64_t)vma_pages(w);
+		} else if (sem->page_model == PLM_RMAP_WALK) {
 			mm->locked_vm -= vma_pages(w);
-			vm_flags_t keep = w->flags;
-			w->flags &= ~sem->unlock_clear;
-			(void)keep;
+			munlock_vma_pages_all(s, w); /* mm/mmap.c:do_munmap() @ v4.0 */
 		} else {
 			mm->locked_vm -= vma_pages(w);
 		}

@@ -40,7 +40,8 @@ static struct vma *vma_to_resize(struct vmsys *s, struct task *t, uint64_t addr,
 		*err = -KERR_EFAULT;
 		return NULL;
 	}
-	if (!mlock_future_ok(t, v->flags & s->sem->future_check_mask, new_len - old_len)) {
+	/* vma_to_resize(): VM_LOCKED only (lof-v1 left it unchanged) */
+	if (!mlock_future_ok(t, v->flags & s->sem->charge_mask, new_len - old_len)) {
 		*err = -KERR_EAGAIN;
 		return NULL;
 	}

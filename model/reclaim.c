@@ -58,8 +58,15 @@ static enum ref_result check_references(struct vmsys *s, pfn_t pfn)
 		rmap_walk(s, pfn, referenced_one, &ctx);
 	bool was_referenced = (p->flags & PG_REFERENCED) != 0;
 	p->flags &= ~PG_REFERENCED;
-	if (ctx.locked)
+	if (ctx.locked) {
+		/* 4.x page_check_references(): "Mlock lost the isolation race
+		 * with us.  Let try_to_unmap() move the page to the unevictable
+		 * list" - PAGEREF_RECLAIM; try_to_unmap_one() then mlocks it and
+		 * the putback culls it (mm/vmscan.c @ v4.4) */
+		if (s->sem->page_model == PLM_RMAP_WALK)
+			return REF_RECLAIM;
 		return REF_ACTIVATE;
+	}
 	if (ctx.young) {
 		if (was_referenced || ctx.young > 1)
 			return REF_ACTIVATE;
@@ -251,7 +258,9 @@ static void shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr)
 		struct ref_ctx ctx = { 0, false, false };
 		if (p->mapcount)
 			rmap_walk(s, pfn, referenced_one, &ctx);
-		if (ctx.locked || !page_evictable(p)) {
+		/* 4.x shrink_active_list(): a VM_LOCKED mapping only stops the
+		 * referenced walk; the page is deactivated like any other */
+		if ((ctx.locked && s->sem->page_model == PLM_MLOCK_COUNT) || !page_evictable(p)) {
 			putback(s, pfn, false, false);
 			continue;
 		}

@@ -40,11 +40,10 @@ void rmap_add(struct vmsys *s, struct vma *v, pfn_t pfn, bool new_page)
 	if (p->mapcount == 1)
 		count_vm(s, (p->flags & PG_ANON) ? NR_ANON_PAGES : NR_MAPPED, 1);
 	if (new_page) {
-		if (s->sem->page_model == PLM_MLOCK_COUNT &&
-		    (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED) {
+		bool fault_lock = (v->flags & s->sem->fault_mlock_mask) && !(v->flags & VM_SPECIAL);
+		if (s->sem->page_model == PLM_MLOCK_COUNT && fault_lock) {
 			mlock_new_folio(s, pfn);
-		} else if (s->sem->page_model == PLM_RMAP_WALK &&
-			   (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED &&
+		} else if (s->sem->page_model == PLM_RMAP_WALK && fault_lock &&
 			   (p->flags & PG_ANON)) {
 			/* 4.x lru_cache_add_active_or_unevictable(): straight onto
 			 * the unevictable list, mlocked, no cull event */

@@ -45,6 +45,7 @@ const struct semantics sem_6_18 = {
 	.fork_clear = VM_LOCKED | VM_LOCKONFAULT,
 	.madvise_locked = VM_LOCKED,
 	.smaps_locked_mask = VM_LOCKED,
+	.fault_mlock_mask = VM_LOCKED,
 	.smaps_locked_per_page = true,
 	.has_mlock2 = true,
 	.mlock_overlap_correction = true,

@@ -4,16 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct semantics sem_6_1, sem_6_18;
-#ifdef VMSIM_HAVE_OLD_SEMANTICS
-extern const struct semantics sem_4_0, sem_lof_v1, sem_4_4;
-#endif
+extern const struct semantics sem_4_0, sem_lof_v1, sem_4_4, sem_6_1, sem_6_18;
 
 const struct semantics *const semantics_all[] = {
-#ifdef VMSIM_HAVE_OLD_SEMANTICS
-	&sem_4_0, &sem_lof_v1, &sem_4_4,
-#endif
-	&sem_6_1, &sem_6_18, NULL,
+	&sem_4_0, &sem_lof_v1, &sem_4_4, &sem_6_1, &sem_6_18, NULL,
 };
 
 /* "6.18.44" -> 61844, "5.10" -> 51000; 0 when not a version */

@@ -70,18 +70,26 @@ struct semantics {
 	/* --- lock bits --- */
 	vm_flags_t lock_mask;        /* bits mlock/munlock replace (apply_vma_lock_flags) */
 	vm_flags_t onfault_bit;      /* the lock-on-fault VMA bit (0 = none) */
-	vm_flags_t charge_mask;      /* VMA bits that are charged to locked_vm by mmap/munmap/mremap */
+	vm_flags_t charge_mask;      /* VMA bits that are charged to locked_vm by mmap/munmap/
+				      * mremap/stack growth, and that their limit checks test */
 	vm_flags_t future_check_mask;/* bits that make mlock_future_check() test the limit */
 	vm_flags_t unlock_clear;     /* bits the munlock page path clears on the VMA */
 	vm_flags_t fork_clear;       /* bits dup_mmap() clears on the child's VMAs */
 	vm_flags_t madvise_locked;   /* VMA bits that make DONTNEED/FREE/... refuse (EINVAL) */
 	vm_flags_t smaps_locked_mask;/* VMA bits that make smaps count Locked: */
+	vm_flags_t fault_mlock_mask; /* VMA bits that put a new anon page straight on the
+				      * unevictable list, mlocked (4.x mm/swap.c:
+				      * lru_cache_add_active_or_unevictable(); 6.x
+				      * folio_add_lru_vma()); VM_SPECIAL VMAs never */
 	bool smaps_locked_per_page;  /* 6.x pss_locked per page; 4.x Pss of the VMA */
 
 	/* --- mlock/mlock2 --- */
 	bool has_mlock2;
 	bool mlock_overlap_correction; /* count_mm_mlocked_page_nr() on limit miss (4.15+) */
-	bool relock_charges_again;     /* 4.4: LOCKED<->LOCKED|ONFAULT charges again */
+	bool relock_charges_again;     /* 4.x mlock_fixup() charges +nr whenever the new flags
+					* have VM_LOCKED, even if the VMA was locked already
+					* (4.4: LOCKED<->LOCKED|ONFAULT; lof-v1: LOCKED|LOCKONFAULT
+					* -> LOCKED) */
 	bool fixup_writes_newflags_on_unlock; /* false = 4.0/lof-v1: unlock clears VM_LOCKED only */
 
 	/* --- mlockall --- */

@@ -69,11 +69,25 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 {
 	memset(ss, 0, sizeof(*ss));
 	ss->path = path;
-	ss->reader = trace_open(path, o->arch, o->kernel, err, errlen);
+	/*
+	 * Symbolic flag names are the recording kernel's: they are decoded
+	 * with the header's `kernel:` tables even when --kernel picks another
+	 * model, which then interprets the numbers with its own tables (a
+	 * 6.18 trace's MADV_FREE is advice 8, which 4.4 does not know).
+	 * Without a `kernel:` header the --kernel tables decode the names.
+	 */
+	ss->reader = trace_open(path, o->arch, NULL, err, errlen);
 	if (!ss->reader)
 		return -1;
 	/* read ahead one event so the header is complete */
 	int r = trace_read(ss->reader, &ss->ev);
+	if (o->kernel && !trace_header(ss->reader)->has_kernel && strcmp(path, "-")) {
+		trace_close(ss->reader);
+		ss->reader = trace_open(path, o->arch, o->kernel, err, errlen);
+		if (!ss->reader)
+			return -1;
+		r = trace_read(ss->reader, &ss->ev);
+	}
 	if (r < 0) {
 		snprintf(err, errlen, "%s", trace_error(ss->reader));
 		trace_close(ss->reader);
