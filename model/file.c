@@ -274,6 +274,13 @@ int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t path
 	for (struct file *g = s->files; g; g = g->next_file)
 		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen)) {
 			g->unlinked = true;
+			/* /proc shows an unlinked file as "PATH (deleted)" (d_path()) */
+			size_t pl = strlen(g->path);
+			char *np = realloc(g->path, pl + sizeof(" (deleted)"));
+			if (np) {
+				memcpy(np + pl, " (deleted)", sizeof(" (deleted)"));
+				g->path = np;
+			}
 			file_put(s, g); /* the name's reference */
 			return 0;
 		}

@@ -39,6 +39,13 @@ static int copy_ptes(struct vmsys *s, struct vma *src, struct vma *dst)
 				mm_rss_add(dmm, p, 1);
 			}
 		}
+		if (pte & PTE_PRESENT) {
+			/* copy_present_pte(): the child's copy is old, and clean
+			 * when shared */
+			pte &= ~(uint64_t)PTE_YOUNG;
+			if (vma_is_shared(src))
+				pte &= ~(uint64_t)PTE_DIRTY;
+		}
 		if (radix_set(&dmm->pt, vpn, pte))
 			return -KERR_ENOMEM;
 		vpn++;

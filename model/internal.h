@@ -252,6 +252,8 @@ struct fdtable *fdtable_dup(struct fdtable *ft);
 
 /* mmap.c */
 int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len);
+/* mm/mmap.c:vm_stat_account(): total/exec/stack/data counters */
+void vm_stat_account(struct mm *mm, vm_flags_t flags, int64_t pages);
 uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint);
 bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
 

@@ -108,7 +108,8 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 		pfn_t pfn = file_find_page(s, f, idx);
 		if (!pfn)
 			continue;
-		unsigned fl = PTE_PRESENT;
+		/* x86 maps prefaulted PTEs young (arch_wants_old_prefaulted_pte()) */
+		unsigned fl = PTE_PRESENT | PTE_YOUNG;
 		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
 			fl |= PTE_WRITE;
 		set_pte(s, mm, a, mk_pte(pfn, fl), oom);

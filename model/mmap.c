@@ -54,7 +54,7 @@ uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_
 	}
 }
 
-static void vm_stat_account(struct mm *mm, vm_flags_t flags, int64_t pages)
+void vm_stat_account(struct mm *mm, vm_flags_t flags, int64_t pages)
 {
 	mm->total_vm += (uint64_t)pages;
 	if ((flags & (VM_EXEC | VM_WRITE)) == VM_EXEC)

@@ -100,7 +100,7 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, uint64_t
 	move_ptes(s, mm, old_addr, new_addr, old_len, &err);
 	if (err)
 		return err;
-	mm->total_vm += new_len >> PAGE_SHIFT;
+	vm_stat_account(mm, flags, (int64_t)(new_len >> PAGE_SHIFT));
 	if (dontunmap) {
 		v->flags &= ~sem->lock_mask;
 		if (sem->dontunmap_charges_new && (flags & VM_LOCKED)) {
@@ -204,7 +204,7 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 		if (room) {
 			v->end = nend;
 			uint64_t pages = delta >> PAGE_SHIFT;
-			mm->total_vm += pages;
+			vm_stat_account(mm, v->flags, (int64_t)pages);
 			if (v->flags & VM_LOCKED) {
 				mm->locked_vm += pages;
 				locked = true;

@@ -296,7 +296,8 @@ static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_in
 		info->ino = v->file->ino;
 		info->dev_major = 0;
 		info->dev_minor = v->file->shmem ? 1 : 2;
-	} else if (mm->start_brk && v->start >= mm->start_brk && v->end <= PAGE_ALIGN(mm->brk)) {
+	} else if (mm->start_brk && v->start <= mm->brk && v->end >= mm->start_brk) {
+		/* fs/proc/task_mmu.c:show_map_vma(): any VMA touching the heap */
 		info->path = "[heap]";
 	} else if (v->flags & VM_GROWSDOWN) {
 		info->path = "[stack]";
@@ -475,6 +476,8 @@ void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi)
 	mi->swap_total = s->swap_total ? s->swap_total - 1 : 0;
 	mi->swap_free = s->swap_free;
 	mi->dirty = (uint64_t)s->stat.v[NR_DIRTY];
+	mi->writeback = (uint64_t)s->stat.v[NR_WRITEBACK];
+	mi->swap_cached = (uint64_t)s->stat.v[NR_SWAPCACHE];
 	mi->anon_pages = (uint64_t)s->stat.v[NR_ANON_PAGES];
 	mi->mapped = (uint64_t)s->stat.v[NR_MAPPED];
 	mi->shmem = (uint64_t)s->stat.v[NR_SHMEM];
