@@ -51,6 +51,8 @@ struct R {
 	int nlk;
 	unsigned long rs;  /* random state */
 	const char *viewdir;
+	bool fullpages;    /* expect(page) with full keys for every present page */
+	bool zpseen;       /* a zero page was mapped at some snapshot (zpcheck scenarios) */
 };
 
 static const char *outdir = "traces/golden";
@@ -107,7 +109,8 @@ static const struct fl madv_names[] = {
 	{0, "MADV_NORMAL"}, {1, "MADV_RANDOM"}, {2, "MADV_SEQUENTIAL"}, {3, "MADV_WILLNEED"},
 	{4, "MADV_DONTNEED"}, {8, "MADV_FREE"}, {9, "MADV_REMOVE"}, {10, "MADV_DONTFORK"},
 	{11, "MADV_DOFORK"}, {20, "MADV_COLD"}, {21, "MADV_PAGEOUT"}, {22, "MADV_POPULATE_READ"},
-	{23, "MADV_POPULATE_WRITE"}, {24, "MADV_DONTNEED_LOCKED"}, {0, NULL}};
+	{23, "MADV_POPULATE_WRITE"}, {24, "MADV_DONTNEED_LOCKED"}, {18, "MADV_WIPEONFORK"},
+	{19, "MADV_KEEPONFORK"}, {0, NULL}};
 
 /* strace style: known bits joined by |, the rest in hex; unknown-only as
  * "0xN / * X_??? * /" */
@@ -157,6 +160,8 @@ static const char *errname(int e)
 	case EFAULT: return "EFAULT"; case EBUSY: return "EBUSY"; case EEXIST: return "EEXIST";
 	case EINVAL: return "EINVAL"; case ENODEV: return "ENODEV"; case EOVERFLOW: return "EOVERFLOW";
 	case ENOSYS: return "ENOSYS"; case ESRCH: return "ESRCH";
+	case EOPNOTSUPP: return "EOPNOTSUPP"; case EFBIG: return "EFBIG"; case ENXIO: return "ENXIO";
+	case ETXTBSY: return "ETXTBSY"; case EMFILE: return "EMFILE";
 	}
 	return "E???";
 }
@@ -336,7 +341,7 @@ void S_pages(struct R *r, long addr, long len)
 			if (pread(kf, &fl, 8, (off_t)(pfn * 8)) != 8) die("kpageflags read");
 			if (fl >> 33 & 1 || fl >> 18 & 1) related = true;
 		}
-		if (present && related)
+		if (present && (related || r->fullpages))
 			emit(r, "expect(page, %#lx) = {present=1, mlocked=%d, unevictable=%d, lru=%d}", a,
 			     (int)(fl >> 33 & 1), (int)(fl >> 18 & 1), (int)(fl >> 5 & 1));
 		else
@@ -345,6 +350,10 @@ void S_pages(struct R *r, long addr, long len)
 	close(pm);
 	close(kf);
 }
+
+int rec_pid(struct R *r) { return r->pid[r->cur]; }
+void rec_full_pages(struct R *r, bool on) { r->fullpages = on; }
+void rec_zero_page_seen(struct R *r) { r->zpseen = true; }
 
 /* ---- scenario calls ---- */
 
@@ -493,6 +502,17 @@ long S_pwrite(struct R *r, long fd, long len, long off)
 	long v = sys(r, SYS_pwrite64, fd, REC_ARG_XBUF, len, off, 0, 0, NULL);
 	emit(r, "pwrite64(%ld, \"%.*s\"%s, %ld, %ld) = %s", fd, (int)(len < 32 ? len : 32),
 	     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", len > 32 ? "..." : "", len, off, res_s(res, B, v, false));
+	snapshot(r, false, false);
+	return v;
+}
+
+long S_fallocate(struct R *r, long fd, long mode, long off, long len)
+{
+	char res[B], m[B];
+	static const struct fl fa_fl[] = {{1, "FALLOC_FL_KEEP_SIZE"}, {2, "FALLOC_FL_PUNCH_HOLE"}, {0, NULL}};
+	long v = sys(r, SYS_fallocate, fd, mode, off, len, 0, 0, NULL);
+	emit(r, "fallocate(%ld, %s, %ld, %ld) = %s", fd, flags(m, B, mode, fa_fl, "FALLOC_FL_???"), off, len,
+	     res_s(res, B, v, false));
 	snapshot(r, false, false);
 	return v;
 }
@@ -670,6 +690,7 @@ static void header(struct R *r)
 	char rl[64];
 	uname(&u);
 	if (s->rlimit < 0) snprintf(rl, sizeof rl, "unlimited");
+	else if (s->rlimit == 0) snprintf(rl, sizeof rl, "0");
 	else if (s->rlimit % (1024 * 1024) == 0) snprintf(rl, sizeof rl, "%ldM", s->rlimit >> 20);
 	else if (s->rlimit % 1024 == 0) snprintf(rl, sizeof rl, "%ldK", s->rlimit >> 10);
 	else snprintf(rl, sizeof rl, "%ld", s->rlimit);
@@ -683,6 +704,7 @@ static void header(struct R *r)
 	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: %s\n", rl, s->cap ? "yes" : "no",
 		zp ? "yes" : "no");
 	fprintf(o, "# scenario: golden/%s\n", s->name);
+	if (rec_zpcheck(s)) fprintf(o, "# zero-page-sensitive: @@@\n");
 	if (s->seed) fprintf(o, "# seed: %lu\n", s->seed);
 	fprintf(o, "# description: %s\n", s->desc);
 	fprintf(o, "# recorded-by: vmsim-recorder 1 (tools/recorder) on Linux %s %s (%ld cpus), as root\n",
@@ -783,7 +805,13 @@ static int run(const struct scen *s)
 	snprintf(path, sizeof path, "%s/%s.trace", outdir, s->name);
 	FILE *f = fopen(path, "w");
 	if (!f) die("%s: %s", path, strerror(errno));
-	fwrite(r->buf, 1, r->bufsz, f);
+	char *zp = rec_zpcheck(s) ? strstr(r->buf, "# zero-page-sensitive: @@@\n") : NULL;
+	if (zp) {
+		fwrite(r->buf, 1, (size_t)(zp - r->buf), f);
+		fprintf(f, "# zero-page-sensitive: %s\n", r->zpseen ? "yes" : "no");
+		fwrite(zp + 27, 1, r->bufsz - (size_t)(zp + 27 - r->buf), f);
+	} else
+		fwrite(r->buf, 1, r->bufsz, f);
 	fclose(f);
 	close(r->cmdw);
 	close(r->repr);
@@ -796,11 +824,16 @@ int main(int argc, char **argv)
 {
 	int opt;
 	bool list = false;
-	while ((opt = getopt(argc, argv, "o:v:l")) != -1) {
-		if (opt == 'o') outdir = optarg;
+	unsigned long sfirst = 0, slast = 0;
+	while ((opt = getopt(argc, argv, "o:v:ls:")) != -1) {
+		if (opt == 's') {
+			char *e;
+			sfirst = slast = strtoul(optarg, &e, 10);
+			if (*e == '-') slast = strtoul(e + 1, NULL, 10);
+		} else if (opt == 'o') outdir = optarg;
 		else if (opt == 'v') viewdir = optarg;
 		else if (opt == 'l') list = true;
-		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [NAME...]");
+		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [-s SEED[-SEED]] [NAME...]");
 	}
 	if (list) {
 		for (unsigned i = 0; i < rec_nscenarios; i++)
@@ -817,6 +850,14 @@ int main(int argc, char **argv)
 	int lk = open("/tmp/vmrec-recorder.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lk < 0 || flock(lk, LOCK_EX)) die("lock /tmp/vmrec-recorder.lock: %s", strerror(errno));
 	int done = 0;
+	if (sfirst) { /* -s FIRST[-LAST]: generator-v2 random scenarios (scen_random2.c) */
+		for (unsigned long sd = sfirst; sd <= slast; sd++) {
+			const struct scen *rs = rec_random2(sd);
+			run(rs);
+			fprintf(stderr, "recorded %s\n", rs->name);
+		}
+		return 0;
+	}
 	for (unsigned i = 0; i < rec_nscenarios; i++) {
 		bool want = optind == argc;
 		for (int j = optind; j < argc; j++)

@@ -41,6 +41,7 @@ long S_openat(struct R *r, const char *path, long flags, long mode);
 long S_ftruncate(struct R *r, long fd, long len);
 long S_pwrite(struct R *r, long fd, long len, long off);
 long S_close(struct R *r, long fd);
+long S_fallocate(struct R *r, long fd, long mode, long off, long len);
 long S_unlink(struct R *r, const char *path);
 long S_prlimit(struct R *r, long cur, long max); /* -1 = infinity */
 long S_fork(struct R *r);        /* afterwards the forked child is driven */
@@ -48,6 +49,13 @@ void S_child_exit(struct R *r);  /* the forked child exits; the parent's wait4 *
 void S_pages(struct R *r, long addr, long len);
 void S_note(struct R *r, const char *text);
 void S_capture(struct R *r);
+
+/* generator v2 (scen_random2.c): the scenario of one seed */
+const struct scen *rec_random2(unsigned long seed);
+bool rec_zpcheck(const struct scen *s);      /* header: zero-page-sensitive (whether a zero page was ever mapped) */
+int rec_pid(struct R *r);                    /* real pid of the driven process */
+void rec_full_pages(struct R *r, bool on);   /* expect(page) full keys for every present page */
+void rec_zero_page_seen(struct R *r);        /* header: zero-page-sensitive: yes */
 
 /* randomness for seeded scenarios */
 unsigned long rnd(struct R *r, unsigned long n); /* 0..n-1 */
