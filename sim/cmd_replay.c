@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "check_inv.h"
 #include "cmds.h"
 #include "session.h"
 
@@ -57,6 +58,8 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 	struct event *ev;
 	int r, rc = 0;
 	static char why[8192], state[4096];
+	/* the promise invariants of `vmsim check` (sim/check_inv.h) */
+	struct check_inv *ci = invariants ? check_inv_new(ss.sys, INV_ALL) : NULL;
 	while ((r = session_next(&ss, &ev)) > 0) {
 		st.events++;
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN) {
@@ -64,6 +67,8 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 			continue;
 		}
 		struct outcome out;
+		if (ci)
+			check_inv_before(ci, ev);
 		if (apply_event(ss.sys, ev, &out, err, sizeof(err))) {
 			fprintf(stderr, "%s:%lu: error: %s\n", path, ev->line, err);
 			rc = 2;
@@ -118,8 +123,24 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 				if (stop_first)
 					break;
 			}
+			uint32_t pv = ci ? check_inv_after(ci, ev, &out) : 0;
+			if (pv) {
+				st.divergences++;
+				rc = 1;
+				if (verbose >= 0) {
+					printf("%s:%lu: invariant violated after: ", path, ev->line);
+					print_event_line(ev, ss.arch, ss.sem->name, stdout);
+					printf("\n");
+					for (unsigned k = 0; k < INV_NR; k++)
+						if (pv & (1u << k))
+							printf("  %s: %s\n", inv_name(k), check_inv_msg(ci, k));
+				}
+				if (stop_first)
+					break;
+			}
 		}
 	}
+	check_inv_free(ci);
 	if (r < 0) {
 		fprintf(stderr, "%s\n", trace_error(ss.reader));
 		rc = 2;

@@ -83,7 +83,11 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 	int r = trace_read(ss->reader, &ss->ev);
 	if (o->kernel && !trace_header(ss->reader)->has_kernel && strcmp(path, "-")) {
 		trace_close(ss->reader);
-		ss->reader = trace_open(path, o->arch, o->kernel, err, errlen);
+		/* a semantics named exactly (a test-only or patch one) reads flags
+	 * with its own flag tables */
+	const struct semantics *ks = o->kernel ? semantics_find(o->kernel) : NULL;
+	const char *fk = (ks && !strcmp(ks->name, o->kernel)) ? ks->flag_kernel : o->kernel;
+	ss->reader = trace_open(path, o->arch, fk, err, errlen);
 		if (!ss->reader)
 			return -1;
 		r = trace_read(ss->reader, &ss->ev);

@@ -1,0 +1,537 @@
+/*
+ * check_inv.c - the promise invariants of `vmsim check`.  See check_inv.h
+ * and docs/invariants.md (one section per rule, with its source).
+ *
+ * The checker reads the model's state directly (model/internal.h,
+ * read-only) because it runs after every generated step and must cost
+ * about as much as the step itself: no allocation, no formatting unless a
+ * rule fails.  What it reads is what /proc shows (VMAs and their flags,
+ * locked_vm/total_vm, page table presence, page flags, the LRU lists);
+ * the rules themselves are the documented promises, never a copy of a
+ * version's code paths.
+ */
+#include "check_inv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const names[INV_NR] = {
+	"locked-vm-accounting", "locked-vm-range", "rlimit-memlock", "unlock-complete",
+	"fork-no-inherit", "onfault-no-prefault", "locked-never-reclaimed", "mlocked-pages",
+	"lru-consistent", "vma-tree", "locked-madvise",
+};
+
+const char *inv_name(unsigned id) { return id < INV_NR ? names[id] : "?"; }
+
+int inv_find(const char *name)
+{
+	for (unsigned i = 0; i < INV_NR; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
+struct pref { struct task *t; uint64_t vpn; };
+
+struct check_inv {
+	struct vmsys *s;
+	uint32_t mask;
+	vm_flags_t lockbits;   /* every VMA bit the semantics uses to mean "locked" */
+	vm_flags_t never;      /* VMAs the kernel never locks */
+	/* before-state of the current event */
+	struct task *caller;
+	bool caller_cap;
+	uint64_t caller_rlim, caller_locked;
+	bool onfault_req;      /* a lock-on-fault request: compare present pages */
+	uint64_t of_lo, of_hi; /* its vpn range */
+	bool reclaim_kind;     /* a step that must not take pages of locked VMAs */
+	bool madv_refuse;      /* madvise(DONTNEED|FREE|REMOVE) over a locked VMA */
+	uint64_t madv_lo, madv_hi;
+	/* page snapshots */
+	uint64_t *vpns; size_t nvpn, capvpn;
+	struct pref *pr; size_t npr, cappr;
+	/* per-pfn visit stamps for the LRU walk */
+	uint32_t *stamp; size_t nstamp; uint32_t epoch;
+	uint8_t *lockmap; /* pfn mapped by a locked VMA, this check */
+	pfn_t *lockset; size_t nlock, caplock; /* the pfns set in lockmap */
+	char msg[INV_NR][320];
+};
+
+struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask)
+{
+	struct check_inv *ci = calloc(1, sizeof(*ci));
+	if (!ci)
+		return NULL;
+	ci->s = s;
+	ci->mask = mask;
+	ci->lockbits = VM_LOCKED | s->sem->lock_mask | s->sem->onfault_bit;
+	ci->never = VM_SPECIAL | VM_HUGETLB | VM_DROPPABLE;
+	ci->nstamp = (size_t)s->pm.nr_frames + 2;
+	ci->stamp = calloc(ci->nstamp, sizeof(*ci->stamp));
+	ci->lockmap = calloc(ci->nstamp, 1);
+	if (!ci->stamp || !ci->lockmap) {
+		check_inv_free(ci);
+		return NULL;
+	}
+	return ci;
+}
+
+void check_inv_free(struct check_inv *ci)
+{
+	if (!ci)
+		return;
+	free(ci->vpns);
+	free(ci->pr);
+	free(ci->stamp);
+	free(ci->lockmap);
+	free(ci->lockset);
+	free(ci);
+}
+
+const char *check_inv_msg(const struct check_inv *ci, unsigned id)
+{
+	return id < INV_NR ? ci->msg[id] : "";
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t n = *cap ? *cap * 2 : 256;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+static bool vma_locked(const struct check_inv *ci, const struct vma *v)
+{
+	return (v->flags & ci->lockbits) && !(v->flags & ci->never);
+}
+
+static uint64_t mm_locked_pages(const struct check_inv *ci, const struct mm *mm)
+{
+	uint64_t n = 0;
+	for (const struct vma *v = mm->vmas.first; v; v = v->next)
+		if (vma_locked(ci, v))
+			n += vma_pages(v);
+	return n;
+}
+
+/* first task of each live mm (threads share one) */
+static bool first_of_mm(struct vmsys *s, struct task *t)
+{
+	if (!t->alive || !t->mm)
+		return false;
+	for (struct task *u = s->tasks; u != t; u = u->next)
+		if (u->alive && u->mm == t->mm)
+			return false;
+	return true;
+}
+
+static bool pte_present(uint64_t pte) { return (pte & PTE_PRESENT) != 0; }
+
+/* present vpns of mm in [lo, hi] into ci->vpns (appends) */
+static void collect_present(struct check_inv *ci, struct mm *mm, uint64_t lo, uint64_t hi)
+{
+	uint64_t vpn = lo;
+	while (vpn <= hi && radix_next(&mm->pt, &vpn, hi)) {
+		if (pte_present(radix_get(&mm->pt, vpn)) && grow((void **)&ci->vpns, &ci->capvpn, ci->nvpn + 1,
+							       sizeof(uint64_t)))
+			ci->vpns[ci->nvpn++] = vpn;
+		vpn++;
+	}
+}
+
+static int64_t madv_num(const struct vmsys *s, enum madv a) { return s->af.madv[a]; }
+
+void check_inv_before(struct check_inv *ci, const struct event *ev)
+{
+	struct vmsys *s = ci->s;
+	ci->caller = NULL;
+	ci->onfault_req = ci->reclaim_kind = ci->madv_refuse = false;
+	ci->nvpn = ci->npr = 0;
+	if (ev->type != EV_CALL)
+		return;
+	struct task *t = vmsys_task(s, ev->pid, false);
+	if (t && (!t->alive || !t->mm))
+		t = NULL;
+	ci->caller = t;
+	if (t) {
+		ci->caller_cap = t->cap_ipc_lock;
+		ci->caller_rlim = rlimit_memlock_pages(t);
+		ci->caller_locked = mm_locked_pages(ci, t->mm);
+	}
+	const uint64_t *a = ev->args;
+	const struct arch_flags *af = &s->af;
+	/* onfault-no-prefault: mlock2(MLOCK_ONFAULT), mlockall(MCL_ONFAULT) */
+	if (t && (ci->mask & (1u << INV_ONFAULT_NO_PREFAULT))) {
+		if (ev->sys == SYS_MLOCK2 && af->mlock_onfault && (a[2] & af->mlock_onfault)) {
+			uint64_t start = a[0] & PAGE_MASK, end = PAGE_ALIGN(a[0] + a[1]);
+			if (end > start && end <= TASK_SIZE) {
+				ci->onfault_req = true;
+				ci->of_lo = start >> PAGE_SHIFT;
+				ci->of_hi = (end >> PAGE_SHIFT) - 1;
+			}
+		} else if (ev->sys == SYS_MLOCKALL && af->mcl.onfault && (a[0] & af->mcl.onfault)) {
+			ci->onfault_req = true;
+			ci->of_lo = 0;
+			ci->of_hi = RADIX_KEY_MAX;
+		}
+		if (ci->onfault_req)
+			collect_present(ci, t->mm, ci->of_lo, ci->of_hi);
+	}
+	/* locked-madvise: the advices the man page says refuse locked ranges */
+	if (t && ev->sys == SYS_MADVISE && (ci->mask & (1u << INV_LOCKED_MADVISE))) {
+		int64_t adv = (int64_t)a[2];
+		if (adv == madv_num(s, MADV_X_DONTNEED) || adv == madv_num(s, MADV_X_FREE) ||
+		    adv == madv_num(s, MADV_X_REMOVE)) {
+			uint64_t start = a[0], end = PAGE_ALIGN(a[0] + a[1]);
+			if (!(start & ~PAGE_MASK) && end > start) {
+				for (const struct vma *v = t->mm->vmas.first; v; v = v->next)
+					if (v->end > start && v->start < end && (v->flags & ci->lockbits)) {
+						ci->madv_refuse = true;
+						uint64_t lo = v->start > start ? v->start : start;
+						uint64_t hi = v->end < end ? v->end : end;
+						collect_present(ci, t->mm, lo >> PAGE_SHIFT, (hi >> PAGE_SHIFT) - 1);
+					}
+				ci->madv_lo = start;
+				ci->madv_hi = end;
+			}
+		}
+	}
+	/* locked-never-reclaimed: every step except those that legitimately
+	 * remove mappings (unmap, move, replace, truncate, exit, discard) */
+	if (ci->mask & (1u << INV_LOCKED_NEVER_RECLAIMED)) {
+		bool kind = true;
+		switch (ev->sys) {
+		case SYS_MUNMAP: case SYS_MREMAP: case SYS_BRK: case SYS_EXIT: case SYS_EXIT_GROUP:
+		case SYS_EXECVE: case SYS_FTRUNCATE: case SYS_FALLOCATE: case SYS_UNKNOWN:
+			kind = false;
+			break;
+		case SYS_MMAP:
+			kind = !(a[3] & af->map_fixed);
+			break;
+		case SYS_MADVISE: {
+			int64_t adv = (int64_t)a[2];
+			kind = !(adv == madv_num(s, MADV_X_DONTNEED) || adv == madv_num(s, MADV_X_FREE) ||
+				 adv == madv_num(s, MADV_X_REMOVE) ||
+				 adv == madv_num(s, MADV_X_DONTNEED_LOCKED) ||
+				 adv == madv_num(s, MADV_X_GUARD_INSTALL));
+			break;
+		}
+		default:
+			break;
+		}
+		ci->reclaim_kind = kind;
+		if (kind) {
+			for (struct task *u = s->tasks; u; u = u->next) {
+				if (!first_of_mm(s, u))
+					continue;
+				struct mm *mm = u->mm;
+				for (const struct vma *v = mm->vmas.first; v; v = v->next) {
+					if (!vma_locked(ci, v))
+						continue;
+					uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
+					while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+						if (pte_present(radix_get(&mm->pt, vpn)) &&
+						    grow((void **)&ci->pr, &ci->cappr, ci->npr + 1, sizeof(*ci->pr)))
+							ci->pr[ci->npr++] = (struct pref){ u, vpn };
+						vpn++;
+					}
+				}
+			}
+		}
+	}
+}
+
+#define FAILV(id, ...)                                                      \
+	do {                                                                \
+		if (!(viol & (1u << (id))))                                 \
+			snprintf(ci->msg[id], sizeof(ci->msg[id]), __VA_ARGS__); \
+		viol |= 1u << (id);                                         \
+	} while (0)
+
+#define ON(id) (ci->mask & (1u << (id)))
+#define ULL(x) ((unsigned long long)(x))
+
+static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol)
+{
+	struct vmsys *s = ci->s;
+	struct mm *mm = t->mm;
+	uint64_t locked = 0, n = 0, prev_end = 0;
+	for (const struct vma *v = mm->vmas.first; v; v = v->next) {
+		n++;
+		if (ON(INV_VMA_TREE)) {
+			if (v->start >= v->end || (v->start & ~PAGE_MASK) || (v->end & ~PAGE_MASK))
+				FAILV(INV_VMA_TREE, "pid %d: malformed VMA [0x%llx, 0x%llx)", t->pid,
+				      ULL(v->start), ULL(v->end));
+			if (v->start < prev_end)
+				FAILV(INV_VMA_TREE, "pid %d: VMA [0x%llx, 0x%llx) overlaps or precedes its predecessor ending at 0x%llx",
+				      t->pid, ULL(v->start), ULL(v->end), ULL(prev_end));
+		}
+		prev_end = v->end;
+		if (!vma_locked(ci, v))
+			continue;
+		locked += vma_pages(v);
+		if (!ON(INV_MLOCKED_PAGES))
+			continue;
+		uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
+		bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+		while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+			uint64_t pte = radix_get(&mm->pt, vpn);
+			pfn_t pfn = pte_pfn(pte);
+			if (pte_present(pte) && pfn != PFN_ZERO) {
+				const struct page *p = spage(s, pfn);
+				if (pfn < ci->nstamp && !ci->lockmap[pfn] &&
+				    grow((void **)&ci->lockset, &ci->caplock, ci->nlock + 1, sizeof(pfn_t))) {
+					ci->lockmap[pfn] = 1;
+					ci->lockset[ci->nlock++] = pfn;
+				}
+				if (!(p->flags & PG_MLOCKED))
+					FAILV(INV_MLOCKED_PAGES, "pid %d: page 0x%llx (pfn %u) of locked VMA [0x%llx, 0x%llx) is not mlocked",
+					      t->pid, ULL(vpn << PAGE_SHIFT), pfn, ULL(v->start), ULL(v->end));
+				else if (drained && (p->flags & PG_LRU) && p->lru != LRU_UNEVICTABLE)
+					FAILV(INV_MLOCKED_PAGES, "pid %d: mlocked page 0x%llx (pfn %u) of locked VMA [0x%llx, 0x%llx) is on evictable list %d with the batches drained",
+					      t->pid, ULL(vpn << PAGE_SHIFT), pfn, ULL(v->start), ULL(v->end), p->lru);
+			}
+			vpn++;
+		}
+	}
+	if (ON(INV_VMA_TREE)) {
+		if (n != mm->map_count)
+			FAILV(INV_VMA_TREE, "pid %d: %llu VMAs but map_count %llu", t->pid, ULL(n),
+			      ULL(mm->map_count));
+		if (mm->map_count > s->max_map_count)
+			FAILV(INV_VMA_TREE, "pid %d: map_count %llu exceeds max_map_count %llu", t->pid,
+			      ULL(mm->map_count), ULL(s->max_map_count));
+	}
+	if (ON(INV_LOCKED_VM_ACCOUNTING) && mm->locked_vm != locked)
+		FAILV(INV_LOCKED_VM_ACCOUNTING, "pid %d: locked_vm is %lld pages but its locked VMAs hold %llu pages",
+		      t->pid, (long long)mm->locked_vm, ULL(locked));
+	if (ON(INV_LOCKED_VM_RANGE) && (mm->locked_vm > mm->total_vm || mm->locked_vm >> 62))
+		FAILV(INV_LOCKED_VM_RANGE, "pid %d: locked_vm %lld pages is outside [0, total_vm = %llu]",
+		      t->pid, (long long)mm->locked_vm, ULL(mm->total_vm));
+	return viol;
+}
+
+static bool in_vpns(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n; /* collected in increasing order per range */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else if (v[mid] > x)
+			hi = mid;
+		else
+			return true;
+	}
+	for (size_t i = 0; i < n; i++) /* several ranges: not globally sorted */
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
+{
+	struct vmsys *s = ci->s;
+	static const enum vmstat_item stat[NR_LRU_LISTS] = {
+		NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
+	};
+	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+	uint32_t ep = ++ci->epoch;
+	uint64_t mlocked = 0;
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
+		uint64_t count = 0;
+		pfn_t prev = PFN_NONE;
+		for (pfn_t pfn = s->lru.head[l]; pfn; pfn = spage(s, pfn)->next) {
+			const struct page *p = spage(s, pfn);
+			if (++count > s->pm.nr_frames) {
+				FAILV(INV_LRU_CONSISTENT, "list %d does not end", l);
+				break;
+			}
+			if (pfn < ci->nstamp) {
+				if (ci->stamp[pfn] == ep)
+					FAILV(INV_LRU_CONSISTENT, "pfn %u is on two lists (or twice on list %d)", pfn, l);
+				ci->stamp[pfn] = ep;
+			}
+			if (p->prev != prev)
+				FAILV(INV_LRU_CONSISTENT, "list %d: broken back link at pfn %u", l, pfn);
+			prev = pfn;
+			if (!(p->flags & PG_LRU) || p->lru != l || page_lru(p) != (enum lru_list)l)
+				FAILV(INV_LRU_CONSISTENT, "pfn %u is on list %d but its flags say list %d%s", pfn, l,
+				      (int)page_lru(p), (p->flags & PG_LRU) ? "" : " (PG_lru clear)");
+			if (p->flags & PG_MLOCKED)
+				mlocked++;
+			if (l == LRU_UNEVICTABLE && drained && ON(INV_MLOCKED_PAGES)) {
+				if (!(p->flags & PG_MLOCKED))
+					FAILV(INV_MLOCKED_PAGES, "pfn %u sits on the unevictable list but is not mlocked", pfn);
+				else if (pfn < ci->nstamp && !ci->lockmap[pfn] && p->mapcount)
+					FAILV(INV_MLOCKED_PAGES, "pfn %u is mlocked and mapped (%u), but by no locked VMA",
+					      pfn, p->mapcount);
+			}
+		}
+		if (ON(INV_LRU_CONSISTENT) &&
+		    (count != s->lru.size[l] || (int64_t)count != s->stat.v[stat[l]]))
+			FAILV(INV_LRU_CONSISTENT, "list %d holds %llu pages; its size says %llu, %s says %lld", l,
+			      ULL(count), ULL(s->lru.size[l]), vmstat_name(stat[l]), (long long)s->stat.v[stat[l]]);
+	}
+	/* mlocked pages off the lists: the per-CPU batches */
+	const struct lru_batch *bs[2] = { &s->lru.add_batch, &s->lru.mlock_batch };
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 0; i < bs[b]->n; i++) {
+			pfn_t pfn = bs[b]->pfn[i];
+			const struct page *p = spage(s, pfn);
+			if (pfn < ci->nstamp && ci->stamp[pfn] != ep) {
+				ci->stamp[pfn] = ep;
+				if ((p->flags & PG_MLOCKED) && (p->flags & PG_INUSE))
+					mlocked++;
+			}
+		}
+	if (ON(INV_MLOCKED_PAGES) && (int64_t)mlocked != s->stat.v[NR_MLOCK])
+		FAILV(INV_MLOCKED_PAGES, "nr_mlock is %lld but %llu pages are mlocked",
+		      (long long)s->stat.v[NR_MLOCK], ULL(mlocked));
+	return viol;
+}
+
+uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const struct outcome *out)
+{
+	struct vmsys *s = ci->s;
+	uint32_t viol = 0;
+	const uint64_t *a = ev->args;
+	bool ok = out->kind == OUT_VALUE;
+	for (size_t i = 0; i < ci->nlock; i++)
+		ci->lockmap[ci->lockset[i]] = 0;
+	ci->nlock = 0;
+	for (struct task *t = s->tasks; t; t = t->next)
+		if (first_of_mm(s, t))
+			viol = check_mm(ci, t, viol);
+	if (ON(INV_LRU_CONSISTENT) || ON(INV_MLOCKED_PAGES))
+		viol = check_lru(ci, viol);
+	if (ev->type != EV_CALL)
+		return viol & ci->mask;
+	struct task *t = ci->caller;
+	bool alive = t && t->alive && t->mm;
+	/* rlimit-memlock: a successful call of an unprivileged process that
+	 * grew what it has locked beyond RLIMIT_MEMLOCK */
+	if (ON(INV_RLIMIT_MEMLOCK) && alive && ok && !ci->caller_cap && ev->sys != SYS_FORK &&
+	    ci->caller_rlim != UINT64_MAX >> PAGE_SHIFT) {
+		uint64_t now = mm_locked_pages(ci, t->mm);
+		if (now > ci->caller_locked && now > ci->caller_rlim)
+			FAILV(INV_RLIMIT_MEMLOCK, "pid %d: %s succeeded without CAP_IPC_LOCK and raised the locked pages from %llu to %llu, over RLIMIT_MEMLOCK = %llu pages",
+			      t->pid, trace_sys_name(ev->sys), ULL(ci->caller_locked), ULL(now), ULL(ci->caller_rlim));
+	}
+	/* unlock-complete */
+	if (ON(INV_UNLOCK_COMPLETE) && alive && ok) {
+		if (ev->sys == SYS_MUNLOCK) {
+			uint64_t start = a[0] & PAGE_MASK, end = PAGE_ALIGN(a[0] + a[1]);
+			for (const struct vma *v = t->mm->vmas.first; v; v = v->next)
+				if (v->end > start && v->start < end && (v->flags & ci->lockbits)) {
+					FAILV(INV_UNLOCK_COMPLETE, "pid %d: after munlock(0x%llx, %llu) VMA [0x%llx, 0x%llx) keeps lock bits 0x%llx",
+					      t->pid, ULL(a[0]), ULL(a[1]), ULL(v->start), ULL(v->end), ULL(v->flags & ci->lockbits));
+					break;
+				}
+		} else if (ev->sys == SYS_MUNLOCKALL) {
+			for (const struct vma *v = t->mm->vmas.first; v; v = v->next)
+				if (v->flags & ci->lockbits) {
+					FAILV(INV_UNLOCK_COMPLETE, "pid %d: after munlockall VMA [0x%llx, 0x%llx) keeps lock bits 0x%llx",
+					      t->pid, ULL(v->start), ULL(v->end), ULL(v->flags & ci->lockbits));
+					break;
+				}
+			if (t->mm->def_flags & ci->lockbits)
+				FAILV(INV_UNLOCK_COMPLETE, "pid %d: after munlockall def_flags keep lock bits 0x%llx", t->pid,
+				      ULL(t->mm->def_flags & ci->lockbits));
+		}
+	}
+	/* fork-no-inherit */
+	if (ON(INV_FORK_NO_INHERIT) && ok &&
+	    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE || ev->sys == SYS_CLONE3)) {
+		struct task *c = vmsys_task(s, (int)out->value, false);
+		if (c && c->alive && c->mm && c != t && (!t || c->mm != t->mm)) {
+			for (const struct vma *v = c->mm->vmas.first; v; v = v->next)
+				if (v->flags & ci->lockbits) {
+					FAILV(INV_FORK_NO_INHERIT, "child %d: VMA [0x%llx, 0x%llx) inherited lock bits 0x%llx",
+					      c->pid, ULL(v->start), ULL(v->end), ULL(v->flags & ci->lockbits));
+					break;
+				}
+			if (c->mm->locked_vm)
+				FAILV(INV_FORK_NO_INHERIT, "child %d: locked_vm is %lld pages right after fork", c->pid,
+				      (long long)c->mm->locked_vm);
+			if (c->mm->def_flags & ci->lockbits)
+				FAILV(INV_FORK_NO_INHERIT, "child %d: def_flags inherited lock bits 0x%llx", c->pid,
+				      ULL(c->mm->def_flags & ci->lockbits));
+		}
+	}
+	/* onfault-no-prefault */
+	if (ON(INV_ONFAULT_NO_PREFAULT) && alive) {
+		if (ci->onfault_req) {
+			size_t before = ci->nvpn;
+			struct mm *mm = t->mm;
+			uint64_t vpn = ci->of_lo, hi = ci->of_hi, n = 0;
+			while (vpn <= hi && radix_next(&mm->pt, &vpn, hi)) {
+				if (pte_present(radix_get(&mm->pt, vpn))) {
+					n++;
+					if (!in_vpns(ci->vpns, before, vpn)) {
+						FAILV(INV_ONFAULT_NO_PREFAULT, "pid %d: %s with the on-fault flag made page 0x%llx present",
+						      t->pid, trace_sys_name(ev->sys), ULL(vpn << PAGE_SHIFT));
+						break;
+					}
+				}
+				vpn++;
+			}
+			if (!(viol & (1u << INV_ONFAULT_NO_PREFAULT)) && n != before)
+				FAILV(INV_ONFAULT_NO_PREFAULT, "pid %d: %s with the on-fault flag changed the present pages from %llu to %llu",
+				      t->pid, trace_sys_name(ev->sys), ULL(before), ULL(n));
+		} else if (ev->sys == SYS_MMAP && ok && !(a[3] & (s->af.map_populate | s->af.map_locked))) {
+			/* a mapping that comes out lock-on-fault (MCL_FUTURE|MCL_ONFAULT,
+			 * MAP_LOCKONFAULT) starts with nothing present */
+			uint64_t start = (uint64_t)out->value, end = start + PAGE_ALIGN(a[1]);
+			struct vma *v = vma_find(&t->mm->vmas, start);
+			if (v && v->start <= start && (v->flags & s->sem->onfault_bit)) {
+				uint64_t vpn = start >> PAGE_SHIFT, hi = (end >> PAGE_SHIFT) - 1;
+				if (radix_next(&t->mm->pt, &vpn, hi) && pte_present(radix_get(&t->mm->pt, vpn)))
+					FAILV(INV_ONFAULT_NO_PREFAULT, "pid %d: the lock-on-fault mapping [0x%llx, 0x%llx) was populated (0x%llx present)",
+					      t->pid, ULL(start), ULL(end), ULL(vpn << PAGE_SHIFT));
+			}
+		}
+	}
+	/* locked-madvise */
+	if (ON(INV_LOCKED_MADVISE) && ci->madv_refuse) {
+		if (ok)
+			FAILV(INV_LOCKED_MADVISE, "pid %d: madvise(0x%llx, %llu, %llu) over a locked VMA succeeded", ev->pid,
+			      ULL(a[0]), ULL(a[1]), ULL(a[2]));
+		else if (alive)
+			for (size_t i = 0; i < ci->nvpn; i++)
+				if (!pte_present(radix_get(&t->mm->pt, ci->vpns[i]))) {
+					FAILV(INV_LOCKED_MADVISE, "pid %d: the refused madvise still discarded locked page 0x%llx",
+					      t->pid, ULL(ci->vpns[i] << PAGE_SHIFT));
+					break;
+				}
+	}
+	/* locked-never-reclaimed */
+	if (ON(INV_LOCKED_NEVER_RECLAIMED) && ci->reclaim_kind) {
+		for (size_t i = 0; i < ci->npr; i++) {
+			struct task *u = ci->pr[i].t;
+			if (!u->alive || !u->mm)
+				continue; /* killed (OOM): its mappings are gone, not reclaimed */
+			uint64_t addr = ci->pr[i].vpn << PAGE_SHIFT;
+			struct vma *v = vma_lookup(&u->mm->vmas, addr);
+			if (!v || !vma_locked(ci, v))
+				continue;
+			if (!pte_present(radix_get(&u->mm->pt, ci->pr[i].vpn))) {
+				FAILV(INV_LOCKED_NEVER_RECLAIMED, "pid %d: page 0x%llx of locked VMA [0x%llx, 0x%llx) was present before %s and is gone after",
+				      u->pid, ULL(addr), ULL(v->start), ULL(v->end), trace_sys_name(ev->sys));
+				break;
+			}
+		}
+	}
+	return viol & ci->mask;
+}

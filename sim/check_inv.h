@@ -1,0 +1,57 @@
+/*
+ * check_inv.h - the promise invariants of `vmsim check` (docs/invariants.md).
+ *
+ * Each invariant is a rule the man pages (mlock(2), mlockall(2), mmap(2),
+ * mremap(2), fork(2), madvise(2)) or Documentation/mm/unevictable-lru.rst
+ * promise to users, checked on the model's state after every event - never
+ * derived from one kernel version's code, so a semantics may fail them.
+ * Some rules compare the state before and after the event: call
+ * check_inv_before() just before apply_event() and check_inv_after() just
+ * after it.  The checker never changes the model.
+ */
+#ifndef VMSIM_CHECK_INV_H
+#define VMSIM_CHECK_INV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "apply.h"
+#include "trace.h"
+#include "vmsys.h"
+
+enum inv_id {
+	INV_LOCKED_VM_ACCOUNTING,
+	INV_LOCKED_VM_RANGE,
+	INV_RLIMIT_MEMLOCK,
+	INV_UNLOCK_COMPLETE,
+	INV_FORK_NO_INHERIT,
+	INV_ONFAULT_NO_PREFAULT,
+	INV_LOCKED_NEVER_RECLAIMED,
+	INV_MLOCKED_PAGES,
+	INV_LRU_CONSISTENT,
+	INV_VMA_TREE,
+	INV_LOCKED_MADVISE,
+	INV_NR
+};
+
+#define INV_ALL ((1u << INV_NR) - 1)
+
+const char *inv_name(unsigned id);
+/* index of a name, or -1 */
+int inv_find(const char *name);
+
+struct check_inv;
+
+/* A checker for one machine (flag values come from its semantics and arch).
+ * mask: the invariants to check (INV_ALL). NULL on allocation failure. */
+struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask);
+void check_inv_free(struct check_inv *ci);
+
+void check_inv_before(struct check_inv *ci, const struct event *ev);
+/* Returns the set of invariants violated after ev (bit i = enum inv_id i);
+ * the first violation of each is described in check_inv_msg(ci, i). */
+uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const struct outcome *out);
+const char *check_inv_msg(const struct check_inv *ci, unsigned id);
+
+#endif

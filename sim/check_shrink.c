@@ -1,0 +1,404 @@
+/*
+ * check_shrink.c - runs, delta-debugging shrinker and reproducer writer
+ * of `vmsim check`.  See check_shrink.h.
+ *
+ * The shrinker's test: run the candidate on a fresh machine of the same
+ * configuration with only the target invariant checked; it passes when
+ * the invariant fails and the step where it first fails is the same call
+ * (mlock, fork ...) as in the original.  The candidate is then cut right
+ * after that step, so a reproducer always ends at its failing event.
+ */
+#include "check_shrink.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "internal.h"
+
+static struct vmsys *machine(const struct check_plan *p, const struct gen_machine *m, char *err,
+			     size_t errlen)
+{
+	struct vmsys_config c;
+	vmsys_config_default(&c, p->sem);
+	c.arch = p->arch;
+	c.ram = m->ram;
+	c.swap = m->swap;
+	c.rlimit_memlock = m->rlimit_memlock;
+	c.cap_ipc_lock = m->cap_ipc_lock;
+	c.max_map_count = m->max_map_count;
+	c.zero_page = m->zero_page;
+	return vmsys_new(&c, err, errlen);
+}
+
+static struct event *scratch_event(void)
+{
+	static struct event ev; /* zeroed once; gstep_event sets what a call uses */
+	return &ev;
+}
+
+int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, struct gstep **buf,
+	      size_t *bufcap, char *err, size_t errlen)
+{
+	struct gen_machine m;
+	gen_machine(seed, &m);
+	memset(ro, 0, sizeof(ro->viol) + sizeof(ro->first) + sizeof(ro->nsteps));
+	struct vmsys *s = machine(p, &m, err, errlen);
+	if (!s)
+		return -1;
+	struct check_inv *ci = check_inv_new(s, p->mask);
+	if (!ci) {
+		vmsys_free(s);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (*bufcap < p->steps) {
+		free(*buf);
+		*buf = malloc(p->steps * sizeof(**buf));
+		*bufcap = *buf ? p->steps : 0;
+		if (!*buf) {
+			check_inv_free(ci);
+			vmsys_free(s);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	struct gen g;
+	gen_init(&g, seed, p->w, s);
+	struct event *ev = scratch_event();
+	char aerr[128];
+	for (unsigned i = 0; i < p->steps; i++) {
+		struct gstep *st = &(*buf)[i];
+		gen_next(&g, st);
+		gstep_event(st, ev);
+		struct outcome out;
+		check_inv_before(ci, ev);
+		if (apply_event(s, ev, &out, aerr, sizeof(aerr)))
+			out.kind = OUT_NONE;
+		uint32_t v = check_inv_after(ci, ev, &out);
+		ro->nsteps = i + 1;
+		uint32_t fresh = v & ~ro->viol;
+		if (fresh) {
+			for (unsigned k = 0; k < INV_NR; k++)
+				if (fresh & (1u << k)) {
+					ro->first[k] = i;
+					snprintf(ro->msg[k], sizeof(ro->msg[k]), "%s", check_inv_msg(ci, k));
+				}
+			ro->viol |= fresh;
+			if ((ro->viol & p->mask) == p->mask)
+				break; /* nothing left to find */
+		}
+	}
+	check_inv_free(ci);
+	vmsys_free(s);
+	return 0;
+}
+
+long check_replay_steps(const struct check_plan *p, const struct gen_machine *m,
+			const struct gstep *steps, size_t n, unsigned inv, char *msg, size_t msglen)
+{
+	char err[256];
+	struct vmsys *s = machine(p, m, err, sizeof(err));
+	if (!s)
+		return -1;
+	struct check_inv *ci = check_inv_new(s, 1u << inv);
+	if (!ci) {
+		vmsys_free(s);
+		return -1;
+	}
+	struct event *ev = scratch_event();
+	long found = -1;
+	for (size_t i = 0; i < n; i++) {
+		gstep_event(&steps[i], ev);
+		struct outcome out;
+		check_inv_before(ci, ev);
+		if (apply_event(s, ev, &out, err, sizeof(err)))
+			out.kind = OUT_NONE;
+		if (check_inv_after(ci, ev, &out)) {
+			found = (long)i;
+			if (msg)
+				snprintf(msg, msglen, "%s", check_inv_msg(ci, inv));
+			break;
+		}
+	}
+	check_inv_free(ci);
+	vmsys_free(s);
+	return found;
+}
+
+/* ---------------------------------------------------------------- shrink */
+
+struct shrinker {
+	const struct check_plan *p;
+	const struct gen_machine *m;
+	unsigned inv;
+	uint8_t sys;           /* the failing call */
+	struct gstep *cand;
+	unsigned long tests;
+};
+
+static bool is_fork(const struct gstep *s) { return s->sys == SYS_FORK; }
+
+/* Keep only events of processes that exist: the first one and children
+ * whose fork is kept (dropping a fork drops its process). */
+static size_t normalize(struct gstep *v, size_t n)
+{
+	int alive[64];
+	unsigned na = 0;
+	alive[na++] = GEN_FIRST_PID;
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool ok = false;
+		for (unsigned k = 0; k < na; k++)
+			if (alive[k] == v[i].pid)
+				ok = true;
+		if (!ok)
+			continue;
+		if (is_fork(&v[i]) && na < 64)
+			alive[na++] = (int)v[i].value;
+		v[j++] = v[i];
+	}
+	return j;
+}
+
+/* Does cand[0..n) still fail the same way?  On success *n is cut after the failing step. */
+static bool test(struct shrinker *sh, size_t *n)
+{
+	sh->tests++;
+	size_t k = normalize(sh->cand, *n);
+	if (!k)
+		return false;
+	long f = check_replay_steps(sh->p, sh->m, sh->cand, k, sh->inv, NULL, 0);
+	if (f < 0 || sh->cand[f].sys != sh->sys)
+		return false;
+	*n = (size_t)f + 1;
+	return true;
+}
+
+/* Try the sequence `cur` with steps [from, from+cnt) removed. */
+static bool try_drop(struct shrinker *sh, struct gstep *cur, size_t *n, size_t from, size_t cnt)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (i < from || i >= from + cnt)
+			sh->cand[k++] = cur[i];
+	if (!test(sh, &k))
+		return false;
+	memcpy(cur, sh->cand, k * sizeof(*cur));
+	*n = k;
+	return true;
+}
+
+/* Try cur with step i replaced by *alt. */
+static bool try_alt(struct shrinker *sh, struct gstep *cur, size_t *n, size_t i, const struct gstep *alt)
+{
+	if (!memcmp(alt, &cur[i], sizeof(*alt)))
+		return false;
+	memcpy(sh->cand, cur, *n * sizeof(*cur));
+	sh->cand[i] = *alt;
+	size_t k = *n;
+	if (!test(sh, &k))
+		return false;
+	memcpy(cur, sh->cand, k * sizeof(*cur));
+	*n = k;
+	return true;
+}
+
+#define PGSZ 4096ULL
+
+static bool simplify_step(struct shrinker *sh, struct gstep *cur, size_t *n, size_t i)
+{
+	bool any = false;
+	struct gstep a = cur[i];
+	int lenarg = -1, addrarg = -1;
+	switch (a.sys) {
+	case SYS_MMAP: case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MADVISE: case SYS_MLOCK:
+	case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_TOUCH: case SYS_MREMAP:
+		addrarg = 0;
+		lenarg = 1;
+		break;
+	case SYS_FAULT:
+		addrarg = 0;
+		break;
+	default:
+		break;
+	}
+	/* fold the process into the first one */
+	if (a.pid != GEN_FIRST_PID && !is_fork(&a)) {
+		struct gstep b = a;
+		b.pid = GEN_FIRST_PID;
+		if (try_alt(sh, cur, n, i, &b))
+			return true;
+	}
+	if (lenarg >= 0) {
+		uint64_t l = cur[i].args[lenarg];
+		const uint64_t tries[] = { PGSZ, l / 2 & ~(PGSZ - 1), (l + PGSZ - 1) & ~(PGSZ - 1), l - PGSZ };
+		for (unsigned t = 0; t < 4 && i < *n; t++) {
+			if (!tries[t] || tries[t] >= l)
+				continue;
+			struct gstep b = cur[i];
+			b.args[lenarg] = tries[t];
+			if (a.sys == SYS_MREMAP && b.args[2] == l)
+				b.args[2] = tries[t];
+			if (try_alt(sh, cur, n, i, &b)) {
+				any = true;
+				break;
+			}
+		}
+	}
+	if (i < *n && addrarg >= 0 && (cur[i].args[addrarg] & (PGSZ - 1))) {
+		struct gstep b = cur[i];
+		b.args[addrarg] &= ~(PGSZ - 1);
+		any |= try_alt(sh, cur, n, i, &b);
+	}
+	if (i < *n && a.sys == SYS_MREMAP) {
+		uint64_t nl = cur[i].args[2];
+		if (nl > PGSZ) {
+			struct gstep b = cur[i];
+			b.args[2] = PGSZ;
+			any |= try_alt(sh, cur, n, i, &b);
+		}
+	}
+	/* flags: drop one bit at a time */
+	int flagarg = -1;
+	switch (a.sys) {
+	case SYS_MMAP: flagarg = 3; break;
+	case SYS_MLOCK2: flagarg = 2; break;
+	case SYS_MLOCKALL: flagarg = 0; break;
+	case SYS_MREMAP: flagarg = 3; break;
+	default: break;
+	}
+	if (flagarg >= 0)
+		for (unsigned b = 0; b < 64 && i < *n; b++) {
+			uint64_t bit = 1ULL << b;
+			if (!(cur[i].args[flagarg] & bit))
+				continue;
+			struct gstep c = cur[i];
+			c.args[flagarg] &= ~bit;
+			any |= try_alt(sh, cur, n, i, &c);
+		}
+	if (i < *n && a.sys == SYS_MMAP && cur[i].args[2] != 3) { /* prot: PROT_READ|PROT_WRITE */
+		struct gstep c = cur[i];
+		c.args[2] = 3;
+		any |= try_alt(sh, cur, n, i, &c);
+	}
+	if (i < *n && a.sys == SYS_RECLAIM && cur[i].args[0] > 32) {
+		struct gstep c = cur[i];
+		c.args[0] = 32;
+		any |= try_alt(sh, cur, n, i, &c);
+	}
+	return any;
+}
+
+void check_shrink(const struct check_plan *p, const struct gen_machine *m, struct gstep *steps,
+		  size_t *n, unsigned inv)
+{
+	if (!*n)
+		return;
+	struct shrinker sh = { p, m, inv, steps[*n - 1].sys, malloc(*n * sizeof(*steps)), 0 };
+	if (!sh.cand)
+		return;
+	bool changed = true;
+	for (int round = 0; changed && round < 8; round++) {
+		changed = false;
+		/* chunks, halving, then single events */
+		for (size_t chunk = *n / 2; chunk >= 1; chunk /= 2) {
+			for (size_t from = 0; from + 1 < *n;) {
+				size_t cnt = chunk;
+				if (from + cnt >= *n)
+					cnt = *n - 1 - from; /* never the failing step itself */
+				if (cnt && try_drop(&sh, steps, n, from, cnt))
+					changed = true;
+				else
+					from += chunk;
+			}
+			if (chunk == 1)
+				break;
+		}
+		for (size_t i = 0; i < *n; i++)
+			if (simplify_step(&sh, steps, n, i))
+				changed = true;
+	}
+	free(sh.cand);
+}
+
+/* ---------------------------------------------------------------- write */
+
+int check_write_repro(const char *path, const struct check_plan *p, const struct gen_machine *m,
+		      uint64_t seed, const struct gstep *steps, size_t n, unsigned inv,
+		      char *explain, size_t explen)
+{
+	const struct semantics *sem = p->sem;
+	bool test_sem = strncmp(sem->name, "test-", 5) == 0;
+	/* test-only semantics have no flag tables of their own: the header
+	 * names the base kernel, replay them with --kernel NAME */
+	struct trace_header h;
+	gen_header(m, p->arch, test_sem ? sem->flag_kernel : sem->name, seed, &h);
+	char msg[320] = "";
+	long f = check_replay_steps(p, m, steps, n, inv, msg, sizeof(msg));
+	FILE *fp = fopen(path, "w");
+	if (!fp)
+		return -1;
+	trace_write_header(fp, &h);
+	fprintf(fp, "# vmsim check reproducer: invariant %s violated by semantics %s (arch %s, seed %" PRIu64 ")\n",
+		inv_name(inv), sem->name, p->arch, seed);
+	fprintf(fp, "# replay: vmsim replay --check-invariants --kernel %s FILE\n", sem->name);
+	fprintf(fp, "# violation at the last event: %s\n", msg);
+	struct event *ev = scratch_event();
+	for (size_t i = 0; i < n; i++) {
+		gstep_event(&steps[i], ev);
+		trace_write_event(fp, ev, p->arch, sem->flag_kernel);
+	}
+	int rc = fclose(fp) ? -1 : 0;
+	if (explain && explen) {
+		explain[0] = 0;
+		if (f < 0) {
+			snprintf(explain, explen, "(the reproducer no longer fails)");
+			return rc;
+		}
+		/* run again up to the failing step and describe its state */
+		char err[256];
+		struct vmsys *s = machine(p, m, err, sizeof(err));
+		if (!s)
+			return rc;
+		struct outcome out = { OUT_NONE, 0, 0 };
+		for (long i = 0; i <= f; i++) {
+			gstep_event(&steps[i], ev);
+			apply_event(s, ev, &out, err, sizeof(err));
+		}
+		char line[512], res[96], state[2048];
+		trace_format_event(ev, p->arch, sem->flag_kernel, line, sizeof(line));
+		outcome_text(ev, &out, res, sizeof(res));
+		explain_state(s, ev, state, sizeof(state));
+		/* one paragraph: join the state lines */
+		for (char *c = state; *c; c++)
+			if (*c == '\n')
+				*c = ';';
+		struct task *t = vmsys_task(s, steps[f].pid, false);
+		struct vm_status vs = { 0 };
+		uint64_t rl = 0, df = 0;
+		bool cap = false;
+		if (t && task_alive(t)) {
+			vmsys_status(s, t, &vs);
+			rl = t->rlim_memlock_cur;
+			cap = t->cap_ipc_lock;
+			df = vmsys_def_flags(s, t);
+		}
+		char rlbuf[32];
+		if (rl == UINT64_MAX)
+			snprintf(rlbuf, sizeof(rlbuf), "unlimited");
+		else
+			snprintf(rlbuf, sizeof(rlbuf), "%llu bytes", (unsigned long long)rl);
+		snprintf(explain, explen,
+			 "Under %s the last event `%s` returned %s and broke %s: %s. "
+			 "At that point pid %d has total_vm %llu pages, locked_vm %llu pages, "
+			 "RLIMIT_MEMLOCK %s, %s CAP_IPC_LOCK, def_flags 0x%llx; state:%s",
+			 sem->name, line, res, inv_name(inv), msg, steps[f].pid,
+			 (unsigned long long)vs.total_vm, (unsigned long long)vs.locked_vm,
+			 rlbuf,
+			 cap ? "with" : "without", (unsigned long long)df, state);
+		vmsys_free(s);
+	}
+	return rc;
+}
