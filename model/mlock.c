@@ -60,6 +60,8 @@ static void mlock_lru(struct vmsys *s, pfn_t pfn)
 			p->mlock_count++;
 		return;
 	}
+	if (s->sem->test_skip_cull)
+		return; /* test-only: the cull is skipped */
 	lru_del_page(s, pfn);
 	p->flags &= ~PG_ACTIVE;
 	p->flags |= PG_UNEVICTABLE;
@@ -108,6 +110,8 @@ static void munlock_one(struct vmsys *s, pfn_t pfn)
 		lru_del_page(s, pfn);
 		p->flags &= ~PG_UNEVICTABLE;
 		lru_add_page(s, pfn, page_lru(p));
+		if (s->sem->test_rescue_wrong_list)
+			p->flags ^= PG_ACTIVE; /* test-only: flags no longer match the list */
 		count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
 	}
 }

@@ -34,7 +34,7 @@ static bool referenced_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64
 {
 	struct ref_ctx *ctx = c;
 	(void)addr;
-	if (v->flags & VM_LOCKED) {
+	if ((v->flags & VM_LOCKED) && !s->sem->test_reclaim_ignores_locked) {
 		if (s->sem->page_model == PLM_MLOCK_COUNT)
 			mlock_vma_folio(s, v, pte_pfn(*pte));
 		ctx->locked = true;
@@ -90,7 +90,7 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 {
 	struct unmap_ctx *ctx = c;
 	pfn_t pfn = pte_pfn(*pte);
-	if (v->flags & VM_LOCKED) {
+	if ((v->flags & VM_LOCKED) && !s->sem->test_reclaim_ignores_locked) {
 		/* try_to_unmap_one(): mlock it and give up */
 		if (s->sem->page_model == PLM_MLOCK_COUNT)
 			mlock_vma_folio(s, v, pfn);
@@ -144,7 +144,7 @@ static void putback(struct vmsys *s, pfn_t pfn, bool activate, bool at_tail)
 static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 {
 	struct page *p = spage(s, pfn);
-	if (!page_evictable(p)) {
+	if (!page_evictable(p) && !s->sem->test_reclaim_ignores_locked) {
 		putback(s, pfn, false, false);
 		return false;
 	}
@@ -313,6 +313,8 @@ static uint64_t do_reclaim(struct vmsys *s, uint64_t want, bool direct)
 				shrink_active(s, (enum lru_list)(inact + 1), scan);
 			freed += shrink_inactive(s, inact, scan, direct);
 		}
+		if (s->sem->test_reclaim_ignores_locked) /* test-only: scan the unevictable list too */
+			freed += shrink_inactive(s, LRU_UNEVICTABLE, s->lru.size[LRU_UNEVICTABLE], direct);
 	}
 	return freed;
 }

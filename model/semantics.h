@@ -123,10 +123,26 @@ struct semantics {
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */
 	bool has_dontneed_locked;
+
+	/* --- test-only breakage (model/sem_test.c; false in every real
+	 * semantics): each makes the core break one documented rule so that
+	 * `vmsim check` can show it catches the break --- */
+	bool test_reclaim_ignores_locked; /* reclaim scans the unevictable list, ignores PG_mlocked and VM_LOCKED */
+	bool test_skip_cull;              /* the mlock batch never moves a page to the unevictable list */
+	bool test_rescue_wrong_list;      /* munlock's rescue leaves PG_active inconsistent with the list */
+	bool test_ignore_max_map_count;   /* vma_split() ignores vm.max_map_count */
 };
 
 /* All semantics, NULL-terminated, in release order. */
 extern const struct semantics *const semantics_all[];
+
+/* Test-only semantics (model/sem_test.c): reachable by name ("test-broken-fork")
+ * through semantics_find(), never listed in semantics_all.  semantics_test_at()
+ * enumerates them (NULL past the end); semantics_test_target() names the
+ * invariant each one breaks. */
+const struct semantics *semantics_test_find(const char *name);
+const struct semantics *semantics_test_at(unsigned i);
+const char *semantics_test_target(const struct semantics *s);
 
 /* Find by name ("6.18", "lof-v1"); also accepts a kernel version such as
  * "6.18.44" or "5.10" and returns the newest model not newer than it.

@@ -73,7 +73,7 @@ void gen_machine(uint64_t seed, struct gen_machine *m)
 	m->swap = rnd(st) % 3 == 0 ? 8ULL << 20 : 0;
 	m->rlimit_memlock = rl[rnd(st) % 5];
 	m->cap_ipc_lock = rnd(st) % 4 == 0;
-	m->max_map_count = rnd(st) % 4 == 0 ? 24 : 65530;
+	m->max_map_count = rnd(st) % 4 == 0 ? 6 : 65530;
 	m->zero_page = rnd(st) % 2;
 }
 
