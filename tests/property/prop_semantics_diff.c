@@ -1,0 +1,254 @@
+/*
+ * prop_semantics_diff.c - every row of docs/semantics.md, checked: run the
+ * lockstep diff (sim/diff.c) of two kernels over the row's trace in
+ * traces/semantics/ and assert the difference the row states, and that
+ * the kernels the row says agree do agree.
+ *
+ * A check names (trace, kernel A, kernel B, line, what) and the two values
+ * it expects, or says "no difference of this kind at this line", or "the
+ * kernels agree on the whole trace".
+ */
+#include <CUnit/Basic.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "diff.h"
+#include "vmflags.h"
+
+#define SEM_DIR VMSIM_SRCDIR "/traces/semantics/"
+#define ANY INT64_MIN
+
+enum check {
+	C_DIFF,   /* an item (kind, what, pid) at line with values va / vb (ANY = any) */
+	C_NONE,   /* no item of kind at line */
+	C_AGREE,  /* the whole trace agrees */
+	C_TEXT,   /* item's a/b text contain the given strings */
+};
+
+struct row_check {
+	const char *row;      /* the docs/semantics.md row */
+	const char *trace;    /* file in traces/semantics/ */
+	const char *ka, *kb;
+	const char *arch;     /* NULL: the trace's */
+	enum check check;
+	unsigned long line;
+	enum diff_kind kind;
+	const char *what;     /* NULL: any */
+	int pid;              /* -1: any */
+	int64_t va, vb;
+	const char *ta, *tb;  /* C_TEXT */
+};
+
+#define P(x) ((int64_t)(x))
+/* page bits: 1 present, 2 mlocked, 4 unevictable, 8 lru */
+#define PG_PLAIN 9
+#define PG_LOCKED 15
+#define KB(n) ((int64_t)(n))
+#define EINVAL_ (-22)
+#define ENOMEM_ (-12)
+#define EAGAIN_ (-11)
+#define EPERM_ (-1)
+#define ENOSYS_ (-38)
+
+static const struct row_check checks[] = {
+	/* mlockall flag combinations */
+	{ "mlockall ONFAULT alone", "mlockall-onfault-alone.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_RESULT, "result", -1, 0, EINVAL_ },
+	{ "mlockall ONFAULT alone", "mlockall-onfault-alone.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(0), KB(16) },
+	{ "mlockall ONFAULT alone", "mlockall-onfault-alone.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_RESULT, "result", -1, 0, EINVAL_ },
+	{ "mlockall ONFAULT alone", "mlockall-onfault-alone.trace", "lof-v1", "4.4", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(16), KB(0) },
+	{ "mlockall ONFAULT alone", "mlockall-onfault-alone.trace", "lof-v1", "4.4", NULL, C_DIFF, 9, DK_DEF_FLAGS, NULL, -1, P(VM_LOCKONFAULT), 0 },
+	{ "mlockall ONFAULT alone", "mlockall-onfault-alone.trace", "4.0", "6.1", NULL, C_NONE, 9, DK_RESULT },
+	{ "mlockall ONFAULT alone", "mlockall-onfault-alone.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "mlockall FUTURE|ONFAULT", "mlockall-future-onfault.trace", "lof-v1", "4.4", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EINVAL_, 0 },
+	{ "mlockall FUTURE|ONFAULT", "mlockall-future-onfault.trace", "lof-v1", "4.4", NULL, C_DIFF, 8, DK_VMLCK, "VmLck", -1, KB(0), KB(16) },
+	{ "mlockall FUTURE|ONFAULT", "mlockall-future-onfault.trace", "4.0", "lof-v1", NULL, C_AGREE },
+	{ "mlockall FUTURE|ONFAULT", "mlockall-future-onfault.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "mlockall CURRENT|ONFAULT", "mlockall-current-onfault-fork.trace", "lof-v1", "4.4", NULL, C_DIFF, 8, DK_VMFLAGS, "vma 0x7ffff7ffb000", 100, ANY, ANY },
+	{ "mlockall CURRENT|ONFAULT", "mlockall-current-onfault-fork.trace", "lof-v1", "4.4", NULL, C_TEXT, 8, DK_VMFLAGS, "vma 0x7ffff7ffb000", 100, 0, 0, "\"rd wr mr mw me lo ac\"", "\"rd wr mr mw me lo ?? ac\"" },
+	{ "mlockall CURRENT|ONFAULT", "mlockall-current-onfault-fork.trace", "lof-v1", "4.4", NULL, C_DIFF, 8, DK_DEF_FLAGS, NULL, 100, P(VM_LOCKONFAULT), 0 },
+	{ "mlockall CURRENT|ONFAULT", "mlockall-current-onfault-fork.trace", "4.4", "6.1", NULL, C_AGREE },
+	/* lock-on-fault v1: MAP_LOCKONFAULT */
+	{ "MAP_LOCKONFAULT", "lof-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_VMFLAGS, "vma 0x7ffff7ffb000", 100, ANY, ANY },
+	{ "MAP_LOCKONFAULT", "lof-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_NONE, 7, DK_VMLCK },
+	{ "MAP_LOCKONFAULT", "lof-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 8, DK_PAGE, "page 0x7ffff7ffb000", 100, PG_LOCKED, PG_PLAIN },
+	{ "munlock clears", "lof-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", 100, KB(-16), KB(0) },
+	{ "munlock clears", "lof-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMFLAGS, "vma 0x7ffff7ffb000", 100, P(VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT | VM_LOCKONFAULT), ANY },
+	{ "fork clears", "lof-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 10, DK_VMFLAGS, "vma 0x7ffff7ffb000", 101, ANY, ANY },
+	{ "fork clears", "lof-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ffc000", 101, PG_LOCKED, PG_PLAIN },
+	{ "fork clears", "mlockall-current-onfault-fork.trace", "lof-v1", "4.4", NULL, C_DIFF, 10, DK_VMFLAGS, "vma 0x7ffff7ff7000", 101, ANY, ANY },
+	{ "mmap limit", "lof-map-lockonfault-limit.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EAGAIN_, ANY },
+	{ "mmap limit", "lof-map-lockonfault-limit.trace", "lof-v1", "4.0", NULL, C_NONE, 8, DK_VMLCK },
+	{ "mmap limit", "lof-map-lockonfault-limit.trace", "4.4", "6.1", NULL, C_AGREE },
+	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EPERM_, ANY },
+	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "4.0", "6.18", NULL, C_AGREE },
+	/* mlockall(MCL_ON_FAULT) in lof-v1 and the munlockall underflow */
+	{ "munlockall underflow", "lof-mlockall-onfault-underflow.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_DEF_FLAGS, NULL, -1, P(VM_LOCKONFAULT), 0 },
+	{ "munlockall underflow", "lof-mlockall-onfault-underflow.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_PAGE, "page 0x7ffff7ffb000", -1, PG_LOCKED, PG_PLAIN },
+	{ "munlockall underflow", "lof-mlockall-onfault-underflow.trace", "lof-v1", "4.0", NULL, C_DIFF, 10, DK_VMLCK, "VmLck", -1, KB(-16), KB(0) },
+	{ "munlockall underflow", "lof-mlockall-onfault-underflow.trace", "lof-v1", "4.0", NULL, C_DIFF, 11, DK_VMLCK, "VmLck", -1, KB(-32), KB(0) },
+	{ "munlockall underflow", "lof-mlockall-onfault-underflow.trace", "4.0", "6.1", NULL, C_AGREE },
+	/* charging */
+	{ "relock charges", "lof-relock-munlock.trace", "lof-v1", "4.0", NULL, C_DIFF, 8, DK_VMLCK, "VmLck", -1, KB(32), KB(16) },
+	{ "relock charges", "lof-relock-munlock.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(16), KB(0) },
+	{ "relock charges", "lof-relock-munlock.trace", "lof-v1", "4.0", NULL, C_DIFF, 11, DK_VMLCK, "VmLck", -1, KB(16), KB(0) },
+	/* munlockall discharges the never-charged LOCKONFAULT VMA: the excess
+	 * of the relock and this deficit cancel; the bit stays */
+	{ "munlock clears", "lof-relock-munlock.trace", "lof-v1", "4.0", NULL, C_NONE, 12, DK_VMLCK },
+	{ "munlock clears", "lof-relock-munlock.trace", "lof-v1", "4.0", NULL, C_DIFF, 12, DK_VMFLAGS, "vma 0x7ffff7ff7000", -1, P(VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT | VM_LOCKONFAULT), ANY },
+	{ "relock charges", "lof-relock-munlock.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "relock charges", "mlock2-relock.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(32), KB(16) },
+	{ "relock charges", "mlock2-relock.trace", "4.4", "6.1", NULL, C_DIFF, 10, DK_VMLCK, "VmLck", -1, KB(16), KB(0) },
+	{ "mlock2 exists", "mlock2-relock.trace", "4.0", "4.4", NULL, C_DIFF, 8, DK_RESULT, "result", -1, ENOSYS_, 0 },
+	{ "mlock2 exists", "mlock2-relock.trace", "4.0", "lof-v1", NULL, C_AGREE },
+	{ "VmFlags", "mlock2-relock.trace", "4.4", "6.18", NULL, C_NONE, 8, DK_VMFLAGS },
+	{ "mlock limit overlap", "mlock-limit-overlap.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_RESULT, "result", -1, ENOMEM_, 0 },
+	{ "mlock limit overlap", "mlock-limit-overlap.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "mlock limit overlap", "mlock-limit-overlap.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "brk", "lof-brk-onfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_RESULT, "result", -1, P(0x555555559000), P(0x555555565000) },
+	{ "brk", "lof-brk-onfault.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "stack growth", "lof-stack-growth.trace", "lof-v1", "4.0", NULL, C_NONE, 10, DK_RESULT },
+	{ "stack growth", "lof-stack-growth.trace", "lof-v1", "4.0", NULL, C_NONE, 10, DK_VMLCK },
+	{ "stack growth", "lof-stack-growth.trace", "lof-v1", "4.0", NULL, C_DIFF, 10, DK_PAGE, "page 0x7ffeffffd000", -1, PG_LOCKED, PG_PLAIN },
+	{ "mremap DONTUNMAP", "mremap-dontunmap-locked.trace", "6.1", "6.18", NULL, C_DIFF, 8, DK_VMLCK, "VmLck", -1, KB(16), KB(32) },
+	{ "mremap DONTUNMAP", "mremap-dontunmap-locked.trace", "4.4", "6.1", NULL, C_DIFF, 8, DK_RESULT, "result", -1, EINVAL_, ANY },
+	{ "mremap DONTUNMAP", "mremap-dontunmap-locked.trace", "4.0", "4.4", NULL, C_AGREE },
+	/* pages */
+	{ "mprotect populate", "mprotect-locked-writable.trace", "4.0", "4.4", NULL, C_DIFF, 9, DK_PAGE, "page 0x7ffff7ffb000", -1, 1, PG_LOCKED },
+	{ "mprotect populate", "mprotect-locked-writable.trace", "4.4", "6.1", NULL, C_NONE, 9, DK_PAGE },
+	{ "mprotect populate", "mprotect-locked-writable.trace", "4.0", "lof-v1", NULL, C_AGREE },
+	{ "onfault populate", "onfault-populate-cow.trace", "4.4", "6.1", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ffb000", 100, PG_PLAIN, PG_LOCKED },
+	{ "onfault populate", "onfault-populate-cow.trace", "4.4", "6.1", NULL, C_NONE, 11, DK_VMLCK },
+	{ "onfault populate", "onfault-populate-cow.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "file fault + reclaim", "file-fault-locked-reclaim.trace", "4.4", "6.1", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ffb000", -1, PG_PLAIN, PG_LOCKED },
+	{ "file fault + reclaim", "file-fault-locked-reclaim.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_culled", 0, 4, 0 },
+	{ "file fault + reclaim", "file-fault-locked-reclaim.trace", "4.4", "6.1", NULL, C_NONE, 12, DK_PAGE },
+	{ "file fault + reclaim", "file-fault-locked-reclaim.trace", "6.1", "6.18", NULL, C_AGREE },
+	/* madvise / msync */
+	{ "madvise", "madvise-locked.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_RESULT, "result", -1, EINVAL_, 0 },
+	{ "madvise", "madvise-locked.trace", "4.4", "6.1", NULL, C_NONE, 11, DK_RESULT },
+	{ "madvise", "madvise-locked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_RESULT, "result", -1, EINVAL_, 0 },
+	{ "madvise", "madvise-locked.trace", "4.4", "6.1", NULL, C_NONE, 13, DK_RESULT },
+	{ "madvise", "madvise-locked.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "madvise", "madvise-locked.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_NONE, 9, DK_RESULT },
+	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMSTAT, "unevictable_pgs_cleared", 0, 1, 0 },
+	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_NONE, 10, DK_RESULT },
+	/* VmFlags text and per-arch values */
+	{ "VmFlags", "lof-relock-munlock.trace", "lof-v1", "4.0", NULL, C_TEXT, 7, DK_VMFLAGS, "vma 0x7ffff7ffb000", -1, 0, 0, "\"rd wr mr mw me ?? lo ac\"", "\"rd wr mr mw me lo ac\"" },
+	{ "per-arch", "mips-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 6, DK_VMFLAGS, "vma 0x10000000", -1, ANY, ANY },
+	{ "per-arch", "mips-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_PAGE, "page 0x10000000", -1, PG_LOCKED, PG_PLAIN },
+	{ "per-arch", "mips-map-lockonfault.trace", "lof-v1", "4.0", "x86_64", C_AGREE },
+	{ "per-arch", "mips-map-lockonfault.trace", "4.4", "6.1", NULL, C_AGREE },
+};
+
+static unsigned nfailed_rows;
+
+static const struct diff_item *find(const struct diff_result *r, const struct row_check *c)
+{
+	for (size_t i = 0; i < r->nitems; i++) {
+		const struct diff_item *it = &r->items[i];
+		if (it->line != c->line || it->kind != c->kind)
+			continue;
+		if (c->what && strcmp(it->what, c->what))
+			continue;
+		if (c->pid >= 0 && it->pid != c->pid)
+			continue;
+		return it;
+	}
+	return NULL;
+}
+
+static bool run_check(const struct row_check *c, char *why, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), SEM_DIR "%s", c->trace);
+	struct diff_opts o = { c->ka, c->kb, c->arch, true };
+	struct diff_result r;
+	int rc = diff_trace(path, &o, &r);
+	bool ok = true;
+	if (rc == 2) {
+		snprintf(why, len, "bad input: %.400s", r.err);
+		ok = false;
+	} else if (c->check == C_AGREE) {
+		if (rc != 0) {
+			const struct diff_item *it = &r.items[0];
+			snprintf(why, len, "expected agreement; line %lu %s: %s | %s", it->line, it->what,
+				 it->a, it->b);
+			ok = false;
+		}
+	} else {
+		const struct diff_item *it = find(&r, c);
+		if (c->check == C_NONE) {
+			if (it) {
+				snprintf(why, len, "expected no %s difference at line %lu; got %s | %s",
+					 it->what, c->line, it->a, it->b);
+				ok = false;
+			}
+		} else if (!it) {
+			snprintf(why, len, "no difference '%s' at line %lu", c->what ? c->what : "?", c->line);
+			ok = false;
+		} else if (c->check == C_DIFF) {
+			if ((c->va != ANY && it->va != c->va) || (c->vb != ANY && it->vb != c->vb)) {
+				snprintf(why, len, "line %lu %s: got %s (%lld) | %s (%lld)", c->line, it->what,
+					 it->a, (long long)it->va, it->b, (long long)it->vb);
+				ok = false;
+			}
+		} else if (!strstr(it->a, c->ta) || !strstr(it->b, c->tb)) {
+			snprintf(why, len, "line %lu %s: text %s | %s", c->line, it->what, it->a, it->b);
+			ok = false;
+		}
+	}
+	diff_result_free(&r);
+	return ok;
+}
+
+static void test_rows(void)
+{
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		const struct row_check *c = &checks[i];
+		char why[512] = "";
+		bool ok = run_check(c, why, sizeof(why));
+		CU_ASSERT(ok);
+		if (!ok) {
+			nfailed_rows++;
+			fprintf(stderr, "row \"%s\": %s %s vs %s: %s\n", c->row, c->trace, c->ka, c->kb, why);
+		}
+	}
+}
+
+/* The command's exit codes: 0 agree, 1 differ, 2 bad input. */
+static void test_exit_codes(void)
+{
+	struct diff_result r;
+	struct diff_opts o = { "6.1", "6.18", NULL, false };
+	CU_ASSERT(diff_trace(SEM_DIR "mlock-limit-overlap.trace", &o, &r) == 0);
+	diff_result_free(&r);
+	o = (struct diff_opts){ "4.4", "6.1", NULL, false };
+	CU_ASSERT(diff_trace(SEM_DIR "mlock-limit-overlap.trace", &o, &r) == 1);
+	CU_ASSERT(r.nevs == 1); /* first differing event only */
+	diff_result_free(&r);
+	o = (struct diff_opts){ "4.4", "no-such-kernel", NULL, false };
+	CU_ASSERT(diff_trace(SEM_DIR "mlock-limit-overlap.trace", &o, &r) == 2);
+	diff_result_free(&r);
+	o = (struct diff_opts){ "4.4", "6.1", NULL, false };
+	CU_ASSERT(diff_trace(SEM_DIR "no-such-file.trace", &o, &r) == 2);
+	diff_result_free(&r);
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	CU_pSuite s = CU_add_suite("semantics table rows (vmsim diff)", NULL, NULL);
+	CU_add_test(s, "every row's stated difference and agreement", test_rows);
+	CU_add_test(s, "diff exit codes", test_exit_codes);
+	CU_basic_set_mode(CU_BRM_SILENT);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures();
+	unsigned run = CU_get_number_of_asserts();
+	printf("prop_semantics_diff: %zu row checks, %u asserts, %u passed, %u failed\n",
+	       sizeof(checks) / sizeof(checks[0]), run, run - failed, failed);
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
