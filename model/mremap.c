@@ -1,6 +1,6 @@
 /*
- * mremap.c - resizing and moving mappings (mm/mremap.c @ v6.1; the 6.18
- * rewrite differs only where the semantics says so).
+ * mremap.c - resizing and moving mappings (mm/mremap.c @ v6.1, and the
+ * vma_remap_struct rewrite of 6.16-6.18 where the semantics says so).
  *
  *   shrink        munmap of the tail (discharges locked pages)
  *   grow in place if nothing follows: locked_vm += delta, populate the new
@@ -8,51 +8,60 @@
  *   move          copy the VMA (flags, lock bits and all) to the new place,
  *                 move the page tables, unmap the old range (discharge),
  *                 charge new_len when VM_LOCKED, populate the grown tail
- *   DONTUNMAP     the old VMA stays, emptied and unlocked; 6.1 leaves
- *                 locked_vm alone, 6.18 charges the new range again
- * Growth of a VM_LOCKED VMA past RLIMIT_MEMLOCK is EAGAIN
- * (mlock_future_ok() in vma_to_resize()).
+ *   DONTUNMAP     the old VMA stays, emptied and unlocked; 6.1 splits it so
+ *                 only the moved range is unlocked and leaves locked_vm
+ *                 alone, 6.18 unlocks the whole source VMA and charges the
+ *                 new range again (vrm_stat_account() on that path)
+ *   pure move     (6.17+) MREMAP_FIXED/DONTUNMAP with old_len == new_len may
+ *                 span several VMAs: each moves, the gaps between them kept
+ * Growth of a VM_LOCKED VMA past RLIMIT_MEMLOCK is EAGAIN (mlock_future_ok).
+ *
+ * Check order differs: 6.1 unmaps the MREMAP_FIXED target and shrinks
+ * before vma_to_resize() validates the source, so a failing call can still
+ * have unmapped the target; 6.18's check_prep_vma() validates first.
  */
 #include "internal.h"
 
-/* vma_to_resize() */
-static struct vma *vma_to_resize(struct vmsys *s, struct task *t, uint64_t addr,
-				 uint64_t old_len, uint64_t new_len, int *err)
+#include <stdlib.h>
+
+struct remap {
+	uint64_t addr, old_len, new_len, new_addr, flags;
+	bool fixed, dontunmap, maymove;
+	bool locked;           /* the moved/grown VMA is VM_LOCKED: populate after */
+	bool has_placement;
+	uint64_t placement;
+};
+
+/* check_prep_vma() (6.18) / vma_to_resize() (6.1): can [addr, old_len) of
+ * v become new_len long? */
+static int check_source(struct vmsys *s, struct task *t, struct vma *v, const struct remap *r)
 {
-	struct mm *mm = t->mm;
-	struct vma *v = vma_lookup(&mm->vmas, addr);
-	if (!v) {
-		*err = -KERR_EFAULT;
-		return NULL;
-	}
-	if (old_len > v->end - addr) {
-		*err = -KERR_EFAULT;
-		return NULL;
-	}
-	if (new_len == old_len)
-		return v;
-	uint64_t pgoff = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
-	if (pgoff + (new_len >> PAGE_SHIFT) < pgoff) {
-		*err = -KERR_EINVAL;
-		return NULL;
-	}
-	if (v->flags & (VM_DONTEXPAND | VM_PFNMAP)) {
-		*err = -KERR_EFAULT;
-		return NULL;
-	}
-	/* vma_to_resize(): VM_LOCKED only (lof-v1 left it unchanged) */
-	if (!mlock_future_ok(t, v->flags & s->sem->charge_mask, new_len - old_len)) {
-		*err = -KERR_EAGAIN;
-		return NULL;
-	}
-	return v;
+	if (!v)
+		return -KERR_EFAULT;
+	/* duplicating a private mapping (old_len 0) makes no sense */
+	if (!r->old_len && !(v->flags & (VM_SHARED | VM_MAYSHARE)))
+		return -KERR_EINVAL;
+	if (r->dontunmap && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))
+		return -KERR_EINVAL;
+	if (r->old_len > v->end - r->addr)
+		return -KERR_EFAULT;
+	if (r->new_len <= r->old_len)
+		return 0;
+	uint64_t pgoff = linear_index(v, r->addr);
+	if (pgoff + (r->new_len >> PAGE_SHIFT) < pgoff)
+		return -KERR_EINVAL;
+	if (v->flags & (VM_DONTEXPAND | VM_PFNMAP))
+		return -KERR_EFAULT;
+	if (!mlock_future_ok(t, v->flags & s->sem->future_check_mask, r->new_len - r->old_len))
+		return -KERR_EAGAIN;
+	return 0;
 }
 
 /* Move the PTEs of [old, old+len) to new (move_page_tables()). */
-static void move_ptes(struct vmsys *s, struct mm *mm, uint64_t old, uint64_t new, uint64_t len,
-		      int *err)
+static void move_ptes(struct mm *mm, uint64_t old, uint64_t new, uint64_t len, int *err)
 {
-	(void)s;
+	if (!len)
+		return;
 	uint64_t vpn = old >> PAGE_SHIFT, last = ((old + len) >> PAGE_SHIFT) - 1;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
@@ -63,25 +72,49 @@ static void move_ptes(struct vmsys *s, struct mm *mm, uint64_t old, uint64_t new
 	}
 }
 
-/* copy_vma() + move_vma() */
-static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, uint64_t old_addr,
-			uint64_t old_len, uint64_t new_len, uint64_t new_addr, bool *locked,
-			bool dontunmap)
+/* Drop the anon_vma chains of a VMA whose pages all moved away
+ * (dontunmap_complete(): unlink_anon_vmas()). */
+static void forget_anon(struct vmsys *s, struct vma *v)
+{
+	struct avc *c = v->avc_list;
+	while (c) {
+		struct avc *next = c->vma_next;
+		struct anon_vma *av = c->av;
+		if (c->av_prev)
+			c->av_prev->av_next = c->av_next;
+		else
+			av->head = c->av_next;
+		if (c->av_next)
+			c->av_next->av_prev = c->av_prev;
+		free(c);
+		anon_vma_put(s, av);
+		c = next;
+	}
+	v->avc_list = NULL;
+	v->navc = 0;
+	if (v->anon_vma) {
+		anon_vma_put(s, v->anon_vma);
+		v->anon_vma = NULL;
+	}
+}
+
+/* copy_vma() + move_page_tables() + unmap of the source (move_vma()) */
+static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct remap *r)
 {
 	struct mm *mm = t->mm;
 	const struct semantics *sem = s->sem;
 	if (mm->map_count >= s->max_map_count - 3)
 		return -KERR_ENOMEM;
-	/* 6.1.y: for a locked VMA, DONTUNMAP splits first so that exactly the
-	 * moved range loses its lock bits */
-	if (dontunmap && (v->flags & VM_LOCKED)) {
+	uint64_t old_addr = r->addr, old_len = r->old_len, new_len = r->new_len;
+	uint64_t new_addr = r->new_addr;
+	if (r->dontunmap && (v->flags & VM_LOCKED) && sem->dontunmap_splits_first) {
 		int err = 0;
 		v = vma_modify_flags(s, mm, v, old_addr, old_addr + old_len, v->flags, &err);
 		if (!v)
 			return err;
 	}
 	vm_flags_t flags = v->flags;
-	uint64_t new_pgoff = v->pgoff + ((old_addr - v->start) >> PAGE_SHIFT);
+	uint64_t new_pgoff = linear_index(v, old_addr);
 	/* copy_vma(): an anonymous VMA never faulted takes the pgoff of its
 	 * new place, to merge more easily there */
 	if (!v->file && !v->anon_vma)
@@ -97,29 +130,122 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, uint64_t
 	}
 	vma_link(s, mm, nv);
 	int err = 0;
-	move_ptes(s, mm, old_addr, new_addr, old_len, &err);
+	move_ptes(mm, old_addr, new_addr, old_len, &err);
 	if (err)
 		return err;
 	vm_stat_account(mm, flags, (int64_t)(new_len >> PAGE_SHIFT));
-	if (dontunmap) {
-		v->flags &= ~sem->lock_mask;
+	if (r->dontunmap) {
 		if (sem->dontunmap_charges_new && (flags & VM_LOCKED)) {
+			/* vrm_stat_account() charges the new range while the old
+			 * VMA, unlocked below, keeps its charge: an over-count */
 			mm->locked_vm += new_len >> PAGE_SHIFT;
-			mm->locked_vm_quirk += (int64_t)(new_len >> PAGE_SHIFT);
+			mm->locked_vm_quirk += (int64_t)vma_pages(v);
 		}
-		nv = vma_try_merge_neighbours(s, mm, nv);
+		v->flags &= ~sem->lock_mask;
+		if (v->start == old_addr && v->end == old_addr + old_len)
+			forget_anon(s, v);
+		nv = vma_lookup(&mm->vmas, new_addr);
+		if (nv)
+			vma_try_merge_neighbours(s, mm, nv);
 		return (int64_t)new_addr;
 	}
-	/* the old range's charge is dropped by munmap; VM_ACCOUNT is kept */
+	/* the old range's charge is dropped by munmap */
 	do_munmap(s, t, old_addr, old_len);
 	if (flags & VM_LOCKED) {
 		mm->locked_vm += new_len >> PAGE_SHIFT;
-		*locked = true;
+		r->locked = true;
 	}
 	nv = vma_lookup(&mm->vmas, new_addr);
 	if (nv)
 		vma_try_merge_neighbours(s, mm, nv);
 	return (int64_t)new_addr;
+}
+
+static uint64_t pick_new_addr(struct vmsys *s, struct mm *mm, const struct remap *r)
+{
+	if (r->has_placement && r->placement && !(r->placement & ~PAGE_MASK) &&
+	    r->placement <= TASK_SIZE - r->new_len &&
+	    range_is_free(mm, r->placement, r->placement + r->new_len))
+		return r->placement;
+	return get_unmapped_area(s, mm, r->new_len, r->dontunmap ? r->new_addr : 0);
+}
+
+/* mremap_to(): a new address is implied (MREMAP_FIXED or DONTUNMAP) */
+static int64_t mremap_to(struct vmsys *s, struct task *t, struct remap *r)
+{
+	struct mm *mm = t->mm;
+	const struct semantics *sem = s->sem;
+	int64_t ret;
+	if (sem->mremap_checks_first) {
+		int err = check_source(s, t, vma_lookup(&mm->vmas, r->addr), r);
+		if (err)
+			return err;
+	}
+	if (r->fixed && (ret = do_munmap(s, t, r->new_addr, r->new_len)))
+		return ret;
+	if (r->old_len > r->new_len) {
+		if ((ret = do_munmap(s, t, r->addr + r->new_len, r->old_len - r->new_len)))
+			return ret;
+		r->old_len = r->new_len;
+	}
+	struct vma *v = vma_lookup(&mm->vmas, r->addr);
+	if (!sem->mremap_checks_first) {
+		int err = check_source(s, t, v, r);
+		if (err)
+			return err;
+	}
+	if (!v)
+		return -KERR_EFAULT;
+	if (!r->fixed) {
+		r->new_addr = pick_new_addr(s, mm, r);
+		if (!r->new_addr)
+			return -KERR_ENOMEM;
+	}
+	return move_vma(s, t, v, r);
+}
+
+/* remap_move() (6.17+): move every VMA of [addr, addr+len) keeping gaps */
+static int64_t remap_move(struct vmsys *s, struct task *t, struct remap *r)
+{
+	struct mm *mm = t->mm;
+	uint64_t start = r->addr, end = r->addr + r->old_len;
+	uint64_t target = r->new_addr, last_end = 0;
+	int64_t res = -KERR_EFAULT;
+	bool seen = false, allowed = true;
+	struct vma *v = vma_find(&mm->vmas, start);
+	while (v && v->start < end) {
+		uint64_t a = v->start > start ? v->start : start;
+		uint64_t len = (v->end < end ? v->end : end) - a;
+		if (!allowed)
+			return -KERR_EFAULT;
+		if (!seen && start < v->start)
+			return -KERR_EFAULT; /* no gap at the start */
+		uint64_t offset = seen ? v->start - last_end : 0;
+		last_end = v->end;
+		uint64_t next_start = v->end;
+		/* a disk file's own get_unmapped_area() may not honour FIXED */
+		allowed = !v->file || v->file->shmem;
+		if (seen && !allowed)
+			return -KERR_EFAULT;
+		struct remap piece = *r;
+		piece.addr = a;
+		piece.old_len = piece.new_len = len;
+		piece.new_addr = target + offset;
+		if (seen || !r->fixed) {
+			piece.has_placement = false;
+		}
+		if (seen && !r->fixed)
+			piece.fixed = false;
+		int64_t rv = mremap_to(s, t, &piece);
+		if (rv < 0)
+			return rv;
+		if (!seen)
+			res = rv;
+		seen = true;
+		target = (uint64_t)rv + len;
+		v = vma_find(&mm->vmas, next_start);
+	}
+	return res;
 }
 
 int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_len,
@@ -132,73 +258,62 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 	s->nevents = 0;
 	uint64_t maymove = af->mremap_maymove, fixedf = af->mremap_fixed;
 	uint64_t dontunmapf = sem->has_dontunmap ? af->mremap_dontunmap : 0;
-	bool locked = false;
-	int64_t ret;
-	int err = 0;
+	struct remap r = {
+		.addr = addr, .old_len = old_len, .new_len = new_len, .new_addr = new_addr,
+		.flags = flags, .fixed = (flags & fixedf) != 0, .maymove = (flags & maymove) != 0,
+		.dontunmap = dontunmapf && (flags & dontunmapf), .has_placement = has_placement,
+		.placement = placement,
+	};
+	bool implies_new = r.fixed || r.dontunmap;
 
+	/* check_mremap_params() */
 	if (flags & ~(maymove | fixedf | dontunmapf))
 		return -KERR_EINVAL;
-	if ((flags & fixedf) && !(flags & maymove))
+	if (r.fixed && !r.maymove)
 		return -KERR_EINVAL;
-	if (dontunmapf && (flags & dontunmapf) && (!(flags & maymove) || old_len != new_len))
+	if (r.dontunmap && (!r.maymove || old_len != new_len))
 		return -KERR_EINVAL;
 	if (addr & ~PAGE_MASK)
 		return -KERR_EINVAL;
-	old_len = PAGE_ALIGN(old_len);
-	new_len = PAGE_ALIGN(new_len);
-	if (!new_len)
+	r.old_len = PAGE_ALIGN(old_len);
+	r.new_len = PAGE_ALIGN(new_len);
+	if (!r.new_len)
 		return -KERR_EINVAL;
-	bool dontunmap = dontunmapf && (flags & dontunmapf);
-
-	if ((flags & fixedf) || dontunmap) {
-		/* mremap_to() */
-		if (flags & fixedf) {
-			if (new_addr & ~PAGE_MASK)
-				return -KERR_EINVAL;
-			if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
-				return -KERR_EINVAL;
-			if (addr + old_len > new_addr && new_addr + new_len > addr)
-				return -KERR_EINVAL;
-		}
+	if (implies_new) {
+		if (r.fixed && (new_addr & ~PAGE_MASK))
+			return -KERR_EINVAL;
+		if (r.new_len > TASK_SIZE || (r.fixed && new_addr > TASK_SIZE - r.new_len))
+			return -KERR_EINVAL;
+		if (r.fixed && addr + r.old_len > new_addr && new_addr + r.new_len > addr)
+			return -KERR_EINVAL;
 		if (mm->map_count + 2 >= s->max_map_count - 3)
 			return -KERR_ENOMEM;
-		if (flags & fixedf) {
-			if ((ret = do_munmap(s, t, new_addr, new_len)))
-				return ret;
-		}
-		if (old_len > new_len) {
-			if ((ret = do_munmap(s, t, addr + new_len, old_len - new_len)))
-				return ret;
-			old_len = new_len;
-		}
-		struct vma *v = vma_to_resize(s, t, addr, old_len, new_len, &err);
-		if (!v)
-			return err;
-		if (dontunmap && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))
-			return -KERR_EINVAL;
-		if (!(flags & fixedf)) {
-			if (has_placement && range_is_free(mm, placement, placement + new_len))
-				new_addr = placement;
-			else
-				new_addr = get_unmapped_area(s, mm, new_len, 0);
-			if (!new_addr)
-				return -KERR_ENOMEM;
-		}
-		ret = move_vma(s, t, v, addr, old_len, new_len, new_addr, &locked, dontunmap);
-		goto out;
 	}
 
-	if (old_len >= new_len) {
-		ret = do_munmap(s, t, addr + new_len, old_len - new_len);
-		if (ret && old_len != new_len)
+	int64_t ret;
+	if (sem->mremap_multi_vma && implies_new && r.old_len == r.new_len) {
+		ret = remap_move(s, t, &r);
+		return ret;
+	}
+	struct vma *v = vma_lookup(&mm->vmas, addr);
+	if (!v)
+		return -KERR_EFAULT;
+	if (implies_new) {
+		ret = mremap_to(s, t, &r);
+		goto out;
+	}
+	/* mremap_at() */
+	if (r.old_len >= r.new_len) {
+		ret = do_munmap(s, t, addr + r.new_len, r.old_len - r.new_len);
+		if (ret && r.old_len != r.new_len)
 			return ret;
 		return (int64_t)addr;
 	}
-	struct vma *v = vma_to_resize(s, t, addr, old_len, new_len, &err);
-	if (!v)
+	int err = check_source(s, t, v, &r);
+	if (err)
 		return err;
-	if (old_len == v->end - addr) {
-		uint64_t delta = new_len - old_len;
+	if (r.old_len == v->end - addr) {
+		uint64_t delta = r.new_len - r.old_len;
 		uint64_t nend = v->end + delta;
 		bool room = nend > v->end && nend <= TASK_SIZE && (!v->next || v->next->start >= nend);
 		if (room) {
@@ -207,26 +322,22 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 			vm_stat_account(mm, v->flags, (int64_t)pages);
 			if (v->flags & VM_LOCKED) {
 				mm->locked_vm += pages;
-				locked = true;
+				r.locked = true;
 			}
-			new_addr = addr;
+			r.new_addr = addr;
 			vma_try_merge_neighbours(s, mm, v);
 			ret = (int64_t)addr;
 			goto out;
 		}
 	}
-	if (!(flags & maymove))
+	if (!r.maymove)
 		return -KERR_ENOMEM;
-	if (has_placement && placement && !(placement & ~PAGE_MASK) &&
-	    range_is_free(mm, placement, placement + new_len))
-		new_addr = placement;
-	else
-		new_addr = get_unmapped_area(s, mm, new_len, 0);
-	if (!new_addr)
+	r.new_addr = pick_new_addr(s, mm, &r);
+	if (!r.new_addr)
 		return -KERR_ENOMEM;
-	ret = move_vma(s, t, v, addr, old_len, new_len, new_addr, &locked, false);
+	ret = move_vma(s, t, v, &r);
 out:
-	if (ret >= 0 && locked && new_len > old_len)
-		mm_populate(s, t, new_addr + old_len, new_len - old_len, true);
+	if (ret >= 0 && r.locked && r.new_len > r.old_len)
+		mm_populate(s, t, r.new_addr + r.old_len, r.new_len - r.old_len, true);
 	return ret;
 }

@@ -60,6 +60,9 @@ const struct semantics sem_6_1 = {
 	.mprotect_populates_locked = true,
 	.has_dontunmap = true,
 	.dontunmap_charges_new = false,
+	.dontunmap_splits_first = true,
+	.mremap_checks_first = false,
+	.mremap_multi_vma = false,
 	/* mm/madvise.c @ v6.1: madvise_dontneed_free_valid_vma(), can_madv_lru_vma(),
 	 * madvise_remove() refuse VM_LOCKED */
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_FREE) |

@@ -61,6 +61,9 @@ const struct semantics sem_6_18 = {
 	.mprotect_populates_locked = true,
 	.has_dontunmap = true,
 	.dontunmap_charges_new = true,
+	.dontunmap_splits_first = false,
+	.mremap_checks_first = true,
+	.mremap_multi_vma = true,
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_FREE) |
 			       MADV_BIT(MADV_X_REMOVE) | MADV_BIT(MADV_X_COLD) |
 			       MADV_BIT(MADV_X_PAGEOUT) | MADV_BIT(MADV_X_GUARD_INSTALL),

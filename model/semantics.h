@@ -109,6 +109,12 @@ struct semantics {
 	/* --- mremap --- */
 	bool has_dontunmap;
 	bool dontunmap_charges_new;  /* 6.18: locked_vm += new_len on the DONTUNMAP path */
+	bool dontunmap_splits_first; /* 6.1.y: split so only the moved range is unlocked;
+				      * 6.18 unlocks the whole source VMA */
+	bool mremap_checks_first;    /* 6.18 (vma_remap_struct rewrite): every source
+				      * check before the MREMAP_FIXED target is unmapped */
+	bool mremap_multi_vma;       /* 6.17+: a pure move (new address, same length)
+				      * may span several VMAs, keeping the gaps */
 
 	/* --- madvise --- */
 	uint32_t madv_refuses_locked; /* bitmask over enum madv: EINVAL on madvise_locked VMAs */
