@@ -322,9 +322,11 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		return -KERR_EBADF;
 	if ((int64_t)off < 0 || (int64_t)len <= 0)
 		return -KERR_EINVAL;
+	if ((mode & FALLOC_PUNCH_HOLE) && !(mode & FALLOC_KEEP_SIZE))
+		return -KERR_EOPNOTSUPP;
+	if (!(e->oflags & O_ACCMODE_G))
+		return -KERR_EBADF; /* fs/open.c:vfs_fallocate(): not open for writing */
 	if (mode & FALLOC_PUNCH_HOLE) {
-		if (!(mode & FALLOC_KEEP_SIZE))
-			return -KERR_EOPNOTSUPP;
 		/* whole pages in the hole are removed (truncate_pagecache_range) */
 		uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		uint64_t end = (off + len) >> PAGE_SHIFT;

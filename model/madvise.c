@@ -96,18 +96,43 @@ static void madv_willneed(struct vmsys *s, struct vma *v, uint64_t start, uint64
 	}
 }
 
-static int madv_populate(struct vmsys *s, struct task *t, struct vma *v, uint64_t start,
-			 uint64_t end, bool write)
+/*
+ * mm/madvise.c:madvise_populate() @ v6.18: fault the range in, in order,
+ * with GUP; it does not walk VMAs like other advice: a hole stops it with
+ * ENOMEM, a VMA that cannot be read (or written) stops it with EINVAL, a
+ * SIGBUS with EFAULT.  Pages populated before the stop stay.
+ */
+static int64_t madv_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t end,
+			     bool write)
 {
-	if (v->flags & (VM_IO | VM_PFNMAP))
-		return -KERR_EINVAL;
-	if (write ? !(v->flags & VM_WRITE) : !(v->flags & VM_ACCESS_FLAGS))
-		return -KERR_EINVAL;
-	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
-		enum vm_fault_kind r = handle_fault(s, t, v, a, write ? 2 : 1);
-		if (r == VMF_SIGBUS || r == VMF_SIGSEGV)
-			return -KERR_EFAULT;
+	struct mm *mm = t->mm;
+	uint64_t a = start;
+	while (a < end) {
+		struct vma *v = vma_lookup(&mm->vmas, a);
+		if (!v)
+			return -KERR_ENOMEM;
+		if (v->flags & (VM_IO | VM_PFNMAP))
+			return -KERR_EINVAL;
+		if (write ? !(v->flags & VM_WRITE) : !(v->flags & VM_READ))
+			return -KERR_EINVAL;
+		uint64_t vend = v->end < end ? v->end : end;
+		for (; a < vend; a += PAGE_SIZE) {
+			uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
+			bool ok = ptep && (*ptep & PTE_PRESENT) && (!write || (*ptep & PTE_WRITE));
+			if (!ok) {
+				enum vm_fault_kind r = handle_fault(s, t, v, a, write ? 2 : 1);
+				if (r == VMF_SIGBUS || r == VMF_SIGSEGV)
+					return -KERR_EFAULT;
+				ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
+			}
+			if (ptep && (*ptep & PTE_PRESENT)) {
+				*ptep |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
+				if (pte_pfn(*ptep) != PFN_ZERO)
+					mark_page_accessed(s, pte_pfn(*ptep));
+			}
+		}
 	}
+	lru_add_drain(s);
 	return 0;
 }
 
@@ -159,7 +184,8 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 			return -KERR_EINVAL;
 		if (!v->file)
 			return -KERR_EINVAL;
-		if ((v->flags & (VM_SHARED | VM_WRITE)) != (VM_SHARED | VM_WRITE))
+		/* mm/madvise.c:madvise_remove() @ v6.18 */
+		if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
 			return -KERR_EACCES;
 		uint64_t first = linear_index(v, start), last = linear_index(v, end);
 		for (uint64_t i = first; i < last; i++)
@@ -172,9 +198,6 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 			return -KERR_EINVAL;
 		madv_cold_pageout(s, mm, start, end, adv == MADV_X_PAGEOUT);
 		return 0;
-	case MADV_X_POPULATE_READ:
-	case MADV_X_POPULATE_WRITE:
-		return madv_populate(s, t, v, start, end, adv == MADV_X_POPULATE_WRITE);
 	case MADV_X_GUARD_INSTALL:
 		if (v->flags & (VM_SPECIAL | VM_HUGETLB) || v->file)
 			return -KERR_EINVAL;
@@ -214,6 +237,8 @@ int64_t vm_madvise(struct vmsys *s, struct task *t, uint64_t start, uint64_t len
 		return -KERR_EINVAL;
 	if (end == start)
 		return 0;
+	if (adv == MADV_X_POPULATE_READ || adv == MADV_X_POPULATE_WRITE)
+		return madv_populate(s, t, start, end, adv == MADV_X_POPULATE_WRITE);
 	int unmapped = 0;
 	struct vma *v = vma_find(&mm->vmas, start);
 	for (;;) {

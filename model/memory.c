@@ -309,11 +309,11 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	} else if (v->file) {
 		r = do_file_fault(s, v, addr, write, &oom);
 	} else {
-		/* do_anonymous_page() */
-		if (anon_vma_prepare(s, v))
-			oom = 1;
-		else if (!write && s->zero_page) {
+		/* do_anonymous_page(): the zero page needs no anon_vma */
+		if (!write && s->zero_page) {
 			set_pte(s, mm, addr, mk_pte(PFN_ZERO, PTE_PRESENT), &oom);
+		} else if (anon_vma_prepare(s, v)) {
+			oom = 1;
 		} else {
 			pfn_t pfn = new_anon_page(s, v, addr);
 			if (!pfn) {

@@ -180,7 +180,7 @@ static unsigned check_vma(struct vmsys *s, struct task *t, const struct event *e
 			(*nchecked)--;
 			continue; /* a key the model does not know: not checked */
 		}
-		if (got != kv->num) {
+		if (bytes ? (got >> 10) != (kv->num >> 10) : got != kv->num) {
 			if (bytes)
 				append(why, len, "  %.*s: expected %" PRIu64 " kB, model %" PRIu64 " kB\n",
 				       (int)kv->key.len, kv->key.p, kv->num / 1024, got / 1024);
