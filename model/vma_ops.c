@@ -126,11 +126,41 @@ void anon_vma_put(struct vmsys *s, struct anon_vma *av)
 		free(av);
 }
 
+/* mm/vma.c:anon_vma_compatible(): a and b (a just below b) could share
+ * an anon_vma - adjacent, same file, contiguous pgoff, flags equal apart
+ * from the access bits */
+static bool anon_vma_compatible(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->file == b->file &&
+	       !((a->flags ^ b->flags) & ~(VM_ACCESS_FLAGS | VM_SOFTDIRTY)) &&
+	       b->pgoff == a->pgoff + vma_pages(a);
+}
+
+/* mm/vma.c:find_mergeable_anon_vma(): reuse a neighbour's anon_vma when it
+ * is on a single chain (reusable_anon_vma()), next first, then prev */
+static struct anon_vma *find_mergeable_anon_vma(struct vma *v)
+{
+	struct vma *next = v->next, *prev = v->prev;
+	if (next && anon_vma_compatible(v, next) && next->anon_vma && next->navc == 1)
+		return next->anon_vma;
+	if (prev && anon_vma_compatible(prev, v) && prev->anon_vma && prev->navc == 1)
+		return prev->anon_vma;
+	return NULL;
+}
+
 /* mm/rmap.c:__anon_vma_prepare(): first fault of an anonymous VMA */
 int anon_vma_prepare(struct vmsys *s, struct vma *v)
 {
 	if (v->anon_vma)
 		return 0;
+	struct anon_vma *reuse = find_mergeable_anon_vma(v);
+	if (reuse) {
+		if (avc_link(v, reuse))
+			return -KERR_ENOMEM;
+		v->anon_vma = reuse;
+		reuse->refs++;
+		return 0;
+	}
 	struct anon_vma *av = calloc(1, sizeof(*av));
 	if (!av)
 		return -KERR_ENOMEM;
