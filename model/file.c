@@ -125,6 +125,25 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 	return true;
 }
 
+/*
+ * mm/memory.c:unmap_mapping_range() with even_cows: zap every PTE, in every
+ * VMA mapping f, of the file pages [first, last] - private COW copies of
+ * them included, as truncation and hole punching do (truncate_pagecache()).
+ */
+void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last)
+{
+	for (struct vma *v = f->i_mmap; v;) {
+		struct vma *next = v->file_next;
+		uint64_t vfirst = v->pgoff, vlast = v->pgoff + vma_pages(v) - 1;
+		uint64_t a = first > vfirst ? first : vfirst;
+		uint64_t b = last < vlast ? last : vlast;
+		if (a <= b)
+			zap_range(s, v->mm, v, v->start + ((a - v->pgoff) << PAGE_SHIFT),
+				  v->start + ((b - v->pgoff + 1) << PAGE_SHIFT));
+		v = next;
+	}
+}
+
 /* Truncate one page: unmap it everywhere, drop it from the cache
  * (mm/truncate.c:truncate_inode_folio()). */
 void file_remove_page(struct vmsys *s, struct file *f, uint64_t index)
@@ -291,8 +310,11 @@ int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t path
  * size go; the partial last page stays (its tail is zeroed). */
 static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 {
-	if (size < f->size)
-		file_drop_cache(s, f, (size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	if (size < f->size) {
+		uint64_t first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+		unmap_mapping_range(s, f, first, RADIX_KEY_MAX);
+		file_drop_cache(s, f, first);
+	}
 	f->size = size;
 }
 
@@ -330,6 +352,8 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		/* whole pages in the hole are removed (truncate_pagecache_range) */
 		uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		uint64_t end = (off + len) >> PAGE_SHIFT;
+		if (end > first)
+			unmap_mapping_range(s, f, first, end - 1);
 		for (uint64_t i = first; i < end; i++)
 			file_remove_page(s, f, i);
 		return 0;

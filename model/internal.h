@@ -246,6 +246,7 @@ void file_put(struct vmsys *s, struct file *f);
 pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
 pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
 void file_remove_page(struct vmsys *s, struct file *f, uint64_t index);
+void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last);
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
 void fdtable_put(struct vmsys *s, struct fdtable *ft);
 struct fdtable *fdtable_dup(struct fdtable *ft);

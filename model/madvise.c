@@ -188,6 +188,8 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 		if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
 			return -KERR_EACCES;
 		uint64_t first = linear_index(v, start), last = linear_index(v, end);
+		if (last > first)
+			unmap_mapping_range(s, v->file, first, last - 1);
 		for (uint64_t i = first; i < last; i++)
 			file_remove_page(s, v->file, i);
 		return 0;
