@@ -125,11 +125,14 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	struct mm *mm = v->mm;
 	struct file *f = v->file;
 	uint64_t idx = linear_index(v, addr);
-	if (idx >= (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT)
-		return VMF_SIGBUS;
+	/* do_read_fault(): fault-around maps the cached neighbours (up to
+	 * EOF) before the page itself is looked up - even when that page
+	 * lies beyond EOF and the fault ends in SIGBUS */
 	if (!write)
 		fault_around(s, v, addr, oom);
 	if (*oom)
+		return VMF_SIGBUS;
+	if (idx >= (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT)
 		return VMF_SIGBUS;
 	if (!write && radix_get(&mm->pt, addr >> PAGE_SHIFT))
 		return VMF_MINOR; /* fault-around mapped it */
@@ -442,6 +445,8 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 			continue;
 		}
 		enum vm_fault_kind r = handle_fault(s, t, v, a, mode);
+		if (!t->alive)
+			return faults; /* the fault's allocation OOM-killed this process: mm is gone */
 		if (r == VMF_SIGBUS || r == VMF_SIGSEGV) {
 			*sig = r;
 			return -1;
@@ -486,6 +491,8 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 			if (mlock_present)
 				continue; /* faultin_page() -ENOENT: skip */
 			enum vm_fault_kind r = handle_fault(s, t, v, a, write ? 2 : 1);
+			if (!t->alive)
+				return -KERR_EFAULT; /* OOM-killed by its own fault: mm is gone */
 			if (r == VMF_SIGBUS || r == VMF_SIGSEGV)
 				return -KERR_EFAULT;
 			ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
@@ -529,6 +536,8 @@ int mm_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, b
 		if (nstart < v->start)
 			nstart = v->start;
 		int ret = populate_vma_range(s, t, v, nstart, nend);
+		if (!t->alive)
+			return ret; /* OOM-killed while populating */
 		if (ret < 0 && !ignore_errors)
 			return ret;
 		/* the walk may have merged or split nothing: continue past v */
