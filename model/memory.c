@@ -550,6 +550,7 @@ int mm_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, b
 void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, uint64_t end)
 {
 	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
+	bool freed = false;
 	if (end <= start)
 		return;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
@@ -558,6 +559,7 @@ void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, ui
 		if (pte & PTE_PRESENT) {
 			pfn_t pfn = pte_pfn(pte);
 			if (pfn != PFN_ZERO) {
+				freed = true;
 				struct page *p = spage(s, pfn);
 				if ((pte & PTE_DIRTY) && !(p->flags & PG_DIRTY) && !(p->flags & PG_ANON)) {
 					p->flags |= PG_DIRTY;
@@ -574,4 +576,9 @@ void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, ui
 		}
 		vpn++;
 	}
+	/* tlb_finish_mmu() hands the unmapped pages to
+	 * free_pages_and_swap_cache(), which starts with lru_add_drain(): the
+	 * munlocks queued by the zap are applied before the call returns */
+	if (freed)
+		lru_add_drain(s);
 }
