@@ -312,6 +312,7 @@ static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 {
 	if (size < f->size) {
 		uint64_t first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+		file_split_folio(s, f, first);
 		unmap_mapping_range(s, f, first, RADIX_KEY_MAX);
 		file_drop_cache(s, f, first);
 	}
@@ -352,6 +353,8 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		/* whole pages in the hole are removed (truncate_pagecache_range) */
 		uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		uint64_t end = (off + len) >> PAGE_SHIFT;
+		file_split_folio(s, f, first);
+		file_split_folio(s, f, end);
 		if (end > first)
 			unmap_mapping_range(s, f, first, end - 1);
 		for (uint64_t i = first; i < end; i++)
@@ -361,6 +364,66 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size)
 		f->size = off + len;
 	return 0;
+}
+
+#define MAX_PAGECACHE_ORDER 9
+
+/*
+ * generic_perform_write() + __filemap_get_folio(FGP_WRITEBEGIN |
+ * fgf_set_order(len)) @ v6.18 on a file with large folios: each missing
+ * stretch gets a folio of order floor(log2(bytes left)) - PAGE_SHIFT, made
+ * smaller until it is aligned to its index and overlaps no cached page.
+ */
+static int write_large_folios(struct vmsys *s, struct file *f, uint64_t pos, uint64_t n)
+{
+	uint64_t end = pos + n;
+	while (pos < end) {
+		uint64_t idx = pos >> PAGE_SHIFT;
+		if (file_find_page(s, f, idx)) {
+			pos = (idx + 1) << PAGE_SHIFT;
+			continue;
+		}
+		uint64_t chunk = PAGE_SIZE << MAX_PAGECACHE_ORDER;
+		uint64_t bytes = chunk - (pos & (chunk - 1));
+		if (bytes > end - pos)
+			bytes = end - pos;
+		unsigned order = 0;
+		while ((2ULL << order) * PAGE_SIZE <= bytes && order < MAX_PAGECACHE_ORDER)
+			order++;
+		while (order && (idx & ((1ULL << order) - 1)))
+			order--;
+		for (;;) {
+			bool clash = false;
+			for (uint64_t i = 0; i < (1ULL << order) && !clash; i++)
+				clash = file_find_page(s, f, idx + i) != PFN_NONE;
+			if (!clash || !order)
+				break;
+			order--;
+		}
+		for (uint64_t i = 0; i < (1ULL << order); i++) {
+			pfn_t pfn = file_add_page(s, f, idx + i, NULL);
+			if (!pfn)
+				return -1;
+			spage(s, pfn)->folio_order = (uint8_t)order;
+		}
+		pos = (idx + (1ULL << order)) << PAGE_SHIFT;
+	}
+	return 0;
+}
+
+/* Split the large folio holding idx, if any, into single pages (truncation
+ * of part of a folio: truncate_inode_partial_folio() splits it). */
+void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx)
+{
+	pfn_t pfn = file_find_page(s, f, idx);
+	if (!pfn || !spage(s, pfn)->folio_order)
+		return;
+	uint64_t nr = 1ULL << spage(s, pfn)->folio_order, head = idx & ~(nr - 1);
+	for (uint64_t i = head; i < head + nr; i++) {
+		pfn_t q = file_find_page(s, f, i);
+		if (q)
+			spage(s, q)->folio_order = 0;
+	}
 }
 
 /* read()/write() through the page cache: every page touched is brought in
@@ -380,6 +443,9 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 	} else if (pos + n > f->size) {
 		f->size = pos + n;
 	}
+	if (n && write && !f->shmem && s->sem->pagecache_large_folios &&
+	    write_large_folios(s, f, pos, n))
+		return -KERR_ENOMEM;
 	if (n) {
 		for (uint64_t idx = pos >> PAGE_SHIFT; idx <= (pos + n - 1) >> PAGE_SHIFT; idx++) {
 			pfn_t pfn = file_find_page(s, f, idx);

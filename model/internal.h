@@ -149,6 +149,7 @@ struct vmsys {
 	uint32_t next_file_id, next_anon_id, next_mm_id, next_serial;
 	int next_pid;
 	uint64_t next_ino;
+	uint64_t zap_folio_key;           /* large folio munlocked by the current zap */
 	unsigned nevents;
 	char events[MAX_EVENTS][96];
 	uint64_t default_rlim;
@@ -246,6 +247,7 @@ void file_put(struct vmsys *s, struct file *f);
 pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
 pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
 void file_remove_page(struct vmsys *s, struct file *f, uint64_t index);
+void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx);
 void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last);
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
 void fdtable_put(struct vmsys *s, struct fdtable *ft);

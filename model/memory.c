@@ -553,6 +553,7 @@ void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, ui
 	bool freed = false;
 	if (end <= start)
 		return;
+	s->zap_folio_key = 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
 		radix_clear(&mm->pt, vpn);
@@ -576,6 +577,7 @@ void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, ui
 		}
 		vpn++;
 	}
+	s->zap_folio_key = UINT64_MAX;
 	/* tlb_finish_mmu() hands the unmapped pages to
 	 * free_pages_and_swap_cache(), which starts with lru_add_drain(): the
 	 * munlocks queued by the zap are applied before the call returns */

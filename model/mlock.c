@@ -206,6 +206,50 @@ bool vma_supports_mlock(const struct vma *v)
 	return true;
 }
 
+/*
+ * mm/mlock.c:mlock_pte_range() for a large page-cache folio (6.18): munlock
+ * takes the whole folio; mlock only when the folio lies inside [start,end)
+ * of this VMA and all its pages are mapped there by consecutive PTEs
+ * (allow_mlock_munlock(), folio_mlock_step()).  Returns the next vpn to
+ * look at.
+ */
+static uint64_t mlock_large_folio(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start,
+				  uint64_t end, pfn_t pfn, bool lock)
+{
+	struct page *p = spage(s, pfn);
+	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
+	uint64_t addr = v->start + ((p->index - v->pgoff) << PAGE_SHIFT);
+	int64_t head_addr = (int64_t)v->start + ((int64_t)(head - v->pgoff) << PAGE_SHIFT);
+	uint64_t next = (addr >> PAGE_SHIFT) + 1;
+	bool whole = head >= v->pgoff && (uint64_t)head_addr >= start &&
+		     (uint64_t)head_addr + (nr << PAGE_SHIFT) <= end;
+	for (uint64_t i = 0; whole && i < nr; i++) {
+		uint64_t pte = radix_get(&mm->pt, ((uint64_t)head_addr >> PAGE_SHIFT) + i);
+		pfn_t q = file_find_page(s, v->file, head + i);
+		whole = q && (pte & PTE_PRESENT) && pte_pfn(pte) == q;
+	}
+	if (lock && !whole)
+		return next;
+	for (uint64_t i = 0; i < nr; i++) {
+		pfn_t q = file_find_page(s, v->file, head + i);
+		if (!q)
+			continue;
+		if (lock)
+			mlock_folio(s, q);
+		else
+			munlock_folio(s, q);
+	}
+	if (whole)
+		next = ((uint64_t)head_addr >> PAGE_SHIFT) + nr;
+	else {
+		/* skip the rest of this folio's pages in the range */
+		uint64_t tail = (uint64_t)head_addr + (nr << PAGE_SHIFT);
+		if (head_addr >= 0 && (tail >> PAGE_SHIFT) > next)
+			next = tail >> PAGE_SHIFT;
+	}
+	return next;
+}
+
 /* mm/mlock.c:mlock_vma_pages_range(): mark the present pages */
 static void mlock_vma_pages_range(struct vmsys *s, struct mm *mm, struct vma *v,
 				  uint64_t start, uint64_t end, vm_flags_t newflags)
@@ -218,6 +262,11 @@ static void mlock_vma_pages_range(struct vmsys *s, struct mm *mm, struct vma *v,
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
 		if ((pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO) {
+			struct page *p = spage(s, pte_pfn(pte));
+			if (p->folio_order && v->file && s->sem->pagecache_large_folios) {
+				vpn = mlock_large_folio(s, mm, v, start, end, pte_pfn(pte), lock);
+				continue;
+			}
 			if (lock)
 				mlock_folio(s, pte_pfn(pte));
 			else

@@ -54,7 +54,8 @@ struct page {
 	uint32_t flags;
 	uint8_t lru;           /* list the page is on, LRU_NONE if none */
 	uint8_t in_batch;      /* entries in per-CPU batches */
-	uint16_t pad;
+	uint8_t folio_order;   /* page-cache folio of 2^order pages (aligned by index) */
+	uint8_t pad;
 	pfn_t prev, next;      /* LRU list links; free-list link when free */
 	uint32_t mapcount;     /* PTEs that map the page */
 	uint32_t refcount;

@@ -56,9 +56,29 @@ void rmap_add(struct vmsys *s, struct vma *v, pfn_t pfn, bool new_page)
 				p->flags |= PG_ACTIVE;
 			folio_add_lru(s, pfn);
 		}
-	} else if (s->sem->page_model == PLM_MLOCK_COUNT) {
+	} else if (s->sem->page_model == PLM_MLOCK_COUNT &&
+		   !(p->folio_order && s->sem->pagecache_large_folios)) {
+		/* __folio_add_file_rmap(): only small folios are mlocked when mapped */
 		mlock_vma_folio(s, v, pfn);
 	}
+}
+
+/* Every page of pfn's page-cache folio (just pfn for a small one). */
+static unsigned folio_pages(struct vmsys *s, struct vma *v, pfn_t pfn, pfn_t *out, unsigned max)
+{
+	struct page *p = spage(s, pfn);
+	if (!p->folio_order || !v->file) {
+		out[0] = pfn;
+		return 1;
+	}
+	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
+	unsigned n = 0;
+	for (uint64_t i = head; i < head + nr && n < max; i++) {
+		pfn_t q = file_find_page(s, v->file, i);
+		if (q)
+			out[n++] = q;
+	}
+	return n;
 }
 
 /* page_remove_rmap(): the munlock hook runs for every unmapping from a
@@ -74,7 +94,22 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 	if (p->mapcount == 0)
 		count_vm(s, (p->flags & PG_ANON) ? NR_ANON_PAGES : NR_MAPPED, -1);
 	if (s->sem->page_model == PLM_MLOCK_COUNT) {
-		munlock_vma_folio(s, v, pfn);
+		if (p->folio_order && s->sem->pagecache_large_folios && (v->flags & VM_LOCKED)) {
+			/* folio_remove_rmap_ptes(): unmapping any part of a large
+			 * folio munlocks all of it, once per batch of its PTEs */
+			uint64_t key = ((uint64_t)p->owner << 40) ^ (p->index >> p->folio_order) ^
+				       ((uint64_t)p->folio_order << 36);
+			if (s->zap_folio_key != key + 1) {
+				if (s->zap_folio_key != UINT64_MAX) /* inside a zap */
+					s->zap_folio_key = key + 1;
+				pfn_t pages[1u << 9];
+				unsigned n = folio_pages(s, v, pfn, pages, 1u << 9);
+				for (unsigned i = 0; i < n; i++)
+					munlock_folio(s, pages[i]);
+			}
+		} else {
+			munlock_vma_folio(s, v, pfn);
+		}
 	} else if (p->mapcount == 0 && (p->flags & PG_MLOCKED)) {
 		p->flags &= ~PG_MLOCKED;
 		count_vm(s, NR_MLOCK, -1);

@@ -121,6 +121,11 @@ struct semantics {
 
 	/* --- page level --- */
 	enum page_lock_model page_model;
+	/* Writes to disk files create large page-cache folios (ext4 since
+	 * 6.16): mapping one does not mlock it, mlock takes it only when the
+	 * whole folio is mapped inside the range, unmapping any part munlocks
+	 * it (mm/mlock.c:allow_mlock_munlock(), mm/rmap.c @ v6.18). */
+	bool pagecache_large_folios;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */

@@ -158,6 +158,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 		s->swap_next = 1;
 	}
 	s->next_pid = 1;
+	s->zap_folio_key = UINT64_MAX;
 	return s;
 }
 
