@@ -67,7 +67,7 @@ void gen_machine(uint64_t seed, struct gen_machine *m)
 {
 	uint64_t st[4];
 	seed_state(st, seed ^ 0x6d616368696e65ULL);
-	static const uint64_t rams[] = { 4ULL << 20, 16ULL << 20, 64ULL << 20 };
+	static const uint64_t rams[] = { 16ULL << 20, 32ULL << 20, 64ULL << 20 };
 	static const uint64_t rl[] = { 64ULL << 10, 1ULL << 20, 8ULL << 20, 8ULL << 20, UINT64_MAX };
 	m->ram = rams[rnd(st) % 3];
 	m->swap = rnd(st) % 3 == 0 ? 8ULL << 20 : 0;
