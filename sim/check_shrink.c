@@ -335,6 +335,8 @@ int check_write_repro(const char *path, const struct check_plan *p, const struct
 	 * names the base kernel, replay them with --kernel NAME */
 	struct trace_header h;
 	gen_header(m, p->arch, test_sem ? sem->flag_kernel : sem->name, seed, &h);
+	snprintf(h.check_invariants, sizeof(h.check_invariants), "%s", inv_name(inv));
+	h.has_check_invariants = true;
 	char msg[320] = "";
 	long f = check_replay_steps(p, m, steps, n, inv, msg, sizeof(msg));
 	FILE *fp = fopen(path, "w");

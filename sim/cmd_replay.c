@@ -27,7 +27,11 @@ static const char replay_usage[] =
 	"                       `# kernel:` header, else 6.18)\n"
 	"  --arch NAME          flag tables of this arch (default: `# arch:`, else x86_64)\n"
 	"  --stop-at-first      stop a trace at its first divergence\n"
-	"  --check-invariants   check the model's invariants after every event\n"
+	"  --check-invariants   check the model's invariants after every event, and the\n"
+	"                       promise invariants the trace names in its header\n"
+	"                       (`# check-invariants: NAME,...`, as vmsim check writes it)\n"
+	"  --invariant NAME     also check this promise invariant of vmsim check (repeatable;\n"
+	"                       `all` for every one; see docs/invariants.md)\n"
 	"  -q                   only the summary lines;  -v  also every event\n"
 	"Exit: 0 no divergence, 1 divergence, 2 bad input.\n";
 
@@ -45,8 +49,37 @@ static void print_event_line(const struct event *ev, const char *arch, const cha
 }
 
 /* Replay one trace; returns 0/1/2 like the command. */
+/* Promise invariants named in a comma/space separated list; -1 on an
+ * unknown name. */
+static int64_t parse_inv_list(const char *list, char *bad, size_t badlen)
+{
+	uint32_t mask = 0;
+	const char *p = list;
+	while (*p) {
+		while (*p == ',' || *p == ' ')
+			p++;
+		size_t n = strcspn(p, ", ");
+		if (!n)
+			break;
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (!strcmp(name, "all")) {
+			mask |= INV_ALL;
+		} else {
+			int id = inv_find(name);
+			if (id < 0) {
+				snprintf(bad, badlen, "%s", name);
+				return -1;
+			}
+			mask |= 1u << id;
+		}
+		p += n;
+	}
+	return mask;
+}
+
 static int replay_one(const char *path, const struct session_opts *o, bool stop_first,
-		      bool invariants, int verbose, struct replay_stats *tot)
+		      bool invariants, uint32_t promise_mask, int verbose, struct replay_stats *tot)
 {
 	char err[512];
 	struct session ss;
@@ -58,8 +91,23 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 	struct event *ev;
 	int r, rc = 0;
 	static char why[8192], state[4096];
-	/* the promise invariants of `vmsim check` (sim/check_inv.h) */
-	struct check_inv *ci = invariants ? check_inv_new(ss.sys, INV_ALL) : NULL;
+	/* the promise invariants of `vmsim check` (sim/check_inv.h): those the
+	 * trace's header names (a reproducer) and those asked for.  A real
+	 * kernel may break a promise - that is a finding, not a divergence of
+	 * the model - so they are never checked unasked. */
+	const struct trace_header *hdr = trace_header(ss.reader);
+	if (invariants && hdr->has_check_invariants) {
+		char bad[64];
+		int64_t m = parse_inv_list(hdr->check_invariants, bad, sizeof(bad));
+		if (m < 0) {
+			fprintf(stderr, "%s: error: unknown invariant '%s' in the check-invariants header\n",
+				path, bad);
+			session_close(&ss);
+			return 2;
+		}
+		promise_mask |= (uint32_t)m;
+	}
+	struct check_inv *ci = promise_mask ? check_inv_new(ss.sys, promise_mask) : NULL;
 	while ((r = session_next(&ss, &ev)) > 0) {
 		st.events++;
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN) {
@@ -123,21 +171,21 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 				if (stop_first)
 					break;
 			}
-			uint32_t pv = ci ? check_inv_after(ci, ev, &out) : 0;
-			if (pv) {
-				st.divergences++;
-				rc = 1;
-				if (verbose >= 0) {
-					printf("%s:%lu: invariant violated after: ", path, ev->line);
-					print_event_line(ev, ss.arch, ss.sem->name, stdout);
-					printf("\n");
-					for (unsigned k = 0; k < INV_NR; k++)
-						if (pv & (1u << k))
-							printf("  %s: %s\n", inv_name(k), check_inv_msg(ci, k));
-				}
-				if (stop_first)
-					break;
+		}
+		uint32_t pv = ci ? check_inv_after(ci, ev, &out) : 0;
+		if (pv) {
+			st.divergences++;
+			rc = 1;
+			if (verbose >= 0) {
+				printf("%s:%lu: invariant violated after: ", path, ev->line);
+				print_event_line(ev, ss.arch, ss.sem->name, stdout);
+				printf("\n");
+				for (unsigned k = 0; k < INV_NR; k++)
+					if (pv & (1u << k))
+						printf("  %s: %s\n", inv_name(k), check_inv_msg(ci, k));
 			}
+			if (stop_first)
+				break;
 		}
 	}
 	check_inv_free(ci);
@@ -167,6 +215,7 @@ int cmd_replay(int argc, char **argv)
 {
 	struct session_opts o = { NULL, NULL };
 	bool stop_first = false, invariants = false;
+	uint32_t promise_mask = 0;
 	int verbose = 0;
 	int first = argc;
 	for (int i = 1; i < argc; i++) {
@@ -191,6 +240,16 @@ int cmd_replay(int argc, char **argv)
 			stop_first = true;
 		} else if (!strcmp(a, "--check-invariants")) {
 			invariants = true;
+		} else if (!strcmp(a, "--invariant") || !strncmp(a, "--invariant=", 12)) {
+			const char *name = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
+			char bad[64];
+			int64_t m = name ? parse_inv_list(name, bad, sizeof(bad)) : -1;
+			if (m < 0) {
+				fprintf(stderr, "vmsim replay: unknown invariant '%s' (see docs/invariants.md)\n",
+					name ? bad : "");
+				return 2;
+			}
+			promise_mask |= (uint32_t)m;
 		} else if (!strcmp(a, "-q")) {
 			verbose = -1;
 		} else if (!strcmp(a, "-v")) {
@@ -216,7 +275,7 @@ int cmd_replay(int argc, char **argv)
 	int rc = 0;
 	unsigned ntraces = 0;
 	for (int i = first; i < argc; i++) {
-		int r = replay_one(argv[i], &o, stop_first, invariants, verbose, &tot);
+		int r = replay_one(argv[i], &o, stop_first, invariants, promise_mask, verbose, &tot);
 		ntraces++;
 		if (r > rc)
 			rc = r;

@@ -158,6 +158,9 @@ struct trace_header {
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
 	uint64_t seed;               bool has_seed;
+	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
+	 * `replay --check-invariants` also checks on this trace ("all" = every one) */
+	char check_invariants[256];  bool has_check_invariants;
 };
 
 struct trace_reader;

@@ -471,6 +471,12 @@ static int header_line(struct trace_reader *r, char *p)
 		if (!parse_bool(v, n, &h->zero_page))
 			BAD("yes or no");
 		h->has_zero_page = true;
+	} else if (KEY("check-invariants")) {
+		if (n == 0 || n >= sizeof(h->check_invariants))
+			BAD("invariant names");
+		memcpy(h->check_invariants, v, n);
+		h->check_invariants[n] = '\0';
+		h->has_check_invariants = true;
 	} else if (KEY("seed")) {
 		char *end;
 		if (n == 0 || !is_digit(v[0]))

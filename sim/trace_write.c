@@ -563,4 +563,6 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# zero-page: %s\n", h->zero_page ? "yes" : "no");
 	if (h->has_seed)
 		fprintf(f, "# seed: %" PRIu64 "\n", h->seed);
+	if (h->has_check_invariants)
+		fprintf(f, "# check-invariants: %s\n", h->check_invariants);
 }
