@@ -126,6 +126,7 @@ struct task {
 	struct fdtable *files;
 	uint64_t rlim_memlock_cur, rlim_memlock_max;
 	bool cap_ipc_lock;
+	bool oom_killed;           /* SIGKILL pending from the OOM killer */
 	struct task *next;
 };
 
@@ -149,6 +150,7 @@ struct vmsys {
 	uint32_t next_file_id, next_anon_id, next_mm_id, next_serial;
 	int next_pid;
 	uint64_t next_ino;
+	struct task *current;             /* the task whose call is running */
 	uint64_t zap_folio_key;           /* large folio munlocked by the current zap */
 	unsigned nevents;
 	char events[MAX_EVENTS][96];

@@ -344,7 +344,14 @@ static bool oom_kill(struct vmsys *s)
 		return false;
 	vmsys_event_add(s, "oom-kill: pid %d (rss %llu pages)", victim->pid, (unsigned long long)best);
 	count_vm(s, OOM_KILL, 1);
-	vm_exit(s, victim);
+	if (victim == s->current) {
+		/* the faulting task itself: SIGKILL takes effect when its call
+		 * returns (vmsys_end_call()); its memory cannot go from under
+		 * the fault handler */
+		victim->oom_killed = true;
+		return false;
+	}
+	vm_exit(s, victim); /* the OOM reaper frees another task's memory */
 	return true;
 }
 

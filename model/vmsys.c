@@ -226,6 +226,18 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 	return t;
 }
 
+void vmsys_begin_call(struct vmsys *s, struct task *t)
+{
+	s->current = t;
+}
+
+void vmsys_end_call(struct vmsys *s, struct task *t)
+{
+	s->current = NULL;
+	if (t && t->alive && t->oom_killed)
+		vm_exit(s, t);
+}
+
 int task_pid(const struct task *t) { return t->pid; }
 bool task_alive(const struct task *t) { return t->alive; }
 

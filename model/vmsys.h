@@ -50,6 +50,10 @@ const struct semantics *vmsys_semantics(const struct vmsys *s);
  * execve), unless create is false: then NULL. */
 struct task *vmsys_task(struct vmsys *s, int pid, bool create);
 int task_pid(const struct task *t);
+/* Bracket each call made on behalf of t: the OOM killer may pick the
+ * calling task, which then dies when its call ends (vmsys_end_call). */
+void vmsys_begin_call(struct vmsys *s, struct task *t);
+void vmsys_end_call(struct vmsys *s, struct task *t);
 bool task_alive(const struct task *t);
 
 /* --- calls ----------------------------------------------------------- */

@@ -31,6 +31,9 @@ static int access_mode(uint64_t m)
 	return mode ? mode : 1;
 }
 
+static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
+		      struct outcome *out);
+
 int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, char *err,
 		size_t errlen)
 {
@@ -50,6 +53,15 @@ int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, ch
 	out->pid = task_pid(t);
 	if (!task_alive(t))
 		return 0; /* events of a process the model already ended */
+	vmsys_begin_call(s, t);
+	int rc = apply_call(s, t, ev, out);
+	vmsys_end_call(s, t);
+	return rc;
+}
+
+static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
+		      struct outcome *out)
+{
 	if (ev->type == EV_EXITED || ev->type == EV_KILLED) {
 		vm_exit(s, t);
 		return 0;
