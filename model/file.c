@@ -126,11 +126,13 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 }
 
 /*
- * mm/memory.c:unmap_mapping_range() with even_cows: zap every PTE, in every
- * VMA mapping f, of the file pages [first, last] - private COW copies of
- * them included, as truncation and hole punching do (truncate_pagecache()).
+ * mm/memory.c:unmap_mapping_range(): zap every PTE, in every VMA mapping f,
+ * of the file pages [first, last].  Truncation passes even_cows
+ * (truncate_pagecache()) and also zaps the private COW copies; hole
+ * punching and MADV_REMOVE (truncate_pagecache_range()) leave them.
  */
-void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last)
+void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last,
+			 bool even_cows)
 {
 	for (struct vma *v = f->i_mmap; v;) {
 		struct vma *next = v->file_next;
@@ -138,8 +140,8 @@ void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64
 		uint64_t a = first > vfirst ? first : vfirst;
 		uint64_t b = last < vlast ? last : vlast;
 		if (a <= b)
-			zap_range(s, v->mm, v, v->start + ((a - v->pgoff) << PAGE_SHIFT),
-				  v->start + ((b - v->pgoff + 1) << PAGE_SHIFT));
+			zap_range_filtered(s, v->mm, v, v->start + ((a - v->pgoff) << PAGE_SHIFT),
+					   v->start + ((b - v->pgoff + 1) << PAGE_SHIFT), !even_cows);
 		v = next;
 	}
 }
@@ -313,7 +315,7 @@ static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 	if (size < f->size) {
 		uint64_t first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		file_split_folio(s, f, first);
-		unmap_mapping_range(s, f, first, RADIX_KEY_MAX);
+		unmap_mapping_range(s, f, first, RADIX_KEY_MAX, true);
 		file_drop_cache(s, f, first);
 	}
 	f->size = size;
@@ -356,7 +358,7 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		file_split_folio(s, f, first);
 		file_split_folio(s, f, end);
 		if (end > first)
-			unmap_mapping_range(s, f, first, end - 1);
+			unmap_mapping_range(s, f, first, end - 1, false);
 		for (uint64_t i = first; i < end; i++)
 			file_remove_page(s, f, i);
 		return 0;

@@ -215,6 +215,9 @@ int mm_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t len,
 		bool ignore_errors);
 /* Unmap the pages of [start,end) in v (zap_page_range) */
 void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, uint64_t end);
+/* zap_range(), leaving anonymous (COW) pages mapped when skip_anon */
+void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start,
+			uint64_t end, bool skip_anon);
 void mm_rss_add(struct mm *mm, const struct page *p, int64_t d);
 pfn_t alloc_page(struct vmsys *s);
 void put_page(struct vmsys *s, pfn_t pfn);
@@ -250,7 +253,8 @@ pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
 pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
 void file_remove_page(struct vmsys *s, struct file *f, uint64_t index);
 void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx);
-void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last);
+void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last,
+			 bool even_cows);
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
 void fdtable_put(struct vmsys *s, struct fdtable *ft);
 struct fdtable *fdtable_dup(struct fdtable *ft);

@@ -189,7 +189,7 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 			return -KERR_EACCES;
 		uint64_t first = linear_index(v, start), last = linear_index(v, end);
 		if (last > first)
-			unmap_mapping_range(s, v->file, first, last - 1);
+			unmap_mapping_range(s, v->file, first, last - 1, false);
 		for (uint64_t i = first; i < last; i++)
 			file_remove_page(s, v->file, i);
 		return 0;

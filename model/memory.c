@@ -132,6 +132,11 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		fault_around(s, v, addr, oom);
 	if (*oom)
 		return VMF_SIGBUS;
+	/* do_cow_fault() prepares the anon_vma before it looks for the page */
+	if (write && !vma_is_shared(v) && anon_vma_prepare(s, v)) {
+		*oom = 1;
+		return VMF_SIGBUS;
+	}
 	if (idx >= (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT)
 		return VMF_SIGBUS;
 	if (!write && radix_get(&mm->pt, addr >> PAGE_SHIFT))
@@ -549,6 +554,12 @@ int mm_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, b
 /* zap_page_range_single(): unmap the pages of [start,end) in v */
 void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, uint64_t end)
 {
+	zap_range_filtered(s, mm, v, start, end, false);
+}
+
+void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start,
+			uint64_t end, bool skip_anon)
+{
 	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
 	bool freed = false;
 	if (end <= start)
@@ -556,6 +567,11 @@ void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, ui
 	s->zap_folio_key = 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
+		if (skip_anon && (pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO &&
+		    (spage(s, pte_pfn(pte))->flags & PG_ANON)) {
+			vpn++;
+			continue;
+		}
 		radix_clear(&mm->pt, vpn);
 		if (pte & PTE_PRESENT) {
 			pfn_t pfn = pte_pfn(pte);

@@ -43,7 +43,10 @@ static int check_source(struct vmsys *s, struct task *t, struct vma *v, const st
 		return -KERR_EINVAL;
 	if (r->dontunmap && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))
 		return -KERR_EINVAL;
-	if (r->old_len > v->end - r->addr)
+	/* a shrink may cross the VMA's end: only what is kept must lie in it
+	 * (check_prep_vma() @ v6.18; 6.1 unmaps the tail first) */
+	uint64_t kept = r->new_len < r->old_len ? r->new_len : r->old_len;
+	if (kept > v->end - r->addr)
 		return -KERR_EFAULT;
 	if (r->new_len <= r->old_len)
 		return 0;
@@ -291,7 +294,8 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 	}
 
 	int64_t ret;
-	if (sem->mremap_multi_vma && implies_new && r.old_len == r.new_len) {
+	/* vrm_move_only(): MREMAP_FIXED with an unchanged length */
+	if (sem->mremap_multi_vma && r.fixed && r.old_len == r.new_len) {
 		ret = remap_move(s, t, &r);
 		return ret;
 	}

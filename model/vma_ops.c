@@ -219,31 +219,47 @@ int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 
 /* ---------------------------------------------------------------- merge */
 
-static bool anon_compatible(const struct anon_vma *a, const struct anon_vma *b,
-			    const struct vma *existing)
+/* A VMA whose anon_vma came through fork (its chain is longer than one)
+ * carries pages that may still be shared with the parent
+ * (mm/vma.c:vma_had_uncowed_parents()). */
+static bool had_uncowed_parents(const struct vma *v)
 {
-	if ((!a || !b) && (!existing || existing->navc <= 1))
-		return true;
-	return a == b;
+	return v && v->anon_vma && v->navc > 1;
 }
 
-/* can the range [start,end) with (flags, file, pgoff, anon) follow prev? */
+/*
+ * mm/vma.c:is_mergeable_anon_vma() @ v6.18: src (the range being changed,
+ * with anon_vma src_anon) may join tgt if tgt has no anon_vma and src did
+ * not come through fork, if only tgt has one and tgt did not come through
+ * fork, or if both share one.
+ */
+static bool anon_mergeable(const struct anon_vma *src_anon, const struct vma *src,
+			   const struct vma *tgt)
+{
+	if (!tgt->anon_vma && src_anon)
+		return !had_uncowed_parents(src);
+	if (tgt->anon_vma && !src_anon)
+		return !had_uncowed_parents(tgt);
+	return src_anon == tgt->anon_vma;
+}
+
+/* can the range [start,end) of src with (flags, file, pgoff) follow prev? */
 static bool can_merge_after(const struct vma *prev, vm_flags_t flags, const struct file *f,
-			    uint64_t pgoff, const struct anon_vma *av)
+			    uint64_t pgoff, const struct vma *src)
 {
 	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f)
 		return false;
-	if (!anon_compatible(av, prev->anon_vma, prev))
+	if (!anon_mergeable(src ? src->anon_vma : NULL, src, prev))
 		return false;
 	return prev->pgoff + vma_pages(prev) == pgoff;
 }
 
 static bool can_merge_before(const struct vma *next, vm_flags_t flags, const struct file *f,
-			     uint64_t pgoff, uint64_t pages, const struct anon_vma *av)
+			     uint64_t pgoff, uint64_t pages, const struct vma *src)
 {
 	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f)
 		return false;
-	if (!anon_compatible(av, next->anon_vma, next))
+	if (!anon_mergeable(src ? src->anon_vma : NULL, src, next))
 		return false;
 	return pgoff + pages == next->pgoff;
 }
@@ -252,8 +268,7 @@ bool vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	if (a->end != b->start || (a->flags & VM_SPECIAL))
 		return false;
-	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a->anon_vma) &&
-	       anon_compatible(a->anon_vma, b->anon_vma, a);
+	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a);
 }
 
 /* Move [v->start, new_start) of v into prev (prev grows, v shrinks). */
@@ -308,10 +323,12 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 
 	if (!(newflags & VM_SPECIAL)) {
 		bool m_prev = prev && prev->end == start && start == v->start &&
-			      can_merge_after(prev, newflags, v->file, pgoff, v->anon_vma);
+			      can_merge_after(prev, newflags, v->file, pgoff, v);
 		bool m_next = next && end == next->start && end == v->end &&
-			      can_merge_before(next, newflags, v->file, pgoff, pages, v->anon_vma);
-		if (m_prev && m_next && !anon_compatible(prev->anon_vma, next->anon_vma, NULL))
+			      can_merge_before(next, newflags, v->file, pgoff, pages, v);
+		/* merging both: prev's and next's anon_vmas must agree too */
+		if (m_prev && m_next && prev->anon_vma && next->anon_vma &&
+		    prev->anon_vma != next->anon_vma)
 			m_next = false;
 		if (m_prev && m_next) {
 			absorb_next(s, mm, prev, v);
