@@ -101,6 +101,15 @@ static void forget_anon(struct vmsys *s, struct vma *v)
 	}
 }
 
+static uint64_t locked_pages(struct mm *mm)
+{
+	uint64_t n = 0;
+	for (struct vma *w = mm->vmas.first; w; w = w->next)
+		if (w->flags & VM_LOCKED)
+			n += vma_pages(w);
+	return n;
+}
+
 /* copy_vma() + move_page_tables() + unmap of the source (move_vma()) */
 static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct remap *r)
 {
@@ -110,6 +119,7 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		return -KERR_ENOMEM;
 	uint64_t old_addr = r->addr, old_len = r->old_len, new_len = r->new_len;
 	uint64_t new_addr = r->new_addr;
+	uint64_t lv0 = mm->locked_vm, lp0 = r->dontunmap ? locked_pages(mm) : 0;
 	if (r->dontunmap && (v->flags & VM_LOCKED) && sem->dontunmap_splits_first) {
 		int err = 0;
 		v = vma_modify_flags(s, mm, v, old_addr, old_addr + old_len, v->flags, &err);
@@ -138,18 +148,22 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		return err;
 	vm_stat_account(mm, flags, (int64_t)(new_len >> PAGE_SHIFT));
 	if (r->dontunmap) {
-		if (sem->dontunmap_charges_new && (flags & VM_LOCKED)) {
-			/* vrm_stat_account() charges the new range while the old
-			 * VMA, unlocked below, keeps its charge: an over-count */
-			mm->locked_vm += new_len >> PAGE_SHIFT;
-			mm->locked_vm_quirk += (int64_t)vma_pages(v);
+		bool whole = v->start == old_addr && v->end == old_addr + old_len;
+		/* copy_vma() merges the copy with its neighbours - the still
+		 * locked source among them (an unfaulted anon VMA took the pgoff
+		 * of its new place); dontunmap_complete() then unlocks whatever
+		 * VMA holds the source range now */
+		nv = vma_try_merge_neighbours(s, mm, nv);
+		struct vma *src = vma_lookup(&mm->vmas, old_addr);
+		if (sem->dontunmap_charges_new && (flags & VM_LOCKED))
+			mm->locked_vm += new_len >> PAGE_SHIFT; /* vrm_stat_account() */
+		if (src) {
+			src->flags &= ~sem->lock_mask;
+			if (whole && src != nv)
+				forget_anon(s, src);
 		}
-		v->flags &= ~sem->lock_mask;
-		if (v->start == old_addr && v->end == old_addr + old_len)
-			forget_anon(s, v);
-		nv = vma_lookup(&mm->vmas, new_addr);
-		if (nv)
-			vma_try_merge_neighbours(s, mm, nv);
+		/* what locked_vm holds without a locked VMA behind it */
+		mm->locked_vm_quirk += (int64_t)(mm->locked_vm - lv0) - ((int64_t)locked_pages(mm) - (int64_t)lp0);
 		return (int64_t)new_addr;
 	}
 	/* the old range's charge is dropped by munmap */
