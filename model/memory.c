@@ -77,6 +77,54 @@ static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte,
 		*oom = 1;
 }
 
+/*
+ * Map a whole large page-cache folio into v if it lies inside v and inside
+ * one page table (2 MiB), as 6.18's finish_fault() and fault-around do
+ * ("map the entire file folio"): every page not yet mapped gets a PTE with
+ * flags fl; when this call mapped all of the folio into a locked VMA, the
+ * folio is mlocked (folio_add_file_rmap_ptes() of the entire folio).
+ * Returns false when the folio does not fit (the caller maps one page).
+ */
+static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned fl, int *oom)
+{
+	struct page *p = spage(s, pfn);
+	if (!p->folio_order || !s->sem->pagecache_large_folios || !v->file)
+		return false;
+	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
+	if (head < v->pgoff || head + nr > v->pgoff + vma_pages(v))
+		return false;
+	uint64_t a0 = v->start + ((head - v->pgoff) << PAGE_SHIFT);
+	if ((a0 >> 21) != ((a0 + (nr << PAGE_SHIFT) - 1) >> 21))
+		return false;
+	uint64_t mapped = 0;
+	pfn_t pages[1u << 9];
+	for (uint64_t i = 0; i < nr; i++) {
+		pfn_t q = file_find_page(s, v->file, head + i);
+		pages[i] = q;
+		if (!q)
+			return false;
+	}
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t a = a0 + (i << PAGE_SHIFT);
+		if (radix_get(&v->mm->pt, a >> PAGE_SHIFT))
+			continue;
+		set_pte(s, v->mm, a, mk_pte(pages[i], fl), oom);
+		if (*oom)
+			return true;
+		rmap_add(s, v, pages[i], false);
+		if ((fl & PTE_DIRTY) && !(spage(s, pages[i])->flags & PG_DIRTY)) {
+			spage(s, pages[i])->flags |= PG_DIRTY;
+			if (!v->file->shmem)
+				count_vm(s, NR_DIRTY, 1);
+		}
+		mapped++;
+	}
+	if (mapped == nr && s->sem->page_model == PLM_MLOCK_COUNT)
+		for (uint64_t i = 0; i < nr; i++)
+			mlock_vma_folio(s, v, pages[i]);
+	return true;
+}
+
 /* Map the file pages around addr that are already cached
  * (mm/memory.c:do_fault_around() + mm/filemap.c:filemap_map_pages()). */
 static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom)
@@ -112,6 +160,11 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 		unsigned fl = PTE_PRESENT | PTE_YOUNG;
 		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
 			fl |= PTE_WRITE;
+		if (map_whole_folio(s, v, pfn, fl, oom)) {
+			if (*oom)
+				return;
+			continue;
+		}
 		set_pte(s, mm, a, mk_pte(pfn, fl), oom);
 		if (*oom)
 			return;
@@ -153,10 +206,19 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		 * fault-around now finds the neighbours cached.
 		 */
 		uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-		uint64_t ra = 32, start = idx > ra / 2 ? idx - ra / 2 : 0;
-		if (v->flags & VM_SEQ_READ)
+		uint64_t ra = 32, start = idx > ra / 2 ? idx - ra / 2 : 0, stop = start + ra;
+		if (v->flags & VM_SEQ_READ) {
 			start = idx;
-		for (uint64_t i = start; i < start + ra && i < max_idx; i++)
+			stop = start + ra;
+		} else if ((v->flags & VM_EXEC) && s->sem->exec_readahead_forward) {
+			/* 6.16+: executable mappings read from the fault to the
+			 * VMA's end only (no read-around, no async part) */
+			start = idx;
+			stop = start + ra;
+			if (stop > v->pgoff + vma_pages(v))
+				stop = v->pgoff + vma_pages(v);
+		}
+		for (uint64_t i = start; i < stop && i < max_idx; i++)
 			if (!file_find_page(s, f, i) && !file_add_page(s, f, i, NULL)) {
 				*oom = 1;
 				return VMF_SIGBUS;
@@ -204,6 +266,9 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	} else if (vma_is_shared(v) && (v->flags & VM_WRITE) && f->shmem) {
 		fl |= PTE_WRITE; /* no write-notify on shmem */
 	}
+	/* finish_fault() @ v6.18 maps the entire folio when it fits */
+	if (map_whole_folio(s, v, pfn, fl, oom))
+		return *oom ? VMF_SIGBUS : (major ? VMF_MAJOR : VMF_MINOR);
 	set_pte(s, mm, addr, mk_pte(pfn, fl), oom);
 	rmap_add(s, v, pfn, false);
 	return major ? VMF_MAJOR : VMF_MINOR;

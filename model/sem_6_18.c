@@ -69,6 +69,7 @@ const struct semantics sem_6_18 = {
 			       MADV_BIT(MADV_X_PAGEOUT) | MADV_BIT(MADV_X_GUARD_INSTALL),
 	.page_model = PLM_MLOCK_COUNT,
 	.pagecache_large_folios = true,
+	.exec_readahead_forward = true,
 	.lru_batch = 31,
 	.mlock_batch = 31,
 	.new_anon_active = false,

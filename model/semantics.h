@@ -126,6 +126,9 @@ struct semantics {
 	 * whole folio is mapped inside the range, unmapping any part munlocks
 	 * it (mm/mlock.c:allow_mlock_munlock(), mm/rmap.c @ v6.18). */
 	bool pagecache_large_folios;
+	/* mm/filemap.c:do_sync_mmap_readahead() @ v6.16+: a fault in a VM_EXEC
+	 * mapping reads forward from the fault, within the VMA */
+	bool exec_readahead_forward;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
