@@ -7,9 +7,13 @@
  *   lru-lists       every page on a list is on the list its flags say;
  *                   list lengths equal the nr_* counters
  *   nr-mlock        nr_mlock equals the pages with PG_mlocked
- *   mlocked-vma     (6.x page model) every present page of a VM_LOCKED VMA
- *                   is PG_mlocked; with the batches drained, on the
- *                   unevictable list
+ *   mlocked-vma     (6.x page model) every present anonymous page mapped
+ *                   only by a VM_LOCKED VMA is PG_mlocked; with the batches
+ *                   drained, on the unevictable list.  Shared and
+ *                   page-cache pages are exempt: the kernel's mlock_count
+ *                   "errs low", and a munlock still queued in the per-CPU
+ *                   batch cancels a later mlock of the same page (both seen
+ *                   on 6.18: traces/golden/r3-munmap-leaves-munlock-*)
  *   locked-vm       locked_vm equals the pages of the VM_LOCKED VMAs, plus
  *                   what the semantics' documented accounting quirks add
  */
@@ -53,7 +57,7 @@ static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len,
 				struct page *p = spage(s, pfn);
 				/* 6.18 leaves a large folio not wholly inside the
 				 * locked range unlocked, by design */
-				if (p->folio_order && s->sem->pagecache_large_folios) {
+				if (!(p->flags & PG_ANON) || p->mapcount != 1) {
 					vpn++;
 					continue;
 				}

@@ -660,8 +660,9 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 	}
 	s->zap_folio_key = UINT64_MAX;
 	/* tlb_finish_mmu() hands the unmapped pages to
-	 * free_pages_and_swap_cache(), which starts with lru_add_drain(): the
-	 * munlocks queued by the zap are applied before the call returns */
-	if (freed)
+	 * free_pages_and_swap_cache(), which on 6.1 and older starts with
+	 * lru_add_drain(): the munlocks queued by the zap are applied before
+	 * the call returns; 6.18 leaves them in the per-CPU batch */
+	if (freed && s->sem->zap_drains_lru)
 		lru_add_drain(s);
 }

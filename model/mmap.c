@@ -101,7 +101,8 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len)
 		if (err)
 			return err;
 	}
-	lru_add_drain(s);
+	if (s->sem->zap_drains_lru)
+		lru_add_drain(s); /* unmap_region() @ v6.1; 6.18's vms_clear_ptes() does not */
 	const struct semantics *sem = s->sem;
 	/* discharge: 6.x sums VM_LOCKED VMAs; 4.x only if locked_vm != 0
 	 * (tested once, before the walk), and munlocks each first

@@ -88,6 +88,7 @@ const struct semantics sem_4_0 = {
 	.dontunmap_charges_new = false,
 	/* mm/madvise.c:madvise_dontneed()/madvise_remove() @ v4.0 */
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_REMOVE),
+	.zap_drains_lru = true,
 	.page_model = PLM_RMAP_WALK,
 	.lru_batch = 14,                    /* PAGEVEC_SIZE */
 	.mlock_batch = 14,

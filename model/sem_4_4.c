@@ -63,6 +63,7 @@ const struct semantics sem_4_4 = {
 	.has_dontunmap = false,
 	.dontunmap_charges_new = false,
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_REMOVE),
+	.zap_drains_lru = true,
 	.page_model = PLM_RMAP_WALK,
 	.lru_batch = 14,
 	.mlock_batch = 14,

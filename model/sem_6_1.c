@@ -68,6 +68,7 @@ const struct semantics sem_6_1 = {
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_FREE) |
 			       MADV_BIT(MADV_X_REMOVE) | MADV_BIT(MADV_X_COLD) |
 			       MADV_BIT(MADV_X_PAGEOUT),
+	.zap_drains_lru = true,
 	.page_model = PLM_MLOCK_COUNT,
 	.lru_batch = 15,
 	.mlock_batch = 15,

@@ -129,6 +129,11 @@ struct semantics {
 	/* mm/filemap.c:do_sync_mmap_readahead() @ v6.16+: a fault in a VM_EXEC
 	 * mapping reads forward from the fault, within the VMA */
 	bool exec_readahead_forward;
+	/* munmap drains the per-CPU batches (unmap_region() and
+	 * free_pages_and_swap_cache() start with lru_add_drain() in 6.1 and
+	 * older): the munlocks a zap queued are applied when it returns.
+	 * 6.18 leaves them queued. */
+	bool zap_drains_lru;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
