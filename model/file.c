@@ -273,6 +273,7 @@ int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathle
 	(void)created;
 	file_get(f); /* the descriptor's reference; the name holds its own */
 	ft->fd[fd].file = f;
+	ft->fd[fd].ofd = ++s->next_ofd;
 	ft->fd[fd].oflags = oflags;
 	ft->fd[fd].pos = 0;
 	return fd;

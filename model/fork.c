@@ -94,6 +94,7 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 		if (!n)
 			return -KERR_ENOMEM;
 		n->serial = ++s->next_serial;
+		n->ofd = v->ofd;
 		vma_link(s, mm, n);
 		if (v->flags & VM_WIPEONFORK)
 			continue;

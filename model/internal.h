@@ -75,6 +75,7 @@ struct file {
 
 struct fd_entry {
 	struct file *file;
+	uint32_t ofd;          /* open file description (shared by dup and fork) */
 	uint64_t oflags;
 	uint64_t pos;
 };
@@ -147,7 +148,7 @@ struct vmsys {
 	uint64_t swap_next;
 	struct task *tasks;
 	struct file *files;
-	uint32_t next_file_id, next_anon_id, next_mm_id, next_serial;
+	uint32_t next_file_id, next_anon_id, next_mm_id, next_serial, next_ofd;
 	int next_pid;
 	uint64_t next_ino;
 	struct task *current;             /* the task whose call is running */

@@ -151,8 +151,8 @@ static vm_flags_t calc_prot_bits(const struct arch_flags *af, uint64_t prot)
 }
 
 /* Create [addr, addr+len) with flags: mm/mmap.c:mmap_region() @ v6.1 */
-static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint64_t addr,
-			   uint64_t len, vm_flags_t flags, uint64_t pgoff)
+static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint32_t ofd,
+			   uint64_t addr, uint64_t len, vm_flags_t flags, uint64_t pgoff)
 {
 	struct mm *mm = t->mm;
 	const struct semantics *sem = s->sem;
@@ -175,8 +175,10 @@ static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint
 		if (prev && prev->end != addr)
 			prev = NULL;
 		bool mp = prev && !((prev->flags ^ flags) & ~VM_IGNORE_MERGE) && prev->file == f &&
+			  prev->ofd == ofd &&
 			  prev->pgoff + vma_pages(prev) == pgoff && (prev->navc <= 1);
 		bool mn = next && !((next->flags ^ flags) & ~VM_IGNORE_MERGE) && next->file == f &&
+			  next->ofd == ofd &&
 			  pgoff + (len >> PAGE_SHIFT) == next->pgoff && (next->navc <= 1);
 		if (mp && mn && prev->anon_vma && next->anon_vma && prev->anon_vma != next->anon_vma)
 			mn = false;
@@ -208,6 +210,7 @@ static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint
 		v = vma_new(s, mm, addr, end, flags, f, pgoff);
 		if (!v)
 			return -KERR_ENOMEM;
+		v->ofd = ofd;
 		vma_link(s, mm, v);
 	}
 	vm_stat_account(mm, flags, (int64_t)(len >> PAGE_SHIFT));
@@ -332,7 +335,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 	if (flags & af->map_noreserve)
 		vmf |= VM_NORESERVE;
 
-	int64_t r = mmap_region(s, t, f, addr, len, vmf, pgoff);
+	int64_t r = mmap_region(s, t, f, fe ? fe->ofd : 0, addr, len, vmf, pgoff);
 	if (r < 0)
 		return r;
 	bool populate = (vmf & VM_LOCKED) ||
@@ -389,7 +392,7 @@ int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t brk)
 		return (int64_t)mm->brk;
 	vm_flags_t flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
 			   mm->def_flags;
-	int64_t r = mmap_region(s, t, NULL, oldbrk, len, flags, oldbrk >> PAGE_SHIFT);
+	int64_t r = mmap_region(s, t, NULL, 0, oldbrk, len, flags, oldbrk >> PAGE_SHIFT);
 	if (r < 0)
 		return (int64_t)mm->brk;
 	mm->brk = brk;

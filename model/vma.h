@@ -28,6 +28,8 @@ struct vma {
 	vm_flags_t flags;
 	uint64_t pgoff;          /* page offset of start in the file (or linear anon index) */
 	struct file *file;       /* NULL for anonymous memory (shared anon has a shmem file) */
+	uint32_t ofd;            /* the open file description mapped (vma->vm_file): two
+				  * opens of one file never merge; 0 for anonymous */
 	struct anon_vma *anon_vma;
 	struct avc *avc_list;    /* anon_vma chains this VMA is on */
 	unsigned navc;

@@ -131,7 +131,7 @@ void anon_vma_put(struct vmsys *s, struct anon_vma *av)
  * from the access bits */
 static bool anon_vma_compatible(const struct vma *a, const struct vma *b)
 {
-	return a->end == b->start && a->file == b->file &&
+	return a->end == b->start && a->file == b->file && a->ofd == b->ofd &&
 	       !((a->flags ^ b->flags) & ~(VM_ACCESS_FLAGS | VM_SOFTDIRTY)) &&
 	       b->pgoff == a->pgoff + vma_pages(a);
 }
@@ -204,6 +204,7 @@ int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 	if (!n)
 		return -KERR_ENOMEM;
 	n->serial = v->serial;
+	n->ofd = v->ofd;
 	if (anon_vma_clone(s, n, v)) {
 		vma_unlink_free(s, mm, n); /* never linked: undo by hand */
 		return -KERR_ENOMEM;
@@ -247,7 +248,8 @@ static bool anon_mergeable(const struct anon_vma *src_anon, const struct vma *sr
 static bool can_merge_after(const struct vma *prev, vm_flags_t flags, const struct file *f,
 			    uint64_t pgoff, const struct vma *src)
 {
-	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f)
+	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f ||
+	    (src && prev->ofd != src->ofd))
 		return false;
 	if (!anon_mergeable(src ? src->anon_vma : NULL, src, prev))
 		return false;
@@ -257,7 +259,8 @@ static bool can_merge_after(const struct vma *prev, vm_flags_t flags, const stru
 static bool can_merge_before(const struct vma *next, vm_flags_t flags, const struct file *f,
 			     uint64_t pgoff, uint64_t pages, const struct vma *src)
 {
-	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f)
+	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f ||
+	    (src && next->ofd != src->ofd))
 		return false;
 	if (!anon_mergeable(src ? src->anon_vma : NULL, src, next))
 		return false;
