@@ -179,6 +179,9 @@ void vmsys_event_add(struct vmsys *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* mm.c */
+/* Is t the first live task using its mm (threads share one)? Walks that
+ * visit every address space once use it. */
+bool task_owns_mm(const struct vmsys *s, const struct task *t);
 struct mm *mm_alloc(struct vmsys *s);
 void mm_put(struct vmsys *s, struct mm *mm);  /* drop a user; exit_mmap at 0 */
 bool mm_can_do_mlock(const struct task *t);   /* mm/mlock.c:can_do_mlock() */
@@ -200,6 +203,8 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma *v);
 bool vma_mergeable(const struct vma *a, const struct vma *b);
 int anon_vma_prepare(struct vmsys *s, struct vma *v);
+/* drop every anon_vma chain of v (mm/rmap.c:unlink_anon_vmas()) */
+void unlink_anon_vmas(struct vmsys *s, struct vma *v);
 int anon_vma_clone(struct vmsys *s, struct vma *dst, const struct vma *src);
 void anon_vma_put(struct vmsys *s, struct anon_vma *av);
 void file_link_vma(struct file *f, struct vma *v);

@@ -92,13 +92,7 @@ unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
 	if (len)
 		msg[0] = 0;
 	for (struct task *t = s->tasks; t; t = t->next) {
-		if (!t->alive || !t->mm)
-			continue;
-		bool seen = false;
-		for (struct task *u = s->tasks; u != t; u = u->next)
-			if (u->alive && u->mm == t->mm)
-				seen = true;
-		if (!seen)
+		if (task_owns_mm(s, t))
 			nv = check_mm(s, t, msg, len, nv);
 	}
 	static const enum vmstat_item stat[NR_LRU_LISTS] = {

@@ -111,6 +111,8 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 	lru_add_page(s, pfn, page_lru(p));
 }
 
+static void drain_add_batch(struct vmsys *s);
+
 void folio_add_lru(struct vmsys *s, pfn_t pfn)
 {
 	struct lru_batch *b = &s->lru.add_batch;
@@ -120,18 +122,9 @@ void folio_add_lru(struct vmsys *s, pfn_t pfn)
 	b->pfn[b->n] = pfn;
 	b->tag[b->n] = BATCH_LRU_ADD;
 	b->n++;
-	if (b->n >= s->sem->lru_batch || b->n >= LRU_BATCH_MAX) {
-		/* folio_batch_add_and_move(): a full batch is moved at once */
-		struct lru_batch copy = *b;
-		b->n = 0;
-		for (unsigned i = 0; i < copy.n; i++) {
-			struct page *q = spage(s, copy.pfn[i]);
-			q->in_batch--;
-			if (!(q->flags & PG_LRU))
-				lru_add_fn(s, copy.pfn[i]);
-			put_page(s, copy.pfn[i]);
-		}
-	}
+	/* folio_batch_add_and_move(): a full batch is moved at once */
+	if (b->n >= s->sem->lru_batch || b->n >= LRU_BATCH_MAX)
+		drain_add_batch(s);
 }
 
 static void drain_add_batch(struct vmsys *s)

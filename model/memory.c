@@ -70,6 +70,21 @@ static pfn_t new_anon_page(struct vmsys *s, struct vma *v, uint64_t addr)
 	return pfn;
 }
 
+/* A new, dirty anonymous page for addr in v (the target of a COW copy),
+ * preparing v's anon_vma first; PFN_NONE (and *oom) when out of memory. */
+static pfn_t new_cow_page(struct vmsys *s, struct vma *v, uint64_t addr, int *oom)
+{
+	pfn_t copy = PFN_NONE;
+	if (!anon_vma_prepare(s, v))
+		copy = new_anon_page(s, v, addr);
+	if (!copy) {
+		*oom = 1;
+		return PFN_NONE;
+	}
+	spage(s, copy)->flags |= PG_DIRTY;
+	return copy;
+}
+
 static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom)
 {
 	(void)s;
@@ -240,16 +255,9 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	mark_page_accessed(s, pfn);
 	if (write && !vma_is_shared(v)) {
 		/* do_cow_fault(): a private copy */
-		if (anon_vma_prepare(s, v)) {
-			*oom = 1;
+		pfn_t copy = new_cow_page(s, v, addr, oom);
+		if (!copy)
 			return VMF_SIGBUS;
-		}
-		pfn_t copy = new_anon_page(s, v, addr);
-		if (!copy) {
-			*oom = 1;
-			return VMF_SIGBUS;
-		}
-		spage(s, copy)->flags |= PG_DIRTY;
 		set_pte(s, mm, addr, mk_pte(copy, PTE_PRESENT | PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL), oom);
 		rmap_add(s, v, copy, true);
 		return major ? VMF_MAJOR : VMF_MINOR;
@@ -299,16 +307,9 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 		return VMF_MINOR;
 	}
 	/* wp_page_copy() */
-	if (anon_vma_prepare(s, v)) {
-		*oom = 1;
+	pfn_t copy = new_cow_page(s, v, addr, oom);
+	if (!copy)
 		return VMF_SIGBUS;
-	}
-	pfn_t copy = new_anon_page(s, v, addr);
-	if (!copy) {
-		*oom = 1;
-		return VMF_SIGBUS;
-	}
-	spage(s, copy)->flags |= PG_DIRTY;
 	*ptep = mk_pte(copy, PTE_PRESENT | PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL);
 	(void)mm;
 	rmap_add(s, v, copy, true);

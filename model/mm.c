@@ -45,6 +45,16 @@ void mm_put(struct vmsys *s, struct mm *mm)
 	free(mm);
 }
 
+bool task_owns_mm(const struct vmsys *s, const struct task *t)
+{
+	if (!t->alive || !t->mm)
+		return false;
+	for (const struct task *u = s->tasks; u != t; u = u->next)
+		if (u->alive && u->mm == t->mm)
+			return false;
+	return true;
+}
+
 /* mm/mlock.c:can_do_mlock() */
 bool mm_can_do_mlock(const struct task *t)
 {

@@ -22,7 +22,6 @@
  */
 #include "internal.h"
 
-#include <stdlib.h>
 
 struct remap {
 	uint64_t addr, old_len, new_len, new_addr, flags;
@@ -72,32 +71,6 @@ static void move_ptes(struct mm *mm, uint64_t old, uint64_t new, uint64_t len, i
 		if (radix_set(&mm->pt, (new >> PAGE_SHIFT) + (vpn - (old >> PAGE_SHIFT)), pte))
 			*err = -KERR_ENOMEM;
 		vpn++;
-	}
-}
-
-/* Drop the anon_vma chains of a VMA whose pages all moved away
- * (dontunmap_complete(): unlink_anon_vmas()). */
-static void forget_anon(struct vmsys *s, struct vma *v)
-{
-	struct avc *c = v->avc_list;
-	while (c) {
-		struct avc *next = c->vma_next;
-		struct anon_vma *av = c->av;
-		if (c->av_prev)
-			c->av_prev->av_next = c->av_next;
-		else
-			av->head = c->av_next;
-		if (c->av_next)
-			c->av_next->av_prev = c->av_prev;
-		free(c);
-		anon_vma_put(s, av);
-		c = next;
-	}
-	v->avc_list = NULL;
-	v->navc = 0;
-	if (v->anon_vma) {
-		anon_vma_put(s, v->anon_vma);
-		v->anon_vma = NULL;
 	}
 }
 
@@ -161,7 +134,7 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		if (src) {
 			src->flags &= ~sem->lock_mask;
 			if (whole && src != nv)
-				forget_anon(s, src);
+				unlink_anon_vmas(s, src); /* dontunmap_complete() */
 		}
 		/* what locked_vm holds without a locked VMA behind it */
 		mm->locked_vm_quirk += (int64_t)(mm->locked_vm - lv0) - ((int64_t)locked_pages(mm) - (int64_t)lp0);

@@ -147,15 +147,8 @@ void rmap_walk(struct vmsys *s, pfn_t pfn,
 		/* find the anon_vma by id through any mapping: pages keep the id;
 		 * the anon_vma list is reached from the VMAs of every mm */
 		for (struct task *t = s->tasks; t; t = t->next) {
-			if (!t->alive || !t->mm)
-				continue;
-			/* threads share an mm: visit it once */
-			bool seen = false;
-			for (struct task *u = s->tasks; u != t; u = u->next)
-				if (u->alive && u->mm == t->mm)
-					seen = true;
-			if (seen)
-				continue;
+			if (!task_owns_mm(s, t))
+				continue; /* threads share an mm: visit it once */
 			for (struct vma *v = t->mm->vmas.first; v; v = v->next) {
 				bool chained = false;
 				for (struct avc *c = v->avc_list; c; c = c->vma_next)

@@ -63,7 +63,7 @@ void vma_link(struct vmsys *s, struct mm *mm, struct vma *v)
 		file_link_vma(v->file, v);
 }
 
-static void unlink_anon_vmas(struct vmsys *s, struct vma *v)
+void unlink_anon_vmas(struct vmsys *s, struct vma *v)
 {
 	struct avc *c = v->avc_list;
 	while (c) {
