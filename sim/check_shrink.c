@@ -136,6 +136,7 @@ struct shrinker {
 	uint8_t sys;           /* the failing call */
 	struct gstep *cand;
 	unsigned long tests;
+	uint64_t mr_fixed;     /* MREMAP_FIXED of the arch */
 };
 
 static bool is_fork(const struct gstep *s) { return s->sys == SYS_FORK; }
@@ -207,6 +208,86 @@ static bool try_alt(struct shrinker *sh, struct gstep *cur, size_t *n, size_t i,
 
 #define PGSZ 4096ULL
 
+/* Try cur with steps i and j (i < j) removed. */
+static bool try_drop2(struct shrinker *sh, struct gstep *cur, size_t *n, size_t i, size_t j)
+{
+	size_t k = 0;
+	for (size_t x = 0; x < *n; x++)
+		if (x != i && x != j)
+			sh->cand[k++] = cur[x];
+	if (!test(sh, &k))
+		return false;
+	memcpy(cur, sh->cand, k * sizeof(*cur));
+	*n = k;
+	return true;
+}
+
+/* Merge processes: drop the fork at i and give the child's events to the
+ * process that forked it (with or without the child's exits, which would
+ * now end the parent). */
+static bool try_unfork(struct shrinker *sh, struct gstep *cur, size_t *n, size_t i)
+{
+	int child = (int)cur[i].value, parent = cur[i].pid;
+	for (int keep_exit = 0; keep_exit < 2; keep_exit++) {
+		size_t k = 0;
+		for (size_t j = 0; j < *n; j++) {
+			if (j == i)
+				continue;
+			struct gstep st = cur[j];
+			if (st.pid == child) {
+				if (!keep_exit && (st.sys == SYS_EXIT_GROUP || st.sys == SYS_EXIT))
+					continue;
+				st.pid = parent;
+			}
+			sh->cand[k++] = st;
+		}
+		if (k && test(sh, &k)) {
+			memcpy(cur, sh->cand, k * sizeof(*cur));
+			*n = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Simpler length candidates for l, tried in order: one page, halves,
+ * aligned, one page less. */
+static unsigned len_tries(uint64_t l, uint64_t *t)
+{
+	unsigned n = 0;
+	t[n++] = PGSZ;
+	t[n++] = l / 2 & ~(PGSZ - 1);
+	t[n++] = (l + PGSZ - 1) & ~(PGSZ - 1);
+	t[n++] = l / 4 * 3 & ~(PGSZ - 1);
+	t[n++] = l > PGSZ ? (l - PGSZ) : 0;
+	return n;
+}
+
+/* Shrink argument arg of step i by halving as long as it keeps failing
+ * (mremap: new_len follows an equal old_len). */
+static bool shrink_len(struct shrinker *sh, struct gstep *cur, size_t *n, size_t i, int arg)
+{
+	bool any = false, again = true;
+	while (again && i < *n) {
+		again = false;
+		uint64_t l = cur[i].args[arg], t[5];
+		unsigned nt = len_tries(l, t);
+		for (unsigned k = 0; k < nt; k++) {
+			if (!t[k] || t[k] >= l)
+				continue;
+			struct gstep b = cur[i];
+			b.args[arg] = t[k];
+			if (cur[i].sys == SYS_MREMAP && arg == 1 && b.args[2] == l)
+				b.args[2] = t[k];
+			if (try_alt(sh, cur, n, i, &b)) {
+				any = again = true;
+				break;
+			}
+		}
+	}
+	return any;
+}
+
 static bool simplify_step(struct shrinker *sh, struct gstep *cur, size_t *n, size_t i)
 {
 	bool any = false;
@@ -224,41 +305,23 @@ static bool simplify_step(struct shrinker *sh, struct gstep *cur, size_t *n, siz
 	default:
 		break;
 	}
-	/* fold the process into the first one */
+	/* merge the process into the first one, or the fork into its parent */
 	if (a.pid != GEN_FIRST_PID && !is_fork(&a)) {
 		struct gstep b = a;
 		b.pid = GEN_FIRST_PID;
 		if (try_alt(sh, cur, n, i, &b))
 			return true;
 	}
-	if (lenarg >= 0) {
-		uint64_t l = cur[i].args[lenarg];
-		const uint64_t tries[] = { PGSZ, l / 2 & ~(PGSZ - 1), (l + PGSZ - 1) & ~(PGSZ - 1), l - PGSZ };
-		for (unsigned t = 0; t < 4 && i < *n; t++) {
-			if (!tries[t] || tries[t] >= l)
-				continue;
-			struct gstep b = cur[i];
-			b.args[lenarg] = tries[t];
-			if (a.sys == SYS_MREMAP && b.args[2] == l)
-				b.args[2] = tries[t];
-			if (try_alt(sh, cur, n, i, &b)) {
-				any = true;
-				break;
-			}
-		}
-	}
+	if (is_fork(&a) && try_unfork(sh, cur, n, i))
+		return true;
+	if (lenarg >= 0)
+		any |= shrink_len(sh, cur, n, i, lenarg);
+	if (i < *n && a.sys == SYS_MREMAP && cur[i].args[2] > PGSZ)
+		any |= shrink_len(sh, cur, n, i, 2);
 	if (i < *n && addrarg >= 0 && (cur[i].args[addrarg] & (PGSZ - 1))) {
 		struct gstep b = cur[i];
 		b.args[addrarg] &= ~(PGSZ - 1);
 		any |= try_alt(sh, cur, n, i, &b);
-	}
-	if (i < *n && a.sys == SYS_MREMAP) {
-		uint64_t nl = cur[i].args[2];
-		if (nl > PGSZ) {
-			struct gstep b = cur[i];
-			b.args[2] = PGSZ;
-			any |= try_alt(sh, cur, n, i, &b);
-		}
 	}
 	/* flags: drop one bit at a time */
 	int flagarg = -1;
@@ -276,12 +339,27 @@ static bool simplify_step(struct shrinker *sh, struct gstep *cur, size_t *n, siz
 				continue;
 			struct gstep c = cur[i];
 			c.args[flagarg] &= ~bit;
+			if (c.sys == SYS_MREMAP && !(c.args[3] & sh->mr_fixed))
+				c.nargs = 4;
 			any |= try_alt(sh, cur, n, i, &c);
 		}
 	if (i < *n && a.sys == SYS_MMAP && cur[i].args[2] != 3) { /* prot: PROT_READ|PROT_WRITE */
 		struct gstep c = cur[i];
 		c.args[2] = 3;
 		any |= try_alt(sh, cur, n, i, &c);
+	}
+	if (i < *n && a.sys == SYS_MMAP && cur[i].args[4] != (uint64_t)-1 && cur[i].args[5]) {
+		struct gstep c = cur[i]; /* file offset 0 */
+		c.args[5] = 0;
+		any |= try_alt(sh, cur, n, i, &c);
+	}
+	if (i < *n && (a.sys == SYS_TOUCH || a.sys == SYS_FAULT)) {
+		int acc = a.sys == SYS_TOUCH ? 2 : 1;
+		if (cur[i].args[acc] != ACC_READ) { /* a read is simpler than a write */
+			struct gstep c = cur[i];
+			c.args[acc] = ACC_READ;
+			any |= try_alt(sh, cur, n, i, &c);
+		}
 	}
 	if (i < *n && a.sys == SYS_RECLAIM && cur[i].args[0] > 32) {
 		struct gstep c = cur[i];
@@ -291,16 +369,54 @@ static bool simplify_step(struct shrinker *sh, struct gstep *cur, size_t *n, siz
 	return any;
 }
 
+/* Drop windows of `w` consecutive events at every offset (never the
+ * failing last step). */
+static bool drop_windows(struct shrinker *sh, struct gstep *steps, size_t *n, size_t w)
+{
+	bool any = false;
+	for (size_t from = 0; from + w < *n;) {
+		if (try_drop(sh, steps, n, from, w))
+			any = true;
+		else
+			from++;
+	}
+	return any;
+}
+
+/* Drop every pair of events (not necessarily adjacent). */
+static bool drop_pairs(struct shrinker *sh, struct gstep *steps, size_t *n)
+{
+	bool any = false;
+	for (size_t i = 0; i + 2 < *n; i++)
+		for (size_t j = i + 1; j + 1 < *n;) {
+			if (try_drop2(sh, steps, n, i, j))
+				any = true;
+			else
+				j++;
+		}
+	return any;
+}
+
+#define PAIR_LIMIT 64     /* pairs are quadratic: only on sequences this short */
+
 void check_shrink(const struct check_plan *p, const struct gen_machine *m, struct gstep *steps,
 		  size_t *n, unsigned inv)
 {
 	if (!*n)
 		return;
-	struct shrinker sh = { p, m, inv, steps[*n - 1].sys, malloc(*n * sizeof(*steps)), 0 };
+	struct shrinker sh = { p, m, inv, steps[*n - 1].sys, malloc(*n * sizeof(*steps)), 0, 0 };
 	if (!sh.cand)
 		return;
+	{
+		char err[64];
+		struct vmsys *s = machine(p, m, err, sizeof(err));
+		if (s) {
+			sh.mr_fixed = s->af.mremap_fixed;
+			vmsys_free(s);
+		}
+	}
 	bool changed = true;
-	for (int round = 0; changed && round < 8; round++) {
+	for (int round = 0; changed && round < 16; round++) {
 		changed = false;
 		/* chunks, halving, then single events */
 		for (size_t chunk = *n / 2; chunk >= 1; chunk /= 2) {
@@ -319,6 +435,14 @@ void check_shrink(const struct check_plan *p, const struct gen_machine *m, struc
 		for (size_t i = 0; i < *n; i++)
 			if (simplify_step(&sh, steps, n, i))
 				changed = true;
+		if (changed)
+			continue;
+		/* stuck: windows at every offset, then any pair (an event that
+		 * only matters together with another one) */
+		for (size_t w = 2; w <= 4 && !changed; w++)
+			changed = drop_windows(&sh, steps, n, w);
+		if (!changed && *n <= PAIR_LIMIT && *n > 2)
+			changed = drop_pairs(&sh, steps, n);
 	}
 	free(sh.cand);
 }

@@ -36,6 +36,8 @@
 
 #define CHECK_BLOCK 64u
 #define MAX_REPRO 4096u
+#define SHRINK_GOAL 8u   /* the promise: reproducers of at most 8 events */
+#define SHRINK_TRIES 4u  /* violations of one invariant shrunk per block at most */
 
 static const char check_usage[] =
 	"usage: vmsim check --kernel NAME [--arch NAME] [--seed N] [--steps N] [--runs N]\n"
@@ -63,6 +65,7 @@ static const char check_usage[] =
 struct inv_best {
 	unsigned long count;   /* runs that violated it */
 	unsigned len;          /* events of the best reproducer, 0 = none */
+	unsigned shrunk, maxlen; /* shrinks done, the longest result (--stats) */
 	uint64_t run, seed;
 	struct gstep steps[MAX_REPRO];
 };
@@ -102,7 +105,6 @@ static void run_block(const struct opts *o, uint32_t b, struct block_res *br, st
 	uint64_t last = first + CHECK_BLOCK;
 	if (last > o->runs)
 		last = o->runs;
-	uint32_t shrunk = 0;
 	static struct run_out ro;
 	for (uint64_t r = first; r < last; r++) {
 		if (o->time_budget > 0 && now_s() - o->t0 >= o->time_budget)
@@ -121,19 +123,34 @@ static void run_block(const struct opts *o, uint32_t b, struct block_res *br, st
 				continue;
 			struct inv_best *ib = &br->inv[k];
 			ib->count++;
-			if (shrunk & (1u << k))
+			/* shrink the first violation of the block; while the best
+			 * is still above the 8-event goal, a few more */
+			if (ib->shrunk && (ib->shrunk >= SHRINK_TRIES || (ib->len && ib->len <= SHRINK_GOAL)))
 				continue;
-			shrunk |= 1u << k;
 			struct gen_machine m;
 			gen_machine(seed, &m);
+			/* shrink a copy: the run's steps serve every invariant it broke */
 			size_t n = ro.first[k] + 1;
-			check_shrink(&o->plan, &m, *buf, &n, k);
-			if (n > MAX_REPRO)
-				continue;
-			ib->len = (unsigned)n;
-			ib->run = r;
-			ib->seed = seed;
-			memcpy(ib->steps, *buf, n * sizeof(**buf));
+			struct gstep *w = malloc(n * sizeof(*w));
+			if (!w) {
+				fprintf(stderr, "vmsim check: out of memory\n");
+				br->err = 1;
+				return;
+			}
+			memcpy(w, *buf, n * sizeof(*w));
+			check_shrink(&o->plan, &m, w, &n, k);
+			ib->shrunk++;
+			if (n > ib->maxlen)
+				ib->maxlen = (unsigned)n;
+			/* a reproducer is only kept if it replays to the violation */
+			if (n <= MAX_REPRO && (!ib->len || n < ib->len) &&
+			    check_replay_steps(&o->plan, &m, w, n, k, NULL, 0) == (long)n - 1) {
+				ib->len = (unsigned)n;
+				ib->run = r;
+				ib->seed = seed;
+				memcpy(ib->steps, w, n * sizeof(*w));
+			}
+			free(w);
 		}
 	}
 }
@@ -143,6 +160,9 @@ static void merge(struct inv_best *tot, const struct block_res *br)
 	for (unsigned k = 0; k < INV_NR; k++) {
 		const struct inv_best *ib = &br->inv[k];
 		tot[k].count += ib->count;
+		tot[k].shrunk += ib->shrunk;
+		if (ib->maxlen > tot[k].maxlen)
+			tot[k].maxlen = ib->maxlen;
 		if (!ib->len)
 			continue;
 		if (!tot[k].len || ib->len < tot[k].len || (ib->len == tot[k].len && ib->run < tot[k].run)) {
@@ -468,6 +488,11 @@ int cmd_check(int argc, char **argv)
 	}
 	printf("summary: kernel %s: %" PRIu64 " runs, %" PRIu64 " steps, %u of %u invariants violated\n",
 	       o.plan.sem->name, runs, steps, nviol, nchecked);
+	if (o.stats)
+		for (unsigned k = 0; k < INV_NR; k++)
+			if (tot[k].shrunk)
+				fprintf(stderr, "vmsim check: %s: %u violations shrunk, the longest to %u events\n",
+					inv_name(k), tot[k].shrunk, tot[k].maxlen);
 	if (o.stats)
 		fprintf(stderr, "vmsim check: %" PRIu64 " steps in %.2f s: %.0f steps/s (%u job%s)\n", steps, dt,
 			dt > 0 ? steps / dt : 0.0, o.jobs, o.jobs == 1 ? "" : "s");

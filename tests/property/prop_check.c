@@ -5,11 +5,14 @@
  *    the written reproducer replays (`vmsim replay --check-invariants`,
  *    the same code path users run) to a violation of that invariant;
  *  - the same seed twice, and --jobs 1 vs --jobs 3, give identical output;
+ *  - every committed reproducer in traces/findings/ has at most 8 events
+ *    and replays to a violation of the invariant its header names;
  *  - real 6.18 holds, over many runs, every invariant it should hold (the
  *    ones it violates are findings documented in docs/findings.md).
  * Runs the built ./vmsim binary.
  */
 #include <CUnit/Basic.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +120,54 @@ static void test_deterministic(void)
 	free(c);
 }
 
+/* traces/findings/KERNEL-INVARIANT.trace: <= 8 events, replays to INVARIANT */
+static void test_findings_replay(void)
+{
+	char dir[512], path[1024], cmd[2048], line[1024];
+	snprintf(dir, sizeof(dir), "%s/traces/findings", VMSIM_SRCDIR);
+	DIR *d = opendir(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	unsigned n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		FILE *f = fopen(path, "r");
+		CU_ASSERT_PTR_NOT_NULL(f);
+		if (!f)
+			continue;
+		char kernel[64] = "", inv[128] = "";
+		unsigned events = 0;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "# kernel: %63s", kernel) == 1 || sscanf(line, "# check-invariants: %127s", inv) == 1)
+				continue;
+			if (line[0] != '#' && line[0] != '\n')
+				events++;
+		}
+		fclose(f);
+		n++;
+		CU_ASSERT(kernel[0] && inv[0]);
+		CU_ASSERT(events >= 1 && events <= 8);
+		if (events > 8)
+			fprintf(stderr, "%s: %u events\n", de->d_name, events);
+		char *out = NULL;
+		snprintf(cmd, sizeof(cmd), "%s/vmsim replay --check-invariants --kernel %s %s 2>&1", VMSIM_SRCDIR,
+			 kernel, path);
+		int rc = run(cmd, &out);
+		char key[160];
+		snprintf(key, sizeof(key), "  %s: ", inv);
+		CU_ASSERT_EQUAL(rc, 1);
+		CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, key) : NULL);
+		if (rc != 1 || !out || !strstr(out, key))
+			fprintf(stderr, "%s does not replay to %s:\n%s\n", de->d_name, inv, out ? out : "");
+		free(out);
+	}
+	closedir(d);
+	CU_ASSERT(n >= 20);
+}
+
 /* 6.18 must hold these; the others are findings (docs/findings.md) */
 static void test_real_6_18(void)
 {
@@ -149,6 +200,7 @@ int main(void)
 	CU_pSuite s = CU_add_suite("check", NULL, NULL);
 	CU_add_test(s, "broken semantics caught and shrunk", test_broken_caught);
 	CU_add_test(s, "deterministic output", test_deterministic);
+	CU_add_test(s, "findings reproducers replay", test_findings_replay);
 	CU_add_test(s, "6.18 holds what it should", test_real_6_18);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
