@@ -127,7 +127,10 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		 * locked source among them (an unfaulted anon VMA took the pgoff
 		 * of its new place); dontunmap_complete() then unlocks whatever
 		 * VMA holds the source range now */
-		nv = vma_try_merge_neighbours(s, mm, nv);
+		bool self_adjacent = !v->file && !v->anon_vma &&
+				     (new_addr == v->end || v->start == new_addr + new_len);
+		if (!(sem->dontunmap_keeps_source && self_adjacent))
+			nv = vma_try_merge_neighbours(s, mm, nv);
 		struct vma *src = vma_lookup(&mm->vmas, old_addr);
 		if (sem->dontunmap_charges_new && (flags & VM_LOCKED))
 			mm->locked_vm += new_len >> PAGE_SHIFT; /* vrm_stat_account() */

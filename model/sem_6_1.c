@@ -61,6 +61,7 @@ const struct semantics sem_6_1 = {
 	.has_dontunmap = true,
 	.dontunmap_charges_new = false,
 	.dontunmap_splits_first = true,
+	.dontunmap_keeps_source = true,
 	.mremap_checks_first = false,
 	.mremap_multi_vma = false,
 	/* mm/madvise.c @ v6.1: madvise_dontneed_free_valid_vma(), can_madv_lru_vma(),

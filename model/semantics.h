@@ -109,6 +109,8 @@ struct semantics {
 	/* --- mremap --- */
 	bool has_dontunmap;
 	bool dontunmap_charges_new;  /* 6.18: locked_vm += new_len on the DONTUNMAP path */
+	bool dontunmap_keeps_source; /* 6.1.192 copy_vma(keep_source): a DONTUNMAP copy of
+				      * an unfaulted anon VMA never merges with its source */
 	bool dontunmap_splits_first; /* 6.1.y: split so only the moved range is unlocked;
 				      * 6.18 unlocks the whole source VMA */
 	bool mremap_checks_first;    /* 6.18 (vma_remap_struct rewrite): every source

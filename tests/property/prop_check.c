@@ -168,6 +168,44 @@ static void test_findings_replay(void)
 	CU_ASSERT(n >= 20);
 }
 
+/* traces/regress/: reproducers of model bugs that vmsim check found and
+ * that were fixed; each must now hold the invariant its header names */
+static void test_regress_hold(void)
+{
+	char dir[512], path[1024], cmd[2048], line[1024];
+	snprintf(dir, sizeof(dir), "%s/traces/regress", VMSIM_SRCDIR);
+	DIR *d = opendir(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	unsigned n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		FILE *f = fopen(path, "r");
+		CU_ASSERT_PTR_NOT_NULL(f);
+		if (!f)
+			continue;
+		char kernel[64] = "";
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "# kernel: %63s", kernel) == 1)
+				break;
+		fclose(f);
+		n++;
+		char *out = NULL;
+		snprintf(cmd, sizeof(cmd), "%s/vmsim replay --check-invariants --kernel %s %s 2>&1", VMSIM_SRCDIR,
+			 kernel, path);
+		int rc = run(cmd, &out);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc)
+			fprintf(stderr, "%s regressed:\n%s\n", de->d_name, out ? out : "");
+		free(out);
+	}
+	closedir(d);
+	CU_ASSERT(n >= 1);
+}
+
 /* 6.18 must hold these; the others are findings (docs/findings.md) */
 static void test_real_6_18(void)
 {
@@ -201,6 +239,7 @@ int main(void)
 	CU_add_test(s, "broken semantics caught and shrunk", test_broken_caught);
 	CU_add_test(s, "deterministic output", test_deterministic);
 	CU_add_test(s, "findings reproducers replay", test_findings_replay);
+	CU_add_test(s, "fixed model bugs stay fixed", test_regress_hold);
 	CU_add_test(s, "6.18 holds what it should", test_real_6_18);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
