@@ -197,9 +197,10 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 		for (size_t i = 0; i < trace_unknown_count(ss.reader); i++) {
 			unsigned long n;
 			const char *name = trace_unknown_name(ss.reader, i, &n);
-			if (verbose > 0)
-				fprintf(stderr, "%s: note: %lu %s call%s skipped (not modelled)\n", path, n, name,
-					n == 1 ? "" : "s");
+			/* the format's rule: read, counted, one warning per name */
+			if (verbose >= 0)
+				fprintf(stderr, "%s: warning: %lu %s call%s skipped (not modelled)\n", path, n,
+					name, n == 1 ? "" : "s");
 		}
 		printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)\n", path, st.events,
 		       st.checks, st.divergences, st.divergences == 1 ? "" : "s", ss.sem->name);

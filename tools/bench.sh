@@ -10,6 +10,7 @@
 #   (c) a trace that grows the VMA count to 65,530
 #   (d) a trace that faults in and mlocks a 5 GiB mapping
 #   (e) reclaim under pressure (64 MiB of RAM, file pages)
+#   (f) vmsim check steps per second on one core, per semantics
 # plus the wall time and max RSS of `vmsim replay -q` on (c)-(e).
 vmsim=${1:-./vmsim}
 out=build/bench
@@ -63,4 +64,11 @@ echo "(e) replay: reclaim under pressure (64 MiB RAM, 512 MiB file read 4 times)
 f=$(trace reclaim reclaim) || exit 1
 "$gen" replay "$f"
 timed_replay "$f"
+# (f) vmsim check: property-campaign speed (steps per second, one core)
+echo "(f) vmsim check: steps per second per core"
+for k in 6.18 6.1 4.4 lof-v1; do
+	"$vmsim" check --kernel "$k" --seed 1 --runs 2000 --steps 100 --jobs 1 --stats --out "$out/check" 2>&1 >/dev/null |
+		grep -i "steps/s" | sed "s/^/  $k: /"
+done
+
 exit 0
