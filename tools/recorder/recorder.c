@@ -92,7 +92,7 @@ void S_note(struct R *r, const char *text)
 struct fl { long v; const char *n; };
 
 static const struct fl prot_fl[] = {
-	{1, "PROT_READ"}, {2, "PROT_WRITE"}, {4, "PROT_EXEC"}, {0, NULL}};
+	{1, "PROT_READ"}, {2, "PROT_WRITE"}, {4, "PROT_EXEC"}, {0x01000000, "PROT_GROWSDOWN"}, {0, NULL}};
 static const struct fl map_fl[] = {
 	{0x10, "MAP_FIXED"}, {0x20, "MAP_ANONYMOUS"}, {0x4000, "MAP_NORESERVE"},
 	{0x8000, "MAP_POPULATE"}, {0x10000, "MAP_NONBLOCK"}, {0x100, "MAP_GROWSDOWN"},
@@ -707,7 +707,7 @@ static void header(struct R *r)
 	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: %s\n", rl, s->cap ? "yes" : "no",
 		zp ? "yes" : "no");
 	fprintf(o, "# scenario: golden/%s\n", s->name);
-	if (rec_zpcheck(s)) fprintf(o, "# zero-page-sensitive: @@@\n");
+	if (rec_zpcheck(s) || rec_zpcheck3(s)) fprintf(o, "# zero-page-sensitive: @@@\n");
 	if (s->seed) fprintf(o, "# seed: %lu\n", s->seed);
 	fprintf(o, "# description: %s\n", s->desc);
 	fprintf(o, "# recorded-by: vmsim-recorder 1 (tools/recorder) on Linux %s %s (%ld cpus), as root\n",
@@ -808,7 +808,7 @@ static int run(const struct scen *s)
 	snprintf(path, sizeof path, "%s/%s.trace", outdir, s->name);
 	FILE *f = fopen(path, "w");
 	if (!f) die("%s: %s", path, strerror(errno));
-	char *zp = rec_zpcheck(s) ? strstr(r->buf, "# zero-page-sensitive: @@@\n") : NULL;
+	char *zp = (rec_zpcheck(s) || rec_zpcheck3(s)) ? strstr(r->buf, "# zero-page-sensitive: @@@\n") : NULL;
 	if (zp) {
 		fwrite(r->buf, 1, (size_t)(zp - r->buf), f);
 		fprintf(f, "# zero-page-sensitive: %s\n", r->zpseen ? "yes" : "no");
@@ -827,16 +827,20 @@ int main(int argc, char **argv)
 {
 	int opt;
 	bool list = false;
-	unsigned long sfirst = 0, slast = 0;
-	while ((opt = getopt(argc, argv, "o:v:ls:")) != -1) {
+	unsigned long sfirst = 0, slast = 0, tfirst = 0, tlast = 0;
+	while ((opt = getopt(argc, argv, "o:v:ls:S:")) != -1) {
 		if (opt == 's') {
 			char *e;
 			sfirst = slast = strtoul(optarg, &e, 10);
 			if (*e == '-') slast = strtoul(e + 1, NULL, 10);
+		} else if (opt == 'S') {
+			char *e;
+			tfirst = tlast = strtoul(optarg, &e, 10);
+			if (*e == '-') tlast = strtoul(e + 1, NULL, 10);
 		} else if (opt == 'o') outdir = optarg;
 		else if (opt == 'v') viewdir = optarg;
 		else if (opt == 'l') list = true;
-		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [-s SEED[-SEED]] [NAME...]");
+		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [-s SEED[-SEED]] [-S SEED[-SEED]] [NAME...]");
 	}
 	if (list) {
 		for (unsigned i = 0; i < rec_nscenarios; i++)
@@ -853,6 +857,14 @@ int main(int argc, char **argv)
 	int lk = open("/tmp/vmrec-recorder.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lk < 0 || flock(lk, LOCK_EX)) die("lock /tmp/vmrec-recorder.lock: %s", strerror(errno));
 	int done = 0;
+	if (tfirst) { /* -S FIRST[-LAST]: generator-v3 random scenarios (scen_random3.c) */
+		for (unsigned long sd = tfirst; sd <= tlast; sd++) {
+			const struct scen *rs = rec_random3(sd);
+			run(rs);
+			fprintf(stderr, "recorded %s\n", rs->name);
+		}
+		if (!sfirst) return 0;
+	}
 	if (sfirst) { /* -s FIRST[-LAST]: generator-v2 random scenarios (scen_random2.c) */
 		for (unsigned long sd = sfirst; sd <= slast; sd++) {
 			const struct scen *rs = rec_random2(sd);

@@ -53,6 +53,9 @@ void S_capture(struct R *r);
 /* generator v2 (scen_random2.c): the scenario of one seed */
 const struct scen *rec_random2(unsigned long seed);
 bool rec_zpcheck(const struct scen *s);      /* header: zero-page-sensitive (whether a zero page was ever mapped) */
+/* generator v3 (scen_random3.c) */
+const struct scen *rec_random3(unsigned long seed);
+bool rec_zpcheck3(const struct scen *s);
 int rec_pid(struct R *r);                    /* real pid of the driven process */
 void rec_full_pages(struct R *r, bool on);   /* expect(page) full keys for every present page */
 void rec_zero_page_seen(struct R *r);        /* header: zero-page-sensitive: yes */
