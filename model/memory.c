@@ -455,6 +455,10 @@ static struct vma *expand_stack(struct vmsys *s, struct task *t, uint64_t addr)
 	uint64_t grow = (v->start - addr) >> PAGE_SHIFT;
 	if (v->end - addr > STACK_RLIMIT)
 		return NULL;
+	/* expand_downwards() prepares the anon_vma first (so fork copies the
+	 * stack's page tables even when only the zero page is mapped) */
+	if (anon_vma_prepare(s, v))
+		return NULL;
 	/* acct_stack_growth() tests VM_LOCKED itself (4.x) or through
 	 * mlock_future_ok() (6.x): the charged bits, not the future mask */
 	if (!mlock_future_ok(t, v->flags & s->sem->charge_mask, grow << PAGE_SHIFT))

@@ -279,6 +279,8 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		vmf |= VM_GROWSDOWN;
 	if (flags & af->map_locked)
 		vmf |= VM_LOCKED;
+	if (sem->map_stack_nohugepage && af->map_stack && (flags & af->map_stack))
+		vmf |= VM_NOHUGEPAGE;
 	if (sem->mmap_lockonfault_flag && af->map_lockonfault && (flags & af->map_lockonfault))
 		vmf |= sem->onfault_bit;
 	if (af->map_sync && (flags & af->map_sync) && f)

@@ -217,8 +217,10 @@ static int64_t remap_move(struct vmsys *s, struct task *t, struct remap *r)
 		uint64_t offset = seen ? v->start - last_end : 0;
 		last_end = v->end;
 		uint64_t next_start = v->end;
-		/* a disk file's own get_unmapped_area() may not honour FIXED */
-		allowed = !v->file || v->file->shmem;
+		/* vma_multi_allowed(): refused only for uffd, hugetlb and files
+		 * with their own get_unmapped_area() - none modelled (6.18
+		 * moves ext4 mappings this way, recorded) */
+		allowed = !(v->flags & VM_HUGETLB);
 		if (seen && !allowed)
 			return -KERR_EFAULT;
 		struct remap piece = *r;

@@ -190,13 +190,9 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		put_page(s, pfn); /* isolation reference */
 		return true;
 	}
-	if (!anon && (p->flags & PG_SWAPBACKED)) {
-		/* shmem: needs swap to be written; without it the page stays */
-		if (!swap_alloc(s, &uc.slot)) {
-			putback(s, pfn, true, false);
-			return false;
-		}
-		swap_free_slot(s, uc.slot);
+	if (!anon && (p->flags & PG_SWAPBACKED) && (p->flags & PG_DIRTY)) {
+		/* dirty shmem must be written to swap (shmem_writeout()); without
+		 * swap it stays in the page cache, unmapped */
 		putback(s, pfn, true, false);
 		return false;
 	}
@@ -225,6 +221,8 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 	if (f) {
 		radix_clear(&f->cache, p->index);
 		count_vm(s, NR_FILE_PAGES, -1);
+		if (f->shmem)
+			count_vm(s, NR_SHMEM, -1); /* a clean shmem page is just dropped */
 		p->refcount--; /* the cache's reference */
 	}
 	count_vm(s, PGSTEAL_FILE, 1);

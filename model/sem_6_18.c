@@ -70,6 +70,7 @@ const struct semantics sem_6_18 = {
 	.page_model = PLM_MLOCK_COUNT,
 	.pagecache_large_folios = true,
 	.exec_readahead_forward = true,
+	.map_stack_nohugepage = true,
 	.lru_batch = 31,
 	.mlock_batch = 31,
 	.new_anon_active = false,

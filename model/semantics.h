@@ -131,6 +131,9 @@ struct semantics {
 	/* mm/filemap.c:do_sync_mmap_readahead() @ v6.16+: a fault in a VM_EXEC
 	 * mapping reads forward from the fault, within the VMA */
 	bool exec_readahead_forward;
+	/* include/linux/mman.h:calc_vm_flag_bits() @ v6.7+: MAP_STACK sets
+	 * VM_NOHUGEPAGE (with THP configured) */
+	bool map_stack_nohugepage;
 	/* munmap drains the per-CPU batches (unmap_region() and
 	 * free_pages_and_swap_cache() start with lru_add_drain() in 6.1 and
 	 * older): the munlocks a zap queued are applied when it returns.
