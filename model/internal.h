@@ -201,6 +201,8 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 			     uint64_t start, uint64_t end, vm_flags_t newflags, int *err);
 /* Try to merge v with its neighbours after a change (mprotect-style). */
 struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma *v);
+/* merge b, which directly follows a and is mergeable with it, into a */
+void vma_absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b);
 bool vma_mergeable(const struct vma *a, const struct vma *b);
 int anon_vma_prepare(struct vmsys *s, struct vma *v);
 /* drop every anon_vma chain of v (mm/rmap.c:unlink_anon_vmas()) */

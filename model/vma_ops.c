@@ -16,6 +16,8 @@
 
 #include <stdlib.h>
 
+static void absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b);
+
 struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 		    vm_flags_t flags, struct file *f, uint64_t pgoff)
 {
@@ -289,6 +291,11 @@ static void shift_boundary(struct vmsys *s, struct mm *mm, struct vma *lo, struc
 }
 
 /* Absorb b (which directly follows a) into a. */
+void vma_absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b)
+{
+	absorb_next(s, mm, a, b);
+}
+
 static void absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b)
 {
 	if (!a->anon_vma && b->anon_vma)
