@@ -414,14 +414,18 @@ static int write_large_folios(struct vmsys *s, struct file *f, uint64_t pos, uin
 	return 0;
 }
 
-/* Split the large folio holding idx, if any, into single pages (truncation
- * of part of a folio: truncate_inode_partial_folio() splits it). */
+/* Split a large folio that straddles the boundary between pages idx-1 and
+ * idx into single pages (truncating part of a folio:
+ * truncate_inode_partial_folio() splits it).  A folio that merely starts
+ * or ends at the boundary is left alone. */
 void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx)
 {
 	pfn_t pfn = file_find_page(s, f, idx);
 	if (!pfn || !spage(s, pfn)->folio_order)
 		return;
 	uint64_t nr = 1ULL << spage(s, pfn)->folio_order, head = idx & ~(nr - 1);
+	if (head == idx)
+		return;
 	for (uint64_t i = head; i < head + nr; i++) {
 		pfn_t q = file_find_page(s, f, i);
 		if (q)
