@@ -25,7 +25,11 @@ static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint
 				/* MM_CP_TRY_CHANGE_WRITABLE: exclusive anon pages and
 				 * shared mappings without write-notify become writable */
 				struct page *p = spage(s, pte_pfn(*ptep));
-				bool shared_ok = vma_is_shared(v) && v->file && v->file->shmem;
+				/* can_change_pte_writable(): a shared mapping with
+				 * write-notify upgrades a PTE that is already dirty;
+				 * shmem has no write-notify at all */
+				bool shared_ok = vma_is_shared(v) && v->file &&
+						 (v->file->shmem || (*ptep & PTE_DIRTY));
 				if (((*ptep & PTE_EXCL) && (p->flags & PG_ANON) && p->mapcount == 1) || shared_ok)
 					*ptep |= PTE_WRITE;
 			}
