@@ -100,6 +100,14 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 		return false;
 	}
 	struct page *p = spage(s, pfn);
+	if ((p->flags & PG_ANON) && !(p->flags & PG_SWAPBACKED) &&
+	    ((*pte & PTE_DIRTY) || (p->flags & PG_DIRTY))) {
+		/* try_to_unmap_one(): a MADV_FREE page written again since
+		 * cannot be discarded; it becomes swap-backed again */
+		p->flags |= PG_SWAPBACKED;
+		ctx->failed = true;
+		return false;
+	}
 	if ((*pte & PTE_DIRTY) && !(p->flags & PG_DIRTY)) {
 		p->flags |= PG_DIRTY;
 		if (!(p->flags & PG_SWAPBACKED))
