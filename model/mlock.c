@@ -219,7 +219,8 @@ static uint64_t mlock_large_folio(struct vmsys *s, struct mm *mm, struct vma *v,
 	struct page *p = spage(s, pfn);
 	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
 	uint64_t addr = v->start + ((p->index - v->pgoff) << PAGE_SHIFT);
-	int64_t head_addr = (int64_t)v->start + ((int64_t)(head - v->pgoff) << PAGE_SHIFT);
+	/* the folio may begin before the VMA: keep the arithmetic signed */
+	int64_t head_addr = (int64_t)v->start + ((int64_t)head - (int64_t)v->pgoff) * (int64_t)PAGE_SIZE;
 	uint64_t next = (addr >> PAGE_SHIFT) + 1;
 	bool whole = head >= v->pgoff && (uint64_t)head_addr >= start &&
 		     (uint64_t)head_addr + (nr << PAGE_SHIFT) <= end;
