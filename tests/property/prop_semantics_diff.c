@@ -50,6 +50,7 @@ struct row_check {
 #define EAGAIN_ (-11)
 #define EPERM_ (-1)
 #define ENOSYS_ (-38)
+#define EFAULT_ (-14)
 
 static const struct row_check checks[] = {
 	/* mlockall flag combinations */
@@ -140,6 +141,53 @@ static const struct row_check checks[] = {
 	{ "per-arch", "mips-map-lockonfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_PAGE, "page 0x10000000", -1, PG_LOCKED, PG_PLAIN },
 	{ "per-arch", "mips-map-lockonfault.trace", "lof-v1", "4.0", "x86_64", C_AGREE },
 	{ "per-arch", "mips-map-lockonfault.trace", "4.4", "6.1", NULL, C_AGREE },
+	/* 6.1 vs 6.18, found by replaying traces recorded on 6.18 */
+	{ "DONTUNMAP part of a locked VMA", "mremap-dontunmap-partial-locked.trace", "6.1", "6.18", NULL, C_DIFF, 8, DK_VMLCK, "VmLck", -1, KB(16), KB(24) },
+	{ "DONTUNMAP part of a locked VMA", "mremap-dontunmap-partial-locked.trace", "6.1", "6.18", NULL, C_TEXT, 8, DK_VMAS, "vmas 0x7ffff7ffb000", -1, 0, 0, "[0x7ffff7ffb000, 0x7ffff7ffd000)", "[0x7ffff7ffb000, 0x7ffff7fff000)" },
+	{ "DONTUNMAP part of a locked VMA", "mremap-dontunmap-partial-locked.trace", "6.18", "6.1", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(16), KB(0) },
+	{ "DONTUNMAP part of a locked VMA", "mremap-dontunmap-partial-locked.trace", "6.18", "6.1", NULL, C_DIFF, 9, DK_PAGE, "page 0x7ffff7ffd000", -1, PG_LOCKED, PG_PLAIN },
+	{ "DONTUNMAP part of a locked VMA", "mremap-dontunmap-partial-locked.trace", "4.4", "6.1", NULL, C_DIFF, 8, DK_RESULT, "result", -1, EINVAL_, P(0x7ffff7ff9000) },
+	{ "DONTUNMAP part of a locked VMA", "mremap-dontunmap-partial-locked.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "DONTUNMAP next to its unfaulted source", "mremap-dontunmap-self-merge.trace", "6.1", "6.18", NULL, C_TEXT, 9, DK_VMAS, "vmas 0x7ffff7ffd000", -1, 0, 0, "[0x7ffff7ffd000, 0x7ffff7ffe000)", "[0x7ffff7ffd000, 0x7ffff7fff000)" },
+	{ "DONTUNMAP next to its unfaulted source", "mremap-dontunmap-self-merge.trace", "6.1", "6.18", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(4), KB(8) },
+	{ "DONTUNMAP next to its unfaulted source", "mremap-dontunmap-self-merge.trace", "6.18", "6.1", NULL, C_DIFF, 10, DK_VMSTAT, "nr_mlock", 0, 0, 1 },
+	{ "DONTUNMAP next to its unfaulted source", "mremap-dontunmap-self-merge.trace", "4.0", "lof-v1", NULL, C_AGREE },
+	{ "mremap source check order", "mremap-fixed-efault-target.trace", "6.1", "6.18", NULL, C_NONE, 9, DK_RESULT },
+	{ "mremap source check order", "mremap-fixed-efault-target.trace", "6.1", "6.18", NULL, C_TEXT, 9, DK_VMAS, "vmas 0x20000000", -1, 0, 0, "(none)", "[0x20000000, 0x20008000)" },
+	{ "mremap source check order", "mremap-fixed-efault-target.trace", "6.18", "6.1", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(32), KB(0) },
+	{ "mremap source check order", "mremap-fixed-efault-target.trace", "6.18", "6.1", NULL, C_DIFF, 9, DK_VMSTAT, "nr_mlock", 0, 8, 0 },
+	{ "mremap source check order", "mremap-fixed-efault-target.trace", "4.4", "6.1", NULL, C_NONE, 9, DK_VMAS },
+	{ "mremap source check order", "mremap-fixed-efault-target.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "multi-VMA move", "mremap-fixed-multi-vma.trace", "6.1", "6.18", NULL, C_DIFF, 9, DK_RESULT, "result", -1, EFAULT_, P(0x20000000) },
+	{ "multi-VMA move", "mremap-fixed-multi-vma.trace", "6.18", "6.1", NULL, C_TEXT, 9, DK_VMAS, "vmas 0x10000000", -1, 0, 0, "[0x20000000, 0x20002000)", "[0x10000000, 0x10002000)" },
+	{ "multi-VMA move", "mremap-fixed-multi-vma.trace", "6.1", "6.18", NULL, C_NONE, 9, DK_VMLCK },
+	{ "multi-VMA move", "mremap-fixed-multi-vma.trace", "6.1", "6.18", NULL, C_NONE, 10, DK_RESULT },
+	{ "multi-VMA move", "mremap-fixed-multi-vma.trace", "6.18", "6.1", NULL, C_DIFF, 11, DK_RESULT, "result", -1, 0, ENOMEM_ },
+	{ "multi-VMA move", "mremap-fixed-multi-vma.trace", "4.4", "6.1", NULL, C_NONE, 9, DK_RESULT },
+	{ "multi-VMA move", "mremap-fixed-multi-vma.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "large page-cache folios", "pagecache-large-folio-mlock.trace", "6.1", "6.18", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ffd000", -1, PG_LOCKED, PG_PLAIN },
+	{ "large page-cache folios", "pagecache-large-folio-mlock.trace", "6.18", "6.1", NULL, C_DIFF, 11, DK_VMSTAT, "nr_mlock", 0, 0, 1 },
+	{ "large page-cache folios", "pagecache-large-folio-mlock.trace", "6.1", "6.18", NULL, C_NONE, 14, DK_PAGE },
+	{ "large page-cache folios", "pagecache-large-folio-mlock.trace", "6.18", "6.1", NULL, C_NONE, 14, DK_VMSTAT, "nr_mlock" },
+	{ "large page-cache folios", "pagecache-large-folio-mlock.trace", "4.4", "6.1", NULL, C_NONE, 11, DK_PAGE },
+	{ "exec readahead", "exec-readahead-forward.trace", "6.1", "6.18", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ff0000", -1, PG_LOCKED, 0 },
+	{ "exec readahead", "exec-readahead-forward.trace", "6.18", "6.1", NULL, C_DIFF, 11, DK_VMSTAT, "nr_mlock", 0, 8, 15 },
+	{ "exec readahead", "exec-readahead-forward.trace", "6.1", "6.18", NULL, C_NONE, 11, DK_PAGE, "page 0x7ffff7ff7000" },
+	{ "exec readahead", "exec-readahead-forward.trace", "4.4", "6.1", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ff0000", -1, PG_PLAIN, PG_LOCKED },
+	{ "exec readahead", "exec-readahead-forward.trace", "4.0", "lof-v1", NULL, C_AGREE },
+	{ "MAP_STACK", "map-stack-nohugepage.trace", "6.1", "6.18", NULL, C_DIFF, 7, DK_VMFLAGS, "vma 0x7ffff7ffb000", -1, P(VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT), P(VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT | VM_NOHUGEPAGE) },
+	{ "MAP_STACK", "map-stack-nohugepage.trace", "6.1", "6.18", NULL, C_TEXT, 7, DK_VMFLAGS, "vma 0x7ffff7ffb000", -1, 0, 0, "\"rd wr mr mw me ac\"", "\"rd wr mr mw me ac nh\"" },
+	{ "MAP_STACK", "map-stack-nohugepage.trace", "6.1", "6.18", NULL, C_TEXT, 8, DK_VMAS, "vmas 0x7ffff7ff7000", -1, 0, 0, "[0x7ffff7ff7000, 0x7ffff7fff000)", "[0x7ffff7ff7000, 0x7ffff7ffb000)" },
+	{ "MAP_STACK", "map-stack-nohugepage.trace", "6.18", "6.1", NULL, C_TEXT, 9, DK_VMAS, "vmas 0x7ffff7ff7000", -1, 0, 0, "[0x7ffff7ff7000, 0x7ffff7ffb000)", "[0x7ffff7ff7000, 0x7ffff7fff000)" },
+	{ "MAP_STACK", "map-stack-nohugepage.trace", "4.4", "6.1", NULL, C_NONE, 7, DK_VMFLAGS },
+	{ "MAP_STACK", "map-stack-nohugepage.trace", "4.4", "6.1", NULL, C_NONE, 8, DK_VMAS },
+	{ "MAP_STACK", "map-stack-nohugepage.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_DIFF, 8, DK_PAGE, "page 0x7ffff7ffa000", -1, PG_LOCKED, PG_PLAIN },
+	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.18", "6.1", NULL, C_DIFF, 8, DK_VMSTAT, "nr_mlock", 0, 1, 7 },
+	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_NONE, 8, DK_PAGE, "page 0x7ffff7ff9000" },
+	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_NONE, 8, DK_VMFLAGS },
+	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_NONE, 8, DK_VMLCK },
+	{ "zap drains", "zap-leaves-munlock-batched.trace", "4.4", "6.1", NULL, C_AGREE },
 };
 
 static unsigned nfailed_rows;
