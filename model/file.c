@@ -125,6 +125,23 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 	return true;
 }
 
+/* split of a clean file folio: unmap_folio() + no remap; order 0 after */
+void file_unmap_folio(struct vmsys *s, struct file *f, uint64_t head, uint64_t nr)
+{
+	for (uint64_t i = head; i < head + nr; i++) {
+		pfn_t q = file_find_page(s, f, i);
+		if (!q)
+			continue;
+		struct page *p = spage(s, q);
+		if (p->mapcount) {
+			p->refcount++;
+			rmap_walk(s, q, unmap_one, NULL);
+			p->refcount--;
+		}
+		p->folio_order = 0;
+	}
+}
+
 /*
  * mm/memory.c:unmap_mapping_range(): zap every PTE, in every VMA mapping f,
  * of the file pages [first, last].  Truncation passes even_cows
@@ -309,16 +326,84 @@ int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t path
 	return -KERR_ENOENT;
 }
 
+
+/* mm/truncate.c:truncate_inode_partial_folio() + try_folio_split_or_unmap()
+ * @ 6.18.y: a large non-shmem folio that holds byte-index idx and is not
+ * wholly inside [first, end) is unmapped from every VMA (split or not:
+ * remap_page() does not remap file folios; on split failure try_to_unmap()
+ * with TTU_IGNORE_MLOCK); a dirty one cannot be split (ext4 dirty buffers:
+ * filemap_release_folio() fails) and stays whole in the cache - returns
+ * true then, with [*kfirst, *kend) the folio's index range to keep. */
+static bool partial_folio(struct vmsys *s, struct file *f, uint64_t idx, uint64_t first,
+			  uint64_t end, uint64_t *kfirst, uint64_t *kend)
+{
+	pfn_t pfn = file_find_page(s, f, idx);
+	if (!pfn || !spage(s, pfn)->folio_order)
+		return false;
+	uint64_t nr = 1ULL << spage(s, pfn)->folio_order, head = idx & ~(nr - 1);
+	if (head >= first && head + nr <= end)
+		return false; /* wholly truncated */
+	if (f->shmem || !s->sem->pagecache_large_folios) {
+		file_split_folio(s, f, head == idx ? idx + 1 : idx);
+		return false;
+	}
+	bool dirty = false;
+	for (uint64_t i = head; i < head + nr; i++) {
+		pfn_t q = file_find_page(s, f, i);
+		if (!q)
+			continue;
+		struct page *p = spage(s, q);
+		if (p->flags & PG_DIRTY)
+			dirty = true;
+		if (p->mapcount) {
+			p->refcount++;
+			rmap_walk(s, q, unmap_one, NULL);
+			p->refcount--;
+		}
+	}
+	if (dirty) {
+		*kfirst = head;
+		*kend = head + nr;
+		return true;
+	}
+	for (uint64_t i = head; i < head + nr; i++) {
+		pfn_t q = file_find_page(s, f, i);
+		if (q)
+			spage(s, q)->folio_order = 0;
+	}
+	return false;
+}
+
+
+/* ext4 6.13+ (c7fc0366c656 "ext4: partial zero eof block on unaligned
+ * inode size extension"): growing i_size past an EOF that is not block
+ * aligned (write beyond EOF, truncate up, fallocate) zeroes the EOF block
+ * through the page cache; an uncached hole block leaves a cached folio that
+ * is not uptodate. */
+static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t old, uint64_t new)
+{
+	if (f->shmem || new <= old || !(old & (PAGE_SIZE - 1)) || !s->sem->eof_block_not_uptodate)
+		return;
+	if (file_find_page(s, f, old >> PAGE_SHIFT))
+		return;
+	pfn_t pfn = file_add_page(s, f, old >> PAGE_SHIFT, NULL);
+	if (pfn)
+		spage(s, pfn)->flags &= ~PG_UPTODATE;
+}
+
 /* truncate_setsize() + truncate_pagecache(): pages wholly beyond the new
  * size go; the partial last page stays (its tail is zeroed). */
 static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 {
 	if (size < f->size) {
 		uint64_t first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-		file_split_folio(s, f, first);
 		unmap_mapping_range(s, f, first, RADIX_KEY_MAX, true);
+		uint64_t kf = 0, ke = 0;
+		if (partial_folio(s, f, size >> PAGE_SHIFT, first, RADIX_KEY_MAX, &kf, &ke) && ke > first)
+			first = ke;
 		file_drop_cache(s, f, first);
 	}
+	eof_block_zero(s, f, f->size, size);
 	f->size = size;
 }
 
@@ -356,16 +441,28 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		/* whole pages in the hole are removed (truncate_pagecache_range) */
 		uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		uint64_t end = (off + len) >> PAGE_SHIFT;
-		file_split_folio(s, f, first);
-		file_split_folio(s, f, end);
 		if (end > first)
 			unmap_mapping_range(s, f, first, end - 1, false);
-		for (uint64_t i = first; i < end; i++)
+		uint64_t kf = 0, ke = 0, lo = first, hi = end;
+		if (partial_folio(s, f, off >> PAGE_SHIFT, first, end, &kf, &ke)) {
+			if (ke > lo)
+				lo = ke;
+			if (ke > end) /* same folio */
+				hi = lo;
+		}
+		if (((off + len - 1) >> PAGE_SHIFT) < kf || ((off + len - 1) >> PAGE_SHIFT) >= ke || !ke) {
+			uint64_t kf2 = 0, ke2 = 0;
+			if (partial_folio(s, f, (off + len - 1) >> PAGE_SHIFT, first, end, &kf2, &ke2) && kf2 < hi)
+				hi = kf2;
+		}
+		for (uint64_t i = lo; i < hi; i++)
 			file_remove_page(s, f, i);
 		return 0;
 	}
-	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size)
+	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size) {
+		eof_block_zero(s, f, f->size, off + len);
 		f->size = off + len;
+	}
 	return 0;
 }
 
@@ -448,6 +545,8 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 		if (done < 0)
 			n = pos >= f->size ? 0 : (f->size - pos < count ? f->size - pos : count);
 	} else if (pos + n > f->size) {
+		if (pos > f->size)
+			eof_block_zero(s, f, f->size, pos);
 		f->size = pos + n;
 	}
 	if (n && write && !f->shmem && s->sem->pagecache_large_folios &&
@@ -459,6 +558,7 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 			if (!pfn && !(pfn = file_add_page(s, f, idx, NULL)))
 				return -KERR_ENOMEM;
 			struct page *p = spage(s, pfn);
+			p->flags |= PG_UPTODATE; /* written or read: uptodate */
 			if (write && !f->shmem && !(p->flags & PG_DIRTY)) {
 				p->flags |= PG_DIRTY;
 				count_vm(s, NR_DIRTY, 1);

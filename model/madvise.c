@@ -68,6 +68,64 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 		if ((*ptep & PTE_PRESENT) && pte_pfn(*ptep) != PFN_ZERO) {
 			pfn_t pfn = pte_pfn(*ptep);
 			struct page *p = spage(s, pfn);
+			struct vma *fv = NULL;
+			if (p->folio_order && !(p->flags & PG_ANON) && s->sem->pagecache_large_folios)
+				fv = vma_lookup(&mm->vmas, vpn << PAGE_SHIFT);
+			if (fv && fv->file) {
+				/* madvise_cold_or_pageout_pte_range(): a large
+				 * folio not wholly mapped by consecutive PTEs inside the
+				 * range is split first; split_folio() of a dirty ext4
+				 * folio fails (filemap_release_folio(): dirty buffers) and
+				 * the batch is skipped; a clean one is split, and the split
+				 * leaves every page of it unmapped (remap_page() skips file
+				 * folios) - nothing is reclaimed */
+				uint64_t fnr = 1ULL << p->folio_order, head = p->index & ~(fnr - 1);
+				uint64_t nr = 0;
+				while (vpn + nr <= last && p->index + nr < head + fnr) {
+					uint64_t *q = radix_peek(&mm->pt, vpn + nr);
+					if (!q || !(*q & PTE_PRESENT) ||
+					    pte_pfn(*q) != file_find_page(s, fv->file, p->index + nr))
+						break;
+					nr++;
+				}
+				if (nr < fnr) {
+					bool shared = false, dirty = false;
+					for (uint64_t i = head; i < head + fnr; i++) {
+						pfn_t x = file_find_page(s, fv->file, i);
+						if (!x)
+							continue;
+						if (spage(s, x)->mapcount > 1)
+							shared = true;
+						if (spage(s, x)->flags & PG_DIRTY)
+							dirty = true;
+					}
+					if (shared || dirty) {
+						vpn += nr ? nr : 1;
+						continue;
+					}
+					file_unmap_folio(s, fv->file, head, fnr);
+					vpn++;
+					continue;
+				}
+				/* whole folio in the range: reclaim all its pages */
+				uint64_t sum = 0;
+				for (uint64_t i = 0; i < nr; i++)
+					sum += spage(s, pte_pfn(*radix_peek(&mm->pt, vpn + i)))->mapcount;
+				if (sum == nr) {
+					for (uint64_t i = 0; i < nr; i++) {
+						uint64_t *q = radix_peek(&mm->pt, vpn + i);
+						pfn_t x = pte_pfn(*q);
+						*q &= ~(uint64_t)PTE_YOUNG;
+						spage(s, x)->flags &= ~PG_REFERENCED;
+						if (pageout)
+							shrink_page_list_one(s, x, true);
+						else
+							lru_deactivate(s, x);
+					}
+				}
+				vpn += nr;
+				continue;
+			}
 			if (p->mapcount == 1) {
 				*ptep &= ~(uint64_t)PTE_YOUNG;
 				p->flags &= ~PG_REFERENCED;

@@ -108,6 +108,10 @@ static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned 
 	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
 	if (head < v->pgoff || head + nr > v->pgoff + vma_pages(v))
 		return false;
+	/* 74207de2ba10 (6.18): never map whole a folio that runs
+	 * past i_size (shmem excepted) */
+	if (!v->file->shmem && head + nr > ((v->file->size + PAGE_SIZE - 1) >> PAGE_SHIFT))
+		return false;
 	uint64_t a0 = v->start + ((head - v->pgoff) << PAGE_SHIFT);
 	if ((a0 >> 21) != ((a0 + (nr << PAGE_SHIFT) - 1) >> 21))
 		return false;
@@ -169,8 +173,8 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 		if (radix_get(&mm->pt, base + i))
 			continue;
 		pfn_t pfn = file_find_page(s, f, idx);
-		if (!pfn)
-			continue;
+		if (!pfn || !(spage(s, pfn)->flags & PG_UPTODATE))
+			continue; /* next_uptodate_folio() */
 		/* x86 maps prefaulted PTEs young (arch_wants_old_prefaulted_pte()) */
 		unsigned fl = PTE_PRESENT | PTE_YOUNG;
 		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
@@ -251,6 +255,18 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	if (!pfn && !(pfn = file_add_page(s, f, idx, &major))) {
 		*oom = 1;
 		return VMF_SIGBUS;
+	}
+	if (!(spage(s, pfn)->flags & PG_UPTODATE)) {
+		/* filemap_fault() page_not_uptodate: read it; the fault
+		 * is retried, and the retry's fault-around maps the neighbours */
+		spage(s, pfn)->flags |= PG_UPTODATE;
+		if (!write) {
+			fault_around(s, v, addr, oom);
+			if (*oom)
+				return VMF_SIGBUS;
+			if (radix_get(&mm->pt, addr >> PAGE_SHIFT))
+				return VMF_MINOR;
+		}
 	}
 	mark_page_accessed(s, pfn);
 	if (write && !vma_is_shared(v)) {

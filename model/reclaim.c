@@ -102,9 +102,9 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 	struct page *p = spage(s, pfn);
 	if ((p->flags & PG_ANON) && !(p->flags & PG_SWAPBACKED) &&
 	    ((*pte & PTE_DIRTY) || (p->flags & PG_DIRTY))) {
-		/* try_to_unmap_one(): a MADV_FREE page written again since
-		 * cannot be discarded; it becomes swap-backed again */
-		p->flags |= PG_SWAPBACKED;
+		/* try_to_unmap_one(): a redirtied MADV_FREE folio is not
+		 * discarded: PTE kept, swapbacked again, unmap fails */
+		p->flags |= PG_SWAPBACKED | PG_DIRTY;
 		ctx->failed = true;
 		return false;
 	}
@@ -209,6 +209,13 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		count_vm(s, PGSTEAL_ANON, 1);
 		put_page(s, pfn);
 		return true;
+	}
+	if ((p->flags & PG_DIRTY) && ignore_refs) {
+		/* shrink_folio_list(): only kswapd writes file folios;
+		 * reclaim_pages() (MADV_PAGEOUT) activates a dirty one, unmapped,
+		 * still dirty (NR_VMSCAN_IMMEDIATE, PG_reclaim) */
+		putback(s, pfn, true, false);
+		return false;
 	}
 	if (p->flags & PG_DIRTY) {
 		/* pageout(): write back, rotate to the tail for the next pass */

@@ -71,6 +71,7 @@ const struct semantics sem_6_18 = {
 	.pagecache_large_folios = true,
 	.exec_readahead_forward = true,
 	.map_stack_nohugepage = true,
+	.eof_block_not_uptodate = true,
 	.lru_batch = 31,
 	.mlock_batch = 31,
 	.new_anon_active = false,

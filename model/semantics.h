@@ -134,6 +134,9 @@ struct semantics {
 	/* include/linux/mman.h:calc_vm_flag_bits() @ v6.7+: MAP_STACK sets
 	 * VM_NOHUGEPAGE (with THP configured) */
 	bool map_stack_nohugepage;
+	/* ext4 6.13+ (c7fc0366c656): growing a file past an unaligned EOF
+	 * leaves the EOF page cached but not uptodate when it was not cached */
+	bool eof_block_not_uptodate;
 	/* munmap drains the per-CPU batches (unmap_region() and
 	 * free_pages_and_swap_cache() start with lru_add_drain() in 6.1 and
 	 * older): the munlocks a zap queued are applied when it returns.
