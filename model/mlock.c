@@ -214,23 +214,27 @@ bool vma_supports_mlock(const struct vma *v)
  * look at.
  */
 static uint64_t mlock_large_folio(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start,
-				  uint64_t end, pfn_t pfn, bool lock)
+				  uint64_t end, uint64_t vpn, pfn_t pfn, bool lock)
 {
 	struct page *p = spage(s, pfn);
 	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
-	uint64_t addr = v->start + ((p->index - v->pgoff) << PAGE_SHIFT);
-	/* the folio may begin before the VMA: keep the arithmetic signed */
-	int64_t head_addr = (int64_t)v->start + ((int64_t)head - (int64_t)v->pgoff) * (int64_t)PAGE_SIZE;
-	uint64_t next = (addr >> PAGE_SHIFT) + 1;
-	bool whole = head >= v->pgoff && (uint64_t)head_addr >= start &&
-		     (uint64_t)head_addr + (nr << PAGE_SHIFT) <= end;
-	for (uint64_t i = 0; whole && i < nr; i++) {
-		uint64_t pte = radix_get(&mm->pt, ((uint64_t)head_addr >> PAGE_SHIFT) + i);
-		pfn_t q = file_find_page(s, v->file, head + i);
-		whole = q && (pte & PTE_PRESENT) && pte_pfn(pte) == q;
+	uint64_t last = (end >> PAGE_SHIFT) - 1;
+	/* folio_mlock_step(): the PTEs from here on that map the following
+	 * pages of this folio */
+	uint64_t step = 1;
+	while (vpn + step <= last && p->index + step < head + nr) {
+		uint64_t pte = radix_get(&mm->pt, vpn + step);
+		pfn_t q = file_find_page(s, v->file, p->index + step);
+		if (!q || !(pte & PTE_PRESENT) || pte_pfn(pte) != q)
+			break;
+		step++;
 	}
+	/* allow_mlock_munlock(): mlock only a folio wholly inside the range
+	 * and mapped whole by this batch; munlock always */
+	uint64_t first_vpn = start >> PAGE_SHIFT;
+	bool whole = p->index == head && step == nr && vpn >= first_vpn;
 	if (lock && !whole)
-		return next;
+		return vpn + step;
 	for (uint64_t i = 0; i < nr; i++) {
 		pfn_t q = file_find_page(s, v->file, head + i);
 		if (!q)
@@ -240,15 +244,7 @@ static uint64_t mlock_large_folio(struct vmsys *s, struct mm *mm, struct vma *v,
 		else
 			munlock_folio(s, q);
 	}
-	if (whole)
-		next = ((uint64_t)head_addr >> PAGE_SHIFT) + nr;
-	else {
-		/* skip the rest of this folio's pages in the range */
-		uint64_t tail = (uint64_t)head_addr + (nr << PAGE_SHIFT);
-		if (head_addr >= 0 && (tail >> PAGE_SHIFT) > next)
-			next = tail >> PAGE_SHIFT;
-	}
-	return next;
+	return vpn + step;
 }
 
 /* mm/mlock.c:mlock_vma_pages_range(): mark the present pages */
@@ -265,7 +261,7 @@ static void mlock_vma_pages_range(struct vmsys *s, struct mm *mm, struct vma *v,
 		if ((pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO) {
 			struct page *p = spage(s, pte_pfn(pte));
 			if (p->folio_order && v->file && s->sem->pagecache_large_folios) {
-				vpn = mlock_large_folio(s, mm, v, start, end, pte_pfn(pte), lock);
+				vpn = mlock_large_folio(s, mm, v, start, end, vpn, pte_pfn(pte), lock);
 				continue;
 			}
 			if (lock)
