@@ -375,18 +375,21 @@ static bool partial_folio(struct vmsys *s, struct file *f, uint64_t idx, uint64_
 }
 
 
-/* ext4 6.13+ (c7fc0366c656 "ext4: partial zero eof block on unaligned
- * inode size extension"): growing i_size past an EOF that is not block
- * aligned (write beyond EOF, truncate up, fallocate) zeroes the EOF block
- * through the page cache; an uncached hole block leaves a cached folio that
- * is not uptodate. */
-static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t old, uint64_t new)
+/* ext4 zeroes the tail of an unaligned EOF block through the page cache;
+ * an uncached block leaves a cached folio that is not uptodate.  Growing
+ * i_size (write beyond EOF, truncate up, fallocate) past the old unaligned
+ * EOF does it since 6.13 (c7fc0366c656); truncating down to an unaligned
+ * size does it for the new EOF block (ext4_truncate() ->
+ * ext4_block_truncate_page(), whether the block is a hole or data). */
+static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t eof, bool shrink)
 {
-	if (f->shmem || new <= old || !(old & (PAGE_SIZE - 1)) || !s->sem->eof_block_not_uptodate)
+	if (f->shmem || !(eof & (PAGE_SIZE - 1)) || !s->sem->eof_block_not_uptodate)
 		return;
-	if (file_find_page(s, f, old >> PAGE_SHIFT))
+	if (shrink && !s->sem->truncate_eof_not_uptodate)
 		return;
-	pfn_t pfn = file_add_page(s, f, old >> PAGE_SHIFT, NULL);
+	if (file_find_page(s, f, eof >> PAGE_SHIFT))
+		return;
+	pfn_t pfn = file_add_page(s, f, eof >> PAGE_SHIFT, NULL);
 	if (pfn)
 		spage(s, pfn)->flags &= ~PG_UPTODATE;
 }
@@ -402,8 +405,10 @@ static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 		if (partial_folio(s, f, size >> PAGE_SHIFT, first, RADIX_KEY_MAX, &kf, &ke) && ke > first)
 			first = ke;
 		file_drop_cache(s, f, first);
+		eof_block_zero(s, f, size, true);
+	} else if (size > f->size) {
+		eof_block_zero(s, f, f->size, false);
 	}
-	eof_block_zero(s, f, f->size, size);
 	f->size = size;
 }
 
@@ -460,7 +465,7 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		return 0;
 	}
 	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size) {
-		eof_block_zero(s, f, f->size, off + len);
+		eof_block_zero(s, f, f->size, false);
 		f->size = off + len;
 	}
 	return 0;
@@ -546,7 +551,7 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 			n = pos >= f->size ? 0 : (f->size - pos < count ? f->size - pos : count);
 	} else if (pos + n > f->size) {
 		if (pos > f->size)
-			eof_block_zero(s, f, f->size, pos);
+			eof_block_zero(s, f, f->size, false);
 		f->size = pos + n;
 	}
 	if (n && write && !f->shmem && s->sem->pagecache_large_folios &&

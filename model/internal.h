@@ -70,6 +70,10 @@ struct file {
 	struct radix cache;    /* page index -> pfn */
 	struct vma *i_mmap;    /* VMAs mapping the file */
 	unsigned refs;         /* open fds + VMAs + being named */
+	/* file_ra_state of the last readahead (kept per inode, not per open
+	 * file): window start/size/async_size and folio order */
+	uint64_t ra_start, ra_size, ra_async;
+	unsigned ra_order;
 	struct file *next_file;
 };
 

@@ -175,6 +175,8 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 		pfn_t pfn = file_find_page(s, f, idx);
 		if (!pfn || !(spage(s, pfn)->flags & PG_UPTODATE))
 			continue; /* next_uptodate_folio() */
+		if ((spage(s, pfn)->flags & PG_RECLAIM) && s->sem->fault_readahead_mark)
+			continue; /* ... nor PG_readahead (= PG_reclaim) */
 		/* x86 maps prefaulted PTEs young (arch_wants_old_prefaulted_pte()) */
 		unsigned fl = PTE_PRESENT | PTE_YOUNG;
 		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
@@ -189,6 +191,118 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 			return;
 		rmap_add(s, v, pfn, false);
 	}
+}
+
+/* file_ra_state.ra_pages on the recording machine: read_ahead_kb 8192 */
+#define RA_PAGES_6_18 2048u
+
+/* mm/readahead.c:page_cache_ra_unbounded() via do_page_cache_ra(): order-0
+ * folios for the missing pages of [idx, idx+nr) clipped to EOF; the one at
+ * nr - lookahead is marked PG_readahead (= PG_reclaim) */
+static bool ra_unbounded(struct vmsys *s, struct file *f, uint64_t idx, uint64_t nr,
+			 uint64_t lookahead)
+{
+	if (!f->size || idx > (f->size - 1) >> PAGE_SHIFT)
+		return true;
+	if (nr > ((f->size - 1) >> PAGE_SHIFT) - idx)
+		nr = ((f->size - 1) >> PAGE_SHIFT) - idx + 1;
+	uint64_t mark = lookahead <= nr ? nr - lookahead : UINT64_MAX;
+	for (uint64_t i = 0; i < nr; i++) {
+		if (file_find_page(s, f, idx + i))
+			continue;
+		pfn_t q = file_add_page(s, f, idx + i, NULL);
+		if (!q)
+			return false;
+		if (i == mark)
+			spage(s, q)->flags |= PG_RECLAIM;
+	}
+	return true;
+}
+
+/* mm/readahead.c:page_cache_ra_order(): folios of ra_order (smaller where
+ * unaligned or at EOF) from start, the one holding start + size - async_size
+ * marked PG_readahead; at the first cached page (-EEXIST) the rest falls
+ * back to do_page_cache_ra() */
+static bool ra_order_read(struct vmsys *s, struct file *f, uint64_t start)
+{
+	if (!f->size)
+		return true;
+	uint64_t limit = (f->size - 1) >> PAGE_SHIFT;
+	if (f->ra_size && limit > start + f->ra_size - 1)
+		limit = start + f->ra_size - 1;
+	uint64_t mark = start + f->ra_size - f->ra_async, index = start;
+	unsigned new_order = f->ra_order < 9 ? f->ra_order : 9; /* MAX_PAGECACHE_ORDER */
+	if (f->ra_size && new_order > (unsigned)(63 - __builtin_clzll(f->ra_size)))
+		new_order = (unsigned)(63 - __builtin_clzll(f->ra_size));
+	f->ra_order = new_order;
+	bool clash = false;
+	while (index <= limit && !clash) {
+		unsigned order = new_order;
+		if (index & ((1ULL << order) - 1))
+			order = (unsigned)__builtin_ctzll(index);
+		while (order && index + (1ULL << order) - 1 > limit)
+			order--;
+		for (uint64_t i = 0; i < (1ULL << order) && !clash; i++)
+			clash = file_find_page(s, f, index + i) != PFN_NONE;
+		if (clash)
+			break;
+		bool ra_mark = index == (mark & ~((1ULL << order) - 1));
+		for (uint64_t i = 0; i < (1ULL << order); i++) {
+			pfn_t q = file_add_page(s, f, index + i, NULL);
+			if (!q)
+				return false;
+			spage(s, q)->folio_order = (uint8_t)order;
+			if (ra_mark)
+				spage(s, q)->flags |= PG_RECLAIM;
+		}
+		index += 1ULL << order;
+	}
+	if (clash && f->ra_size > index - start)
+		return ra_unbounded(s, f, index, f->ra_size - (index - start), f->ra_async);
+	return true;
+}
+
+/* get_next_ra_size() */
+static uint64_t next_ra_size(uint64_t cur, uint64_t max)
+{
+	return cur < max / 16 ? 4 * cur : cur <= max / 2 ? 2 * cur : max;
+}
+
+/* mm/readahead.c:page_cache_async_ra() for a fault on the PG_readahead
+ * folio holding page idx (do_async_mmap_readahead()): the mark is cleared;
+ * at the expected index the window moves on, otherwise it restarts at the
+ * first missing page after idx; ra->order grows by 2 (large folios) */
+static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t pfn)
+{
+	const uint64_t max = RA_PAGES_6_18;
+	uint64_t nr = 1ULL << spage(s, pfn)->folio_order, head = idx & ~(nr - 1);
+	for (uint64_t i = 0; i < nr; i++) {
+		pfn_t q = file_find_page(s, f, head + i);
+		if (q)
+			spage(s, q)->flags &= ~PG_RECLAIM;
+	}
+	uint64_t expected = (f->ra_start + f->ra_size - f->ra_async) & ~(nr - 1);
+	if (idx == expected) {
+		f->ra_start += f->ra_size;
+		uint64_t n = next_ra_size(f->ra_size, max);
+		if (n > f->ra_size)
+			f->ra_size = n;
+	} else {
+		uint64_t start = idx + 1; /* page_cache_next_miss() */
+		while (start <= idx + max && file_find_page(s, f, start))
+			start++;
+		if (start - idx > max)
+			return true;
+		f->ra_start = start;
+		f->ra_size = next_ra_size(start - idx + max, max);
+	}
+	f->ra_order += 2;
+	uint64_t align = 1ULL << (f->ra_order < 11 ? f->ra_order : 11);
+	uint64_t end = f->ra_start + f->ra_size, aligned_end = end & ~(align - 1);
+	if (aligned_end > f->ra_start)
+		f->ra_size -= end - aligned_end;
+	f->ra_async = f->ra_size;
+	return ra_order_read(s, f, f->ra_start);
 }
 
 static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t addr,
@@ -226,7 +340,35 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		 */
 		uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		uint64_t ra = 32, start = idx > ra / 2 ? idx - ra / 2 : 0, stop = start + ra;
-		if (v->flags & VM_SEQ_READ) {
+		if (s->sem->fault_readahead_mark) {
+			/* 6.18: do_sync_mmap_readahead() with ra_pages 2048 sets
+			 * the file_ra_state and reads through page_cache_ra_order()
+			 * (VM_SEQ_READ: page_cache_sync_ra() from the fault; VM_EXEC:
+			 * from the fault to the VMA's end, async_size 0) */
+			ra = RA_PAGES_6_18;
+			if (v->flags & VM_SEQ_READ) {
+				if (!ra_unbounded(s, f, idx, ra, 0)) {
+					*oom = 1;
+					return VMF_SIGBUS;
+				}
+			} else {
+				f->ra_start = idx > ra / 2 ? idx - ra / 2 : 0;
+				f->ra_size = ra;
+				f->ra_async = ra / 4;
+				if ((v->flags & VM_EXEC) && s->sem->exec_readahead_forward) {
+					uint64_t vend = v->pgoff + vma_pages(v);
+					f->ra_start = idx;
+					f->ra_size = (idx + ra < vend ? idx + ra : vend) - idx;
+					f->ra_async = 0;
+				}
+				f->ra_order = 0;
+				if (!ra_order_read(s, f, f->ra_start)) {
+					*oom = 1;
+					return VMF_SIGBUS;
+				}
+			}
+			start = stop = 0; /* read above */
+		} else if (v->flags & VM_SEQ_READ) {
 			start = idx;
 			stop = start + ra;
 		} else if ((v->flags & VM_EXEC) && s->sem->exec_readahead_forward) {
@@ -251,6 +393,25 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 				return VMF_MAJOR;
 		}
 		pfn = file_find_page(s, f, idx);
+	}
+	if (pfn && !major && (spage(s, pfn)->flags & PG_RECLAIM) && s->sem->fault_readahead_mark &&
+	    !(v->flags & VM_RAND_READ)) {
+		/* filemap_fault() -> do_async_mmap_readahead() (not on the
+		 * FAULT_FLAG_TRIED retry of a read-around): a PG_readahead folio
+		 * starts async readahead (page_cache_async_ra() clears the mark)
+		 * and the fault is retried; for a read the retry's fault-around
+		 * maps it */
+		if (!async_readahead(s, f, idx, pfn)) {
+			*oom = 1;
+			return VMF_SIGBUS;
+		}
+		if (!write) {
+			fault_around(s, v, addr, oom);
+			if (*oom)
+				return VMF_SIGBUS;
+			if (radix_get(&mm->pt, addr >> PAGE_SHIFT))
+				return VMF_MINOR;
+		}
 	}
 	if (!pfn && !(pfn = file_add_page(s, f, idx, &major))) {
 		*oom = 1;

@@ -137,6 +137,15 @@ struct semantics {
 	/* ext4 6.13+ (c7fc0366c656): growing a file past an unaligned EOF
 	 * leaves the EOF page cached but not uptodate when it was not cached */
 	bool eof_block_not_uptodate;
+	/* ext4_truncate() -> ext4_block_truncate_page(): truncating down to
+	 * an unaligned size leaves the new EOF page cached but not uptodate
+	 * when it was not cached (6.18, hand test rastate.c) */
+	bool truncate_eof_not_uptodate;
+	/* PG_readahead/PG_reclaim (one bit) in the file fault path @ v6.18:
+	 * MADV_PAGEOUT leaves a dirty file folio PG_reclaim, fault-around
+	 * (next_uptodate_folio()) skips such folios, a fault on one clears it
+	 * (do_async_mmap_readahead() -> page_cache_async_ra()) */
+	bool fault_readahead_mark;
 	/* munmap drains the per-CPU batches (unmap_region() and
 	 * free_pages_and_swap_cache() start with lru_add_drain() in 6.1 and
 	 * older): the munlocks a zap queued are applied when it returns.

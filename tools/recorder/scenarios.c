@@ -479,6 +479,26 @@ static void sc_file_ext4_shared(struct R *r, const struct scen *s)
 	S_unlink(r, path);
 }
 
+static void sc_ext4_truncate_eof(struct R *r, const struct scen *s)
+{
+	(void)s;
+	const char *path = "/tmp/vmrec-ext4-truncate-eof";
+	long fd = S_openat(r, path, OCRT, 0600);
+	S_ftruncate(r, fd, 10 * P);
+	S_ftruncate(r, fd, P + 100); /* new EOF page: cached, not uptodate */
+	long a = S_mmap(r, 0, 2 * P, PR, MP, fd, 0);
+	S_touch(r, a, 2 * P, A_READ);  /* fault-around skips the EOF page */
+	S_pages(r, a, 2 * P);
+	S_munmap(r, a, 2 * P);
+	S_pwrite(r, fd, 3 * P, 0);     /* grows it to 3 pages, all uptodate */
+	S_ftruncate(r, fd, 2 * P + 100); /* EOF page cached: stays uptodate */
+	long b = S_mmap(r, 0, 3 * P, PR, MP, fd, 0);
+	S_touch(r, b, 3 * P, A_READ);
+	S_pages(r, b, 3 * P);
+	S_close(r, fd);
+	S_unlink(r, path);
+}
+
 static void sc_fork_locks(struct R *r, const struct scen *s)
 {
 	(void)s;
@@ -684,6 +704,7 @@ const struct scen rec_scenarios[] = {
 	{"madvise-locked", "madvise on locked ranges: DONTNEED, FREE, COLD, PAGEOUT, REMOVE fail with EINVAL; WILLNEED works; DONTNEED_LOCKED zaps locked pages; on onfault and unlocked ranges", 8 * M, CAP, false, 0, sc_madvise_locked, false},
 	{"file-private-mlock", "private mapping of an ext4 file in /tmp: mlock, write faults (COW), lock-on-fault, a second unlocked mapping, munlock, close, unlink", 8 * M, CAP, false, 0, sc_file_private, false},
 	{"file-shared-mlock", "shared mapping of a tmpfs file in /dev/shm: mlock, lock-on-fault, a second unlocked mapping sees mlocked pages, munmap, MAP_LOCKED shared, close, unlink", 8 * M, CAP, false, 0, sc_file_shared, false},
+	{"ext4-truncate-eof-not-uptodate", "ext4 file truncated down to an unaligned size: the new EOF page is cached but not uptodate, so fault-around skips it and a read of it faults (6.18); when it was cached it stays uptodate", 8 * M, CAP, false, 0, sc_ext4_truncate_eof, false},
 	{"file-ext4-shared-onfault", "shared mapping of a sparse ext4 file in /tmp: lock-on-fault read and write faults, mlock populates, partial munlock", 8 * M, CAP, false, 0, sc_file_ext4_shared, false},
 	{"fork-locks-not-inherited", "the child of fork() has no lo/lf and VmLck 0 but shares the mlocked pages; COW in the child; the child's own mlock; the parent after wait4", 8 * M, CAP, true, 0, sc_fork_locks, false},
 	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false},
