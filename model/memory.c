@@ -305,6 +305,17 @@ static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t
 	return ra_order_read(s, f, f->ra_start);
 }
 
+/* A read fault that started I/O (read-around, async readahead) is retried
+ * (VM_FAULT_RETRY) and the retry's fault-around (filemap_map_pages()) maps
+ * the page when it is cached and uptodate: true when it did. */
+static bool read_retry_maps(struct vmsys *s, struct vma *v, uint64_t addr, bool write, int *oom)
+{
+	if (write)
+		return false;
+	fault_around(s, v, addr, oom);
+	return !*oom && radix_get(&v->mm->pt, addr >> PAGE_SHIFT);
+}
+
 static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t addr,
 					bool write, int *oom)
 {
@@ -385,13 +396,10 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 				return VMF_SIGBUS;
 			}
 		major = true;
-		if (!write) {
-			fault_around(s, v, addr, oom);
-			if (*oom)
-				return VMF_SIGBUS;
-			if (radix_get(&mm->pt, addr >> PAGE_SHIFT))
-				return VMF_MAJOR;
-		}
+		if (read_retry_maps(s, v, addr, write, oom))
+			return VMF_MAJOR;
+		if (*oom)
+			return VMF_SIGBUS;
 		pfn = file_find_page(s, f, idx);
 	}
 	if (pfn && !major && (spage(s, pfn)->flags & PG_RECLAIM) && s->sem->fault_readahead_mark &&
@@ -405,13 +413,10 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 			*oom = 1;
 			return VMF_SIGBUS;
 		}
-		if (!write) {
-			fault_around(s, v, addr, oom);
-			if (*oom)
-				return VMF_SIGBUS;
-			if (radix_get(&mm->pt, addr >> PAGE_SHIFT))
-				return VMF_MINOR;
-		}
+		if (read_retry_maps(s, v, addr, write, oom))
+			return VMF_MINOR;
+		if (*oom)
+			return VMF_SIGBUS;
 	}
 	if (!pfn && !(pfn = file_add_page(s, f, idx, &major))) {
 		*oom = 1;
@@ -421,13 +426,10 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		/* filemap_fault() page_not_uptodate: read it; the fault
 		 * is retried, and the retry's fault-around maps the neighbours */
 		spage(s, pfn)->flags |= PG_UPTODATE;
-		if (!write) {
-			fault_around(s, v, addr, oom);
-			if (*oom)
-				return VMF_SIGBUS;
-			if (radix_get(&mm->pt, addr >> PAGE_SHIFT))
-				return VMF_MINOR;
-		}
+		if (read_retry_maps(s, v, addr, write, oom))
+			return VMF_MINOR;
+		if (*oom)
+			return VMF_SIGBUS;
 	}
 	mark_page_accessed(s, pfn);
 	if (write && !vma_is_shared(v)) {

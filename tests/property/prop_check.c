@@ -120,11 +120,19 @@ static void test_deterministic(void)
 	free(c);
 }
 
-/* traces/findings/KERNEL-INVARIANT.trace: <= 8 events, replays to INVARIANT */
-static void test_findings_replay(void)
+/* What a reproducer's header says and how many events it has. */
+struct repro {
+	const char *name, *path;
+	char kernel[64], inv[128];
+	unsigned events;
+};
+
+/* Calls check() on every *.trace of traces/SUB with its header read;
+ * returns how many there were. */
+static unsigned each_repro(const char *sub, void (*check)(const struct repro *))
 {
-	char dir[512], path[1024], cmd[2048], line[1024];
-	snprintf(dir, sizeof(dir), "%s/traces/findings", VMSIM_SRCDIR);
+	char dir[512], path[1024], line[1024];
+	snprintf(dir, sizeof(dir), "%s/traces/%s", VMSIM_SRCDIR, sub);
 	DIR *d = opendir(dir);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	unsigned n = 0;
@@ -138,72 +146,69 @@ static void test_findings_replay(void)
 		CU_ASSERT_PTR_NOT_NULL(f);
 		if (!f)
 			continue;
-		char kernel[64] = "", inv[128] = "";
-		unsigned events = 0;
+		struct repro r = { .name = de->d_name, .path = path };
 		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "# kernel: %63s", kernel) == 1 || sscanf(line, "# check-invariants: %127s", inv) == 1)
+			if (sscanf(line, "# kernel: %63s", r.kernel) == 1 ||
+			    sscanf(line, "# check-invariants: %127s", r.inv) == 1)
 				continue;
 			if (line[0] != '#' && line[0] != '\n')
-				events++;
+				r.events++;
 		}
 		fclose(f);
 		n++;
-		CU_ASSERT(kernel[0] && inv[0]);
-		CU_ASSERT(events >= 1 && events <= 8);
-		if (events > 8)
-			fprintf(stderr, "%s: %u events\n", de->d_name, events);
-		char *out = NULL;
-		snprintf(cmd, sizeof(cmd), "%s/vmsim replay --check-invariants --kernel %s %s 2>&1", VMSIM_SRCDIR,
-			 kernel, path);
-		int rc = run(cmd, &out);
-		char key[160];
-		snprintf(key, sizeof(key), "  %s: ", inv);
-		CU_ASSERT_EQUAL(rc, 1);
-		CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, key) : NULL);
-		if (rc != 1 || !out || !strstr(out, key))
-			fprintf(stderr, "%s does not replay to %s:\n%s\n", de->d_name, inv, out ? out : "");
-		free(out);
+		check(&r);
 	}
 	closedir(d);
-	CU_ASSERT(n >= 20);
+	return n;
+}
+
+/* vmsim replay --check-invariants of one reproducer: its exit code */
+static int replay_repro(const struct repro *r, char **out)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "%s/vmsim replay --check-invariants --kernel %s %s 2>&1", VMSIM_SRCDIR,
+		 r->kernel, r->path);
+	return run(cmd, out);
+}
+
+/* traces/findings/KERNEL-INVARIANT.trace: <= 8 events, replays to INVARIANT */
+static void finding_replays(const struct repro *r)
+{
+	CU_ASSERT(r->kernel[0] && r->inv[0]);
+	CU_ASSERT(r->events >= 1 && r->events <= 8);
+	if (r->events > 8)
+		fprintf(stderr, "%s: %u events\n", r->name, r->events);
+	char *out = NULL, key[160];
+	int rc = replay_repro(r, &out);
+	snprintf(key, sizeof(key), "  %s: ", r->inv);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, key) : NULL);
+	if (rc != 1 || !out || !strstr(out, key))
+		fprintf(stderr, "%s does not replay to %s:\n%s\n", r->name, r->inv, out ? out : "");
+	free(out);
+}
+
+static void test_findings_replay(void)
+{
+	CU_ASSERT(each_repro("findings", finding_replays) >= 20);
 }
 
 /* traces/regress/: reproducers of model bugs that vmsim check found and
  * that were fixed; each must now hold the invariant its header names */
+static void regress_holds(const struct repro *r)
+{
+	CU_ASSERT(r->kernel[0] && r->inv[0]);
+	char *out = NULL;
+	int rc = replay_repro(r, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		fprintf(stderr, "%s regressed:\n%s\n", r->name, out ? out : "");
+	free(out);
+}
+
 static void test_regress_hold(void)
 {
-	char dir[512], path[1024], cmd[2048], line[1024];
-	snprintf(dir, sizeof(dir), "%s/traces/regress", VMSIM_SRCDIR);
-	DIR *d = opendir(dir);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	unsigned n = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		if (l < 7 || strcmp(de->d_name + l - 6, ".trace"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		FILE *f = fopen(path, "r");
-		CU_ASSERT_PTR_NOT_NULL(f);
-		if (!f)
-			continue;
-		char kernel[64] = "";
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "# kernel: %63s", kernel) == 1)
-				break;
-		fclose(f);
-		n++;
-		char *out = NULL;
-		snprintf(cmd, sizeof(cmd), "%s/vmsim replay --check-invariants --kernel %s %s 2>&1", VMSIM_SRCDIR,
-			 kernel, path);
-		int rc = run(cmd, &out);
-		CU_ASSERT_EQUAL(rc, 0);
-		if (rc)
-			fprintf(stderr, "%s regressed:\n%s\n", de->d_name, out ? out : "");
-		free(out);
-	}
-	closedir(d);
-	CU_ASSERT(n >= 1);
+	CU_ASSERT(each_repro("regress", regress_holds) >= 4);
 }
 
 /* 6.18 must hold these; the others are findings (docs/findings.md) */
