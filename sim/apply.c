@@ -40,6 +40,11 @@ int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, ch
 	(void)err;
 	(void)errlen;
 	*out = (struct outcome){ OUT_NONE, 0, ev->pid };
+	/* interrupted before it took effect: the restarted call follows
+	 * (kernel/signal.c, arch signal code: -ERESTART* never reaches user
+	 * space, the syscall is re-entered) */
+	if (ev->type == EV_CALL && ev->res == RES_RESTART)
+		return 0;
 	if (ev->type == EV_EXPECT) {
 		if (ev->exp.kind == EXP_PAGE)
 			vm_drain_all(s);

@@ -72,6 +72,9 @@ enum res_kind {
 	RES_UNKNOWN, /* "= ?" */
 	RES_VALUE,   /* "= 0", "= 0x7f..", "= 32", "= MINOR" (value = enum fault_result) */
 	RES_ERROR,   /* "= -1 ENOMEM (text)": err = 12 */
+	RES_RESTART, /* "= ? ERESTARTNOINTR (To be restarted)": a signal interrupted
+		      * the call before it took effect and the kernel restarts it
+		      * (strace shows the restarted call again); err = 513 */
 };
 
 #define RLIM_INFINITY_VALUE UINT64_MAX

@@ -73,6 +73,17 @@ struct trace_reader {
 	size_t nunk, capunk;
 	char *work;            /* a joined unfinished+resumed call */
 	size_t workcap;
+	char *splice;          /* a line strace's "Process N attached" notice split */
+	size_t splicecap;
+
+	/* strace to a terminal: the first process's lines have no pid until a
+	 * second process exists, then "[pid N] " - N is the first process */
+	bool lead_unprefixed;  /* the first event line had no pid */
+	bool any_event_line;
+	int first_pid;         /* its pid once a prefixed line names it; 0 unknown */
+	int line_pid;          /* the pid as the current line writes it, for messages */
+	int *kids;             /* pids its fork-like calls returned, until then */
+	size_t nkids, capkids;
 
 	/* where the text being parsed comes from, for line:col in messages */
 	const char *cbase;
@@ -247,6 +258,8 @@ void trace_close(struct trace_reader *r)
 		free(r->unk[i].name);
 	free(r->unk);
 	free(r->work);
+	free(r->splice);
+	free(r->kids);
 	free(r->buf);
 	free(r->name);
 	free(r);
@@ -353,6 +366,61 @@ static int next_line(struct trace_reader *r)
 	if (r->len && r->line[r->len - 1] == '\r')
 		r->line[--r->len] = '\0';
 	return 1;
+}
+
+/* ---- strace's own notices ------------------------------------------- */
+
+static int grow(char **buf, size_t *cap, size_t need);
+
+/* strace -f writing to a terminal prints "strace: Process N attached"
+ * (and "... detached") on the same stream, often in the middle of the line
+ * of the clone() that created N: the line then goes on on the next line.
+ * Only a line ending in " attached" or " detached" is looked at. */
+static bool notice_at(const char *line, size_t len, size_t *start)
+{
+	static const char tag[] = "strace: Process ";
+	const size_t tl = sizeof(tag) - 1;
+	if (len < tl + 10 || (memcmp(line + len - 9, " attached", 9) != 0 &&
+			      memcmp(line + len - 9, " detached", 9) != 0))
+		return false;
+	size_t i = len - 9;
+	while (i > 0 && is_digit(line[i - 1]))
+		i--;
+	if (i == len - 9 || i < tl || memcmp(line + i - tl, tag, tl) != 0)
+		return false;
+	*start = i - tl;
+	return true;
+}
+
+/* Drop the notices of the current line, joining a split line with the
+ * next one.  0 go on, 1 the line was only a notice (skip it), -1 error. */
+static int strip_notices(struct trace_reader *r)
+{
+	size_t at;
+	bool joined = false;
+	while (notice_at(r->line, r->len, &at)) {
+		if (!joined && *skip_ws(r->line) == 's' && r->line + at == skip_ws(r->line))
+			return 1;
+		/* r->line may live in the input block that next_line() moves */
+		if (grow(&r->splice, &r->splicecap, at + 1) < 0)
+			return fail(r, r->line, "out of memory");
+		memmove(r->splice, r->line, at);
+		int k = next_line(r);
+		if (k < 0)
+			return -1;
+		size_t more = k ? r->len : 0;
+		if (grow(&r->splice, &r->splicecap, at + more + 1) < 0)
+			return fail(r, r->line, "out of memory");
+		if (more)
+			memcpy(r->splice + at, r->line, more);
+		r->splice[at + more] = '\0';
+		r->line = r->splice;
+		r->len = at + more;
+		joined = true;
+		if (!k)
+			break;
+	}
+	return 0;
 }
 
 /* ---- header ---------------------------------------------------------- */
@@ -1233,6 +1301,13 @@ static int parse_result(struct trace_reader *r, char *p, struct event *ev)
 	p = skip_ws(p + 1);
 	if (*p == '?') {
 		ev->res = RES_UNKNOWN;
+		char *e = skip_ws(p + 1);
+		size_t n = id_len(e);
+		int err = n ? systab_errno(e, n) : 0;
+		if (err >= 512 && err <= 516) { /* ERESTARTSYS .. ERESTART_RESTARTBLOCK */
+			ev->res = RES_RESTART;
+			ev->err = err;
+		}
 		return result_end(r, p + 1, true);
 	}
 	if (*p == '-' || is_digit(*p)) {
@@ -1702,10 +1777,10 @@ static int parse_resumed(struct trace_reader *r, char *p, int pid,
 	q += 8;
 	struct pend *pe = pend_find(r, pid);
 	if (!pe)
-		return fail(r, p, "'resumed' without 'unfinished' for pid %d", pid);
+		return fail(r, p, "'resumed' without 'unfinished' for pid %d", r->line_pid);
 	if (strncmp(pe->buf, name, n) != 0 || pe->buf[n] != '(')
 		return fail(r, name, "'%.*s resumed' does not match the unfinished call of pid %d",
-			    (int)n, name, pid);
+			    (int)n, name, r->line_pid);
 	char *ue = unfinished_at(r, q);
 	if (ue)
 		return pend_append(r, pe, q, (size_t)(ue - q)) < 0 ? -1 : 0;
@@ -1728,7 +1803,7 @@ static int add_pending(struct trace_reader *r, int pid, double ts, char *p, char
 {
 	if (pend_find(r, pid))
 		return fail(r, p, "'unfinished' call while another call of pid %d is unfinished",
-			    pid);
+			    r->line_pid);
 	if (r->npend == r->cappend) {
 		size_t nc = r->cappend ? r->cappend * 2 : 8;
 		struct pend *np = realloc(r->pend, nc * sizeof(*np));
@@ -1802,10 +1877,68 @@ static char *parse_timestamp(struct trace_reader *r, char *p, double *ts)
 	return skip_ws(p);
 }
 
+/* A fork-like call: its child is a process of its own. */
+static bool forks(const char *name)
+{
+	return !strncmp(name, "clone(", 6) || !strncmp(name, "clone3(", 7) ||
+	       !strncmp(name, "fork(", 5) || !strncmp(name, "vfork(", 6);
+}
+
+static bool is_kid(const struct trace_reader *r, int pid)
+{
+	for (size_t i = 0; i < r->nkids; i++)
+		if (r->kids[i] == pid)
+			return true;
+	return false;
+}
+
+static int add_kid(struct trace_reader *r, int pid)
+{
+	if (r->nkids == r->capkids) {
+		size_t nc = r->capkids ? 2 * r->capkids : 8;
+		int *k = realloc(r->kids, nc * sizeof(*k));
+		if (!k)
+			return -1;
+		r->kids = k;
+		r->capkids = nc;
+	}
+	r->kids[r->nkids++] = pid;
+	return 0;
+}
+
+/* The pid an event of a "[pid N] " line gets.  In a trace whose lines
+ * started without a pid (strace -f to a terminal), the first such pid that
+ * is not a child of the first process is the first process: its
+ * events keep pid 0, as its unprefixed ones do.  A pid that shows up while
+ * the first process's fork-like call has not returned yet is that child,
+ * unless its line resumes that very call. */
+static int map_pid(struct trace_reader *r, int pid, const char *body, bool *err)
+{
+	*err = false;
+	if (pid == r->first_pid)
+		return 0;
+	if (r->first_pid || !r->lead_unprefixed || is_kid(r, pid))
+		return pid;
+	struct pend *pe0 = pend_find(r, 0);
+	if (pe0 && forks(pe0->buf)) {
+		size_t n = (size_t)(strchr(pe0->buf, '(') - pe0->buf);
+		const char *q = skip_ws((char *)body + 4);
+		bool resumes = !strncmp(body, "<...", 4) && !strncmp(q, pe0->buf, n) && !is_id(q[n]);
+		if (!resumes) {
+			*err = add_kid(r, pid) < 0;
+			return pid;
+		}
+	}
+	r->first_pid = pid;
+	r->nkids = 0;
+	return 0;
+}
+
 /* 1 event, 0 no event from this line, -1 error */
 static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 {
 	int pid = 0;
+	bool prefixed = false, bracketed = false;
 	double ts = -1;
 	ctx_plain(r);
 	if (p[0] == '[' && strncmp(p, "[pid", 4) == 0) {
@@ -1821,6 +1954,7 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 			return fail(r, p, "expected ']'");
 		pid = (int)v;
 		p = skip_ws(p + 1);
+		prefixed = bracketed = true;
 	} else if (is_digit(*p)) {
 		char *q = p;
 		long v = 0;
@@ -1831,7 +1965,19 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 				return fail(r, p, "pid too large");
 			pid = (int)v;
 			p = skip_ws(q);
+			prefixed = true;
 		}
+	}
+	if (!r->any_event_line) {
+		r->any_event_line = true;
+		r->lead_unprefixed = !prefixed;
+	}
+	r->line_pid = pid;
+	if (bracketed && r->lead_unprefixed) {
+		bool oom;
+		pid = map_pid(r, pid, p, &oom);
+		if (oom)
+			return fail(r, p, "out of memory");
 	}
 	if (is_digit(*p)) {
 		p = parse_timestamp(r, p, &ts);
@@ -1891,6 +2037,11 @@ int trace_read(struct trace_reader *r, struct event *ev)
 			if (nul)
 				return fail_col(r, r->lineno, (long)(nul - r->line) + 1,
 						"NUL byte in line");
+			int sk = strip_notices(r);
+			if (sk < 0)
+				return -1;
+			if (sk > 0)
+				continue;
 		}
 		r->reprocess = false;
 		char *p = skip_ws(r->line);
@@ -1904,6 +2055,11 @@ int trace_read(struct trace_reader *r, struct event *ev)
 		if (!r->hdr_done)
 			finish_header(r);
 		int rc = parse_line(r, p, ev);
+		if (rc > 0 && r->lead_unprefixed && !r->first_pid && ev->type == EV_CALL &&
+		    ev->pid == 0 && ev->res == RES_VALUE && ev->value > 0 &&
+		    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
+		     ev->sys == SYS_CLONE3) && ev->value <= INT_MAX && add_kid(r, (int)ev->value) < 0)
+			return fail_col(r, ev->line, 1, "out of memory");
 		if (rc != 0)
 			return rc;
 	}

@@ -236,6 +236,9 @@ static void put_result(struct out *o, const struct event *ev)
 	case RES_UNKNOWN:
 		puts_(o, "?");
 		return;
+	case RES_RESTART:
+		putf(o, "? %s (%s)", systab_errno_name(ev->err), systab_strerror(ev->err));
+		return;
 	case RES_ERROR: {
 		const char *name = systab_errno_name(ev->err);
 		if (name)

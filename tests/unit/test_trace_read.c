@@ -176,7 +176,7 @@ START_TEST(results)
 	ck_assert_int_eq(e->value, 1);
 	one_done();
 	e = one("wait4(-1, 0x7ffc, 0, NULL) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
-	ck_assert_int_eq(e->res, RES_UNKNOWN);
+	ck_assert_int_eq(e->res, RES_RESTART);
 	one_done();
 	e = one("wait4(-1, 0x7ffc, 0, NULL) = -1 ECHILD (No child processes)");
 	ck_assert_int_eq(e->err, 10);
@@ -461,6 +461,113 @@ END_TEST
 
 /* ---- header ------------------------------------------------------------ */
 
+/* strace -f writing to a terminal: "strace: Process N attached" spliced
+ * into the clone() line, "[pid N] " only while two processes live, and the
+ * first process named by pid only then */
+START_TEST(terminal_form)
+{
+	static const char t[] =
+		"mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000\n"
+		"clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLDstrace: Process 501 attached\n"
+		", child_tidptr=0x7f10) = 501\n"
+		"[pid   501] munmap(0x7f0000, 4096) = 0\n"
+		"[pid   500] mlock(0x7f0000, 4096 <unfinished ...>\n"
+		"[pid   501] +++ exited with 0 +++\n"
+		"<... mlock resumed>) = -1 ENOMEM (Cannot allocate memory)\n"
+		"clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>\n"
+		"strace: Process 502 attached\n"
+		"[pid   502] munmap(0x7f0000, 4096) = 0\n"
+		"[pid   500] <... clone resumed>) = 502\n"
+		"[pid   502] +++ exited with 0 +++\n"
+		"munlock(0x7f0000, 4096) = 0\n";
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, sizeof(t) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MMAP);
+	ck_assert_int_eq(ev.pid, 0);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_CLONE);
+	ck_assert_int_eq(ev.pid, 0);
+	ck_assert_int_eq(ev.value, 501);
+	ck_assert_uint_eq(ev.line, 3);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
+	ck_assert_int_eq(ev.pid, 501);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.type, EV_EXITED);
+	ck_assert_int_eq(ev.pid, 501);
+	/* [pid 500] is the first process: its unfinished mlock resumes unprefixed */
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MLOCK);
+	ck_assert_int_eq(ev.pid, 0);
+	ck_assert_int_eq(ev.err, 12);
+	/* a child that runs before its parent's clone() returns */
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
+	ck_assert_int_eq(ev.pid, 502);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_CLONE);
+	ck_assert_int_eq(ev.pid, 0);
+	ck_assert_int_eq(ev.value, 502);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.type, EV_EXITED);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNLOCK);
+	ck_assert_int_eq(ev.pid, 0);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	rd_close(&d);
+}
+END_TEST
+
+/* the child's lines come first, before the parent is named: pid 600 is
+ * not a clone child, so it is the first process */
+START_TEST(terminal_form_parent_first_named)
+{
+	static const char t[] =
+		"clone(child_stack=NULL, flags=SIGCHLD) = 601\n"
+		"[pid   601] munmap(0x7f0000, 4096) = 0\n"
+		"[pid   600] munmap(0x7f1000, 4096) = 0\n"
+		"[pid   601] +++ exited with 0 +++\n"
+		"munmap(0x7f2000, 4096) = 0\n";
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, sizeof(t) - 1);
+	static const int pids[] = { 0, 601, 0, 601, 0 };
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(trace_read(d.r, &ev), 1);
+		ck_assert_int_eq(ev.pid, pids[i]);
+	}
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	rd_close(&d);
+	/* "strace -o" form (every line has a pid): pids are kept as written */
+	static const char o[] = "700 munmap(0x1000, 4096) = 0\n701 munmap(0x1000, 4096) = 0\n";
+	rd_open(&d, o, sizeof(o) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.pid, 700);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.pid, 701);
+	rd_close(&d);
+}
+END_TEST
+
+/* "= ? ERESTART...": interrupted before it took effect; the writer keeps it */
+START_TEST(restarted_call)
+{
+	const struct event *e = one("clone(child_stack=NULL, flags=SIGCHLD) = ? ERESTARTNOINTR (To be restarted)");
+	ck_assert_int_eq(e->res, RES_RESTART);
+	ck_assert_int_eq(e->err, 513);
+	one_done();
+	e = one("wait4(-1, NULL, 0, NULL) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+	ck_assert_int_eq(e->res, RES_RESTART);
+	ck_assert_int_eq(e->err, 512);
+	one_done();
+	e = one("exit_group(0) = ?");
+	ck_assert_int_eq(e->res, RES_UNKNOWN);
+	one_done();
+}
+END_TEST
+
 START_TEST(header_keys)
 {
 	static const char t[] =
@@ -743,6 +850,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, expects);
 	tcase_add_test(tc, unknown_syscalls);
 	tcase_add_test(tc, unfinished_resumed);
+	tcase_add_test(tc, terminal_form);
+	tcase_add_test(tc, terminal_form_parent_first_named);
+	tcase_add_test(tc, restarted_call);
 	tcase_add_test(tc, header_keys);
 	tcase_add_test(tc, header_errors);
 	tcase_add_test(tc, arch_from_header_and_override);
