@@ -394,12 +394,29 @@ static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t eof, bool s
 		spage(s, pfn)->flags &= ~PG_UPTODATE;
 }
 
+/* mm/shmem.c:shmem_undo_range() @ v6.18: the folios at the first and the
+ * last byte of [lstart, lend] are marked dirty; one only partly inside the
+ * range stays in the cache (truncate_inode_partial_folio()), dirty. */
+static void shmem_dirty_partial(struct vmsys *s, struct file *f, uint64_t lstart, uint64_t lend)
+{
+	if (!f->shmem || !s->sem->shmem_partial_dirty)
+		return;
+	uint64_t ends[2] = { lstart >> PAGE_SHIFT, lend >> PAGE_SHIFT };
+	for (int i = 0; i < 2; i++) {
+		uint64_t first = ends[i] << PAGE_SHIFT, last = first + PAGE_SIZE - 1;
+		pfn_t pfn = file_find_page(s, f, ends[i]);
+		if (pfn && (first < lstart || last > lend))
+			spage(s, pfn)->flags |= PG_DIRTY; /* folio_mark_dirty() */
+	}
+}
+
 /* truncate_setsize() + truncate_pagecache(): pages wholly beyond the new
  * size go; the partial last page stays (its tail is zeroed). */
 static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 {
 	if (size < f->size) {
 		uint64_t first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+		shmem_dirty_partial(s, f, size, UINT64_MAX);
 		unmap_mapping_range(s, f, first, RADIX_KEY_MAX, true);
 		uint64_t kf = 0, ke = 0;
 		if (partial_folio(s, f, size >> PAGE_SHIFT, first, RADIX_KEY_MAX, &kf, &ke) && ke > first)
@@ -429,6 +446,59 @@ int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len)
 #define FALLOC_KEEP_SIZE 1u
 #define FALLOC_PUNCH_HOLE 2u
 
+/* FALLOC_FL_PUNCH_HOLE, from fallocate() or MADV_REMOVE (madvise_remove()
+ * -> vfs_fallocate() @ v6.18): truncate_pagecache_range() on the hole */
+void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len)
+{
+	/* whole pages in the hole are removed (truncate_pagecache_range) */
+	uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	uint64_t end = (off + len) >> PAGE_SHIFT;
+	shmem_dirty_partial(s, f, off, off + len - 1);
+	if (end > first)
+		unmap_mapping_range(s, f, first, end - 1, false);
+	uint64_t kf = 0, ke = 0, lo = first, hi = end;
+	if (partial_folio(s, f, off >> PAGE_SHIFT, first, end, &kf, &ke)) {
+		if (ke > lo)
+			lo = ke;
+		if (ke > end) /* same folio */
+			hi = lo;
+	}
+	if (((off + len - 1) >> PAGE_SHIFT) < kf || ((off + len - 1) >> PAGE_SHIFT) >= ke || !ke) {
+		uint64_t kf2 = 0, ke2 = 0;
+		if (partial_folio(s, f, (off + len - 1) >> PAGE_SHIFT, first, end, &kf2, &ke2) && kf2 < hi)
+			hi = kf2;
+	}
+	for (uint64_t i = lo; i < hi; i++)
+		file_remove_page(s, f, i);
+}
+
+/* mm/shmem.c:shmem_fallocate() @ v6.18: shmem_get_folio(SGP_FALLOC) for
+ * every page of the range, beyond i_size too; a new folio is left not
+ * uptodate ("so that freeable folios can be recognized" on rollback) and
+ * every folio, new or cached, is marked dirty "so that memory pressure will
+ * swap rather than free" it.  A second fallocate() over a folio the first
+ * left not uptodate clears it and makes it uptodate.  Hand test
+ * shmem_falloc.c B, E, K. */
+static int shmem_falloc_range(struct vmsys *s, struct file *f, uint64_t off, uint64_t len)
+{
+	uint64_t end = (off + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	for (uint64_t idx = off >> PAGE_SHIFT; idx < end; idx++) {
+		pfn_t pfn = file_find_page(s, f, idx);
+		if (!pfn) {
+			pfn = file_add_page(s, f, idx, NULL);
+			if (!pfn)
+				return -1;
+			spage(s, pfn)->flags &= ~PG_UPTODATE;
+		} else {
+			/* shmem_get_folio_gfp(): "SGP_FALLOC on a folio fallocated
+			 * earlier must initialize it now" - cleared, uptodate */
+			spage(s, pfn)->flags |= PG_UPTODATE;
+		}
+		spage(s, pfn)->flags |= PG_DIRTY; /* folio_mark_dirty() */
+	}
+	return 0;
+}
+
 int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		     uint64_t off, uint64_t len)
 {
@@ -443,27 +513,11 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 	if (!(e->oflags & O_ACCMODE_G))
 		return -KERR_EBADF; /* fs/open.c:vfs_fallocate(): not open for writing */
 	if (mode & FALLOC_PUNCH_HOLE) {
-		/* whole pages in the hole are removed (truncate_pagecache_range) */
-		uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
-		uint64_t end = (off + len) >> PAGE_SHIFT;
-		if (end > first)
-			unmap_mapping_range(s, f, first, end - 1, false);
-		uint64_t kf = 0, ke = 0, lo = first, hi = end;
-		if (partial_folio(s, f, off >> PAGE_SHIFT, first, end, &kf, &ke)) {
-			if (ke > lo)
-				lo = ke;
-			if (ke > end) /* same folio */
-				hi = lo;
-		}
-		if (((off + len - 1) >> PAGE_SHIFT) < kf || ((off + len - 1) >> PAGE_SHIFT) >= ke || !ke) {
-			uint64_t kf2 = 0, ke2 = 0;
-			if (partial_folio(s, f, (off + len - 1) >> PAGE_SHIFT, first, end, &kf2, &ke2) && kf2 < hi)
-				hi = kf2;
-		}
-		for (uint64_t i = lo; i < hi; i++)
-			file_remove_page(s, f, i);
+		file_punch_hole(s, f, off, len);
 		return 0;
 	}
+	if (f->shmem && s->sem->shmem_falloc_pages && shmem_falloc_range(s, f, off, len))
+		return -KERR_ENOMEM;
 	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size) {
 		eof_block_zero(s, f, f->size, false);
 		f->size = off + len;
@@ -560,10 +614,17 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 	if (n) {
 		for (uint64_t idx = pos >> PAGE_SHIFT; idx <= (pos + n - 1) >> PAGE_SHIFT; idx++) {
 			pfn_t pfn = file_find_page(s, f, idx);
+			if (!pfn && !write && f->shmem && s->sem->shmem_falloc_pages)
+				continue; /* shmem_file_read_iter(): a hole reads as
+					   * ZERO_PAGE, nothing is added (hand test M) */
 			if (!pfn && !(pfn = file_add_page(s, f, idx, NULL)))
 				return -KERR_ENOMEM;
 			struct page *p = spage(s, pfn);
-			p->flags |= PG_UPTODATE; /* written or read: uptodate */
+			/* written or read: uptodate; but shmem_file_read_iter()
+			 * reads a not-uptodate (fallocated) shmem folio as a hole
+			 * (shmem_get_folio(SGP_READ) @ v6.18) */
+			if (write || !f->shmem || !s->sem->shmem_falloc_pages)
+				p->flags |= PG_UPTODATE;
 			if (write && !f->shmem && !(p->flags & PG_DIRTY)) {
 				p->flags |= PG_DIRTY;
 				count_vm(s, NR_DIRTY, 1);

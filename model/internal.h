@@ -265,6 +265,7 @@ pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
 pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
 void file_remove_page(struct vmsys *s, struct file *f, uint64_t index);
 void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx);
+void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len);
 void file_unmap_folio(struct vmsys *s, struct file *f, uint64_t head, uint64_t nr);
 void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last,
 			 bool even_cows);

@@ -245,11 +245,9 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 		/* mm/madvise.c:madvise_remove() @ v6.18 */
 		if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
 			return -KERR_EACCES;
-		uint64_t first = linear_index(v, start), last = linear_index(v, end);
-		if (last > first)
-			unmap_mapping_range(s, v->file, first, last - 1, false);
-		for (uint64_t i = first; i < last; i++)
-			file_remove_page(s, v->file, i);
+		/* vfs_fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE):
+		 * the same partial-folio rules as fallocate() */
+		file_punch_hole(s, v->file, linear_index(v, start) << PAGE_SHIFT, end - start);
 		return 0;
 	}
 	case MADV_X_COLD:

@@ -422,6 +422,12 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		*oom = 1;
 		return VMF_SIGBUS;
 	}
+	if (!(spage(s, pfn)->flags & PG_UPTODATE) && f->shmem && s->sem->shmem_falloc_pages) {
+		/* mm/shmem.c:shmem_get_folio_gfp(SGP_CACHE) @ v6.18: a
+		 * fallocated folio is cleared and marked uptodate in the
+		 * fault itself - no retry, no second fault-around */
+		spage(s, pfn)->flags |= PG_UPTODATE;
+	}
 	if (!(spage(s, pfn)->flags & PG_UPTODATE)) {
 		/* filemap_fault() page_not_uptodate: read it; the fault
 		 * is retried, and the retry's fault-around maps the neighbours */

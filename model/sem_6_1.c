@@ -71,6 +71,8 @@ const struct semantics sem_6_1 = {
 			       MADV_BIT(MADV_X_PAGEOUT),
 	.zap_drains_lru = true,
 	.page_model = PLM_MLOCK_COUNT,
+	.shmem_falloc_pages = true,
+	.shmem_partial_dirty = true,
 	.lru_batch = 15,
 	.mlock_batch = 15,
 	.new_anon_active = false,
