@@ -379,13 +379,11 @@ static bool partial_folio(struct vmsys *s, struct file *f, uint64_t idx, uint64_
  * an uncached block leaves a cached folio that is not uptodate.  Growing
  * i_size (write beyond EOF, truncate up, fallocate) past the old unaligned
  * EOF does it since 6.13 (c7fc0366c656); truncating down to an unaligned
- * size does it for the new EOF block (ext4_truncate() ->
- * ext4_block_truncate_page(), whether the block is a hole or data). */
+ * size does it for the new EOF block in every version (ext4_truncate() ->
+ * ext4_block_truncate_page(), the same in v4.0 and v6.1; hole or data). */
 static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t eof, bool shrink)
 {
-	if (f->shmem || !(eof & (PAGE_SIZE - 1)) || !s->sem->eof_block_not_uptodate)
-		return;
-	if (shrink && !s->sem->truncate_eof_not_uptodate)
+	if (f->shmem || !(eof & (PAGE_SIZE - 1)) || (!shrink && !s->sem->eof_block_not_uptodate))
 		return;
 	if (file_find_page(s, f, eof >> PAGE_SHIFT))
 		return;

@@ -143,6 +143,7 @@ struct vmsys {
 	char arch[32];
 	bool zero_page;
 	uint64_t max_map_count;
+	uint64_t ra_pages;      /* file_ra_state.ra_pages: bdi read_ahead_kb / 4 */
 	uint64_t default_mmap_base;
 	struct physmem pm;
 	struct lruvec lru;

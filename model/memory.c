@@ -175,8 +175,8 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 		pfn_t pfn = file_find_page(s, f, idx);
 		if (!pfn || !(spage(s, pfn)->flags & PG_UPTODATE))
 			continue; /* next_uptodate_folio() */
-		if ((spage(s, pfn)->flags & PG_RECLAIM) && s->sem->fault_readahead_mark)
-			continue; /* ... nor PG_readahead (= PG_reclaim) */
+		if (spage(s, pfn)->flags & PG_RECLAIM)
+			continue; /* ... nor PG_readahead (= PG_reclaim); v4.0 too */
 		/* x86 maps prefaulted PTEs young (arch_wants_old_prefaulted_pte()) */
 		unsigned fl = PTE_PRESENT | PTE_YOUNG;
 		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
@@ -193,8 +193,6 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 	}
 }
 
-/* file_ra_state.ra_pages on the recording machine: read_ahead_kb 8192 */
-#define RA_PAGES_6_18 2048u
 
 /* mm/readahead.c:page_cache_ra_unbounded() via do_page_cache_ra(): order-0
  * folios for the missing pages of [idx, idx+nr) clipped to EOF; the one at
@@ -274,7 +272,7 @@ static uint64_t next_ra_size(uint64_t cur, uint64_t max)
  * first missing page after idx; ra->order grows by 2 (large folios) */
 static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t pfn)
 {
-	const uint64_t max = RA_PAGES_6_18;
+	const uint64_t max = s->ra_pages;
 	uint64_t nr = 1ULL << spage(s, pfn)->folio_order, head = idx & ~(nr - 1);
 	for (uint64_t i = 0; i < nr; i++) {
 		pfn_t q = file_find_page(s, f, head + i);
@@ -296,7 +294,8 @@ static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t
 		f->ra_start = start;
 		f->ra_size = next_ra_size(start - idx + max, max);
 	}
-	f->ra_order += 2;
+	if (s->sem->pagecache_large_folios)
+		f->ra_order += 2; /* only where the mapping takes large folios */
 	uint64_t align = 1ULL << (f->ra_order < 11 ? f->ra_order : 11);
 	uint64_t end = f->ra_start + f->ra_size, aligned_end = end & ~(align - 1);
 	if (aligned_end > f->ra_start)
@@ -343,58 +342,39 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	if (!pfn && !f->shmem && !(v->flags & VM_RAND_READ)) {
 		/*
 		 * filemap_fault(): a page missing from a disk file starts the
-		 * mmap read-around (do_sync_mmap_readahead(): ra_pages = 32,
-		 * centred on the fault, clipped to EOF) and the fault is
+		 * mmap read-around (do_sync_mmap_readahead()) and the fault is
 		 * retried once the I/O is done; the retry counts as one major
 		 * fault (mm_account_fault(): FAULT_FLAG_TRIED) and, for a read,
-		 * fault-around now finds the neighbours cached.
+		 * fault-around now finds the neighbours cached.  The window is
+		 * ra_pages centred on the fault with the last quarter async
+		 * (its first page marked PG_readahead); VM_SEQ_READ reads
+		 * ra_pages from the fault (page_cache_sync_ra()); VM_EXEC on
+		 * 6.16+ reads from the fault to the VMA's end, async_size 0.
+		 * Same shape in v4.0 (ra_submit()) and v6.1
+		 * (page_cache_ra_order()).
 		 */
-		uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-		uint64_t ra = 32, start = idx > ra / 2 ? idx - ra / 2 : 0, stop = start + ra;
-		if (s->sem->fault_readahead_mark) {
-			/* 6.18: do_sync_mmap_readahead() with ra_pages 2048 sets
-			 * the file_ra_state and reads through page_cache_ra_order()
-			 * (VM_SEQ_READ: page_cache_sync_ra() from the fault; VM_EXEC:
-			 * from the fault to the VMA's end, async_size 0) */
-			ra = RA_PAGES_6_18;
-			if (v->flags & VM_SEQ_READ) {
-				if (!ra_unbounded(s, f, idx, ra, 0)) {
-					*oom = 1;
-					return VMF_SIGBUS;
-				}
-			} else {
-				f->ra_start = idx > ra / 2 ? idx - ra / 2 : 0;
-				f->ra_size = ra;
-				f->ra_async = ra / 4;
-				if ((v->flags & VM_EXEC) && s->sem->exec_readahead_forward) {
-					uint64_t vend = v->pgoff + vma_pages(v);
-					f->ra_start = idx;
-					f->ra_size = (idx + ra < vend ? idx + ra : vend) - idx;
-					f->ra_async = 0;
-				}
-				f->ra_order = 0;
-				if (!ra_order_read(s, f, f->ra_start)) {
-					*oom = 1;
-					return VMF_SIGBUS;
-				}
-			}
-			start = stop = 0; /* read above */
-		} else if (v->flags & VM_SEQ_READ) {
-			start = idx;
-			stop = start + ra;
-		} else if ((v->flags & VM_EXEC) && s->sem->exec_readahead_forward) {
-			/* 6.16+: executable mappings read from the fault to the
-			 * VMA's end only (no read-around, no async part) */
-			start = idx;
-			stop = start + ra;
-			if (stop > v->pgoff + vma_pages(v))
-				stop = v->pgoff + vma_pages(v);
-		}
-		for (uint64_t i = start; i < stop && i < max_idx; i++)
-			if (!file_find_page(s, f, i) && !file_add_page(s, f, i, NULL)) {
+		uint64_t ra = s->ra_pages;
+		if (v->flags & VM_SEQ_READ) {
+			if (!ra_unbounded(s, f, idx, ra, 0)) {
 				*oom = 1;
 				return VMF_SIGBUS;
 			}
+		} else {
+			f->ra_start = idx > ra / 2 ? idx - ra / 2 : 0;
+			f->ra_size = ra;
+			f->ra_async = ra / 4;
+			if ((v->flags & VM_EXEC) && s->sem->exec_readahead_forward) {
+				uint64_t vend = v->pgoff + vma_pages(v);
+				f->ra_start = idx;
+				f->ra_size = (idx + ra < vend ? idx + ra : vend) - idx;
+				f->ra_async = 0;
+			}
+			f->ra_order = 0;
+			if (!ra_order_read(s, f, f->ra_start)) {
+				*oom = 1;
+				return VMF_SIGBUS;
+			}
+		}
 		major = true;
 		if (read_retry_maps(s, v, addr, write, oom))
 			return VMF_MAJOR;
@@ -402,8 +382,7 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 			return VMF_SIGBUS;
 		pfn = file_find_page(s, f, idx);
 	}
-	if (pfn && !major && (spage(s, pfn)->flags & PG_RECLAIM) && s->sem->fault_readahead_mark &&
-	    !(v->flags & VM_RAND_READ)) {
+	if (pfn && !major && (spage(s, pfn)->flags & PG_RECLAIM) && !(v->flags & VM_RAND_READ)) {
 		/* filemap_fault() -> do_async_mmap_readahead() (not on the
 		 * FAULT_FLAG_TRIED retry of a read-around): a PG_readahead folio
 		 * starts async readahead (page_cache_async_ra() clears the mark)

@@ -214,8 +214,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		/* shrink_folio_list(): only kswapd writes file folios;
 		 * reclaim_pages() (MADV_PAGEOUT) activates a dirty one, unmapped,
 		 * still dirty (NR_VMSCAN_IMMEDIATE, PG_reclaim) */
-		if (s->sem->fault_readahead_mark)
-			p->flags |= PG_RECLAIM; /* folio_set_reclaim() */
+		p->flags |= PG_RECLAIM; /* folio_set_reclaim() (SetPageReclaim() in 4.x) */
 		putback(s, pfn, true, false);
 		return false;
 	}

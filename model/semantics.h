@@ -137,15 +137,6 @@ struct semantics {
 	/* ext4 6.13+ (c7fc0366c656): growing a file past an unaligned EOF
 	 * leaves the EOF page cached but not uptodate when it was not cached */
 	bool eof_block_not_uptodate;
-	/* ext4_truncate() -> ext4_block_truncate_page(): truncating down to
-	 * an unaligned size leaves the new EOF page cached but not uptodate
-	 * when it was not cached (6.18, hand test rastate.c) */
-	bool truncate_eof_not_uptodate;
-	/* PG_readahead/PG_reclaim (one bit) in the file fault path @ v6.18:
-	 * MADV_PAGEOUT leaves a dirty file folio PG_reclaim, fault-around
-	 * (next_uptodate_folio()) skips such folios, a fault on one clears it
-	 * (do_async_mmap_readahead() -> page_cache_async_ra()) */
-	bool fault_readahead_mark;
 	/* mm/shmem.c:shmem_fallocate() @ v6.18: fallocate() on tmpfs puts a
 	 * folio in the page cache for every page of the range, new ones not
 	 * uptodate (fault-around skips them; read(), shmem_file_read_iter()

@@ -23,6 +23,7 @@ void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem)
 	c->cap_ipc_lock = false;
 	c->max_map_count = 65530;
 	c->zero_page = -1;
+	c->read_ahead_kb = 8192;
 	c->mmap_base = 0;
 }
 
@@ -134,6 +135,9 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	}
 	s->zero_page = c->zero_page < 0 ? c->sem->has_zero_page : c->zero_page != 0;
 	s->max_map_count = c->max_map_count;
+	s->ra_pages = c->read_ahead_kb / (PAGE_SIZE >> 10);
+	if (!s->ra_pages)
+		s->ra_pages = 1;
 	s->default_mmap_base = c->mmap_base ? c->mmap_base : DEFAULT_MMAP_BASE;
 	s->default_rlim = c->rlimit_memlock;
 	s->default_cap = c->cap_ipc_lock;

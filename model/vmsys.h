@@ -33,6 +33,10 @@ struct vmsys_config {
 	bool cap_ipc_lock;        /* default false */
 	uint64_t max_map_count;   /* default 65530 */
 	int zero_page;            /* -1 = the semantics' default, 0 no, 1 yes */
+	uint64_t read_ahead_kb;   /* the file system's bdi read_ahead_kb (ra_pages =
+				   * kb / 4); default 8192, the machines that
+				   * recorded the samples (the kernel's own default
+				   * is 128) */
 	uint64_t mmap_base;       /* top of the top-down mmap area; 0 = default */
 };
 

@@ -60,6 +60,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel, co
 		c.max_map_count = h->max_map_count;
 	if (h->has_zero_page)
 		c.zero_page = h->zero_page;
+	if (h->has_read_ahead_kb)
+		c.read_ahead_kb = h->read_ahead_kb;
 	*semp = sem;
 	return vmsys_new(&c, err, errlen);
 }

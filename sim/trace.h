@@ -160,6 +160,7 @@ struct trace_header {
 	bool cap_ipc_lock;           bool has_cap_ipc_lock;
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
+	uint64_t read_ahead_kb;      bool has_read_ahead_kb; /* vmsim's own key */
 	uint64_t seed;               bool has_seed;
 	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
 	 * `replay --check-invariants` also checks on this trace ("all" = every one) */

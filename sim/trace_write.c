@@ -564,6 +564,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# max-map-count: %" PRIu64 "\n", h->max_map_count);
 	if (h->has_zero_page)
 		fprintf(f, "# zero-page: %s\n", h->zero_page ? "yes" : "no");
+	if (h->has_read_ahead_kb)
+		fprintf(f, "# read-ahead-kb: %llu\n", (unsigned long long)h->read_ahead_kb);
 	if (h->has_seed)
 		fprintf(f, "# seed: %" PRIu64 "\n", h->seed);
 	if (h->has_check_invariants)

@@ -556,6 +556,8 @@ static void test_headers(void)
 			h.max_map_count = below(1000000);
 		if ((h.has_zero_page = coin()))
 			h.zero_page = coin();
+		if ((h.has_read_ahead_kb = coin()))
+			h.read_ahead_kb = below(1u << 20);
 		if ((h.has_seed = coin()))
 			h.seed = rnd();
 		FILE *f = tmpfile();

@@ -573,7 +573,7 @@ START_TEST(header_keys)
 	static const char t[] =
 		"# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.1\n# page-size: 4096\n"
 		"# ram: 24G\n# swap: 0\n# rlimit-memlock: 8M\n# cap-ipc-lock: no\n"
-		"# max-map-count: 65530\n# zero-page: no\n# seed: 42\n# scenario: whatever: x\n"
+		"# max-map-count: 65530\n# zero-page: no\n# read-ahead-kb: 128\n# seed: 42\n# scenario: whatever: x\n"
 		"\n  # indented comment\n"
 		"munmap(0x1000, 4096) = 0\n"
 		"# ram: bogus\n";
@@ -592,6 +592,7 @@ START_TEST(header_keys)
 	ck_assert(h->has_cap_ipc_lock && !h->cap_ipc_lock);
 	ck_assert_uint_eq(h->max_map_count, 65530);
 	ck_assert(h->has_zero_page && !h->zero_page);
+	ck_assert(h->has_read_ahead_kb && h->read_ahead_kb == 128);
 	ck_assert_uint_eq(h->seed, 42);
 	ck_assert_int_eq(trace_read(d.r, &ev), 0); /* the later "# ram: bogus" is a comment */
 	rd_close(&d);

@@ -25,6 +25,8 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -667,6 +669,26 @@ unsigned long rnd(struct R *r, unsigned long n)
 /* Does an anonymous read fault map the shared zero page on this kernel?
  * (kpageflags bit 24 KPF_ZERO_PAGE of the page a read fault mapped.)
  * Upstream kernels do; kernels booted with pvm_no_zero_page=1 do not. */
+/* read_ahead_kb of the bdi behind /tmp, where the scenarios' disk files
+ * live (ra_pages of their file_ra_state); -1 when it cannot be read */
+static long tmp_read_ahead_kb(void)
+{
+	struct stat st;
+	if (stat("/tmp", &st))
+		return -1;
+	char path[96];
+	snprintf(path, sizeof path, "/sys/class/bdi/%u:%u/read_ahead_kb", major(st.st_dev),
+		 minor(st.st_dev));
+	FILE *f = fopen(path, "r");
+	long kb = -1;
+	if (f) {
+		if (fscanf(f, "%ld", &kb) != 1)
+			kb = -1;
+		fclose(f);
+	}
+	return kb;
+}
+
 static bool kernel_maps_zero_page(void)
 {
 	volatile char *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -703,6 +725,9 @@ static void header(struct R *r)
 	if (dash) *dash = 0;
 	FILE *o = r->out;
 	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n# swap: 0\n");
+	long rakb = tmp_read_ahead_kb();
+	if (rakb >= 0)
+		fprintf(o, "# read-ahead-kb: %ld\n", rakb);
 	bool zp = kernel_maps_zero_page();
 	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: %s\n", rl, s->cap ? "yes" : "no",
 		zp ? "yes" : "no");

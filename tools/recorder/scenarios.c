@@ -499,6 +499,27 @@ static void sc_ext4_truncate_eof(struct R *r, const struct scen *s)
 	S_unlink(r, path);
 }
 
+/* read the file through the mmap read-around: with ra_pages 32 (read_ahead_kb
+ * 128) the window is pages 0-31 with page 24 marked PG_readahead, which
+ * fault-around skips and whose fault starts async readahead; with 2048 the
+ * whole file is read at once and nothing is marked */
+static void sc_ext4_readahead_window(struct R *r, const struct scen *s)
+{
+	(void)s;
+	const char *path = "/tmp/vmrec-ext4-ra-window";
+	long fd = S_openat(r, path, OCRT, 0600);
+	S_ftruncate(r, fd, 64 * P);
+	long a = S_mmap(r, 0, 64 * P, PR, MS, fd, 0);
+	S_touch(r, a, P, A_READ);
+	S_pages(r, a, 32 * P);
+	S_touch(r, a + 16 * P, 16 * P, A_READ);
+	S_pages(r, a + 16 * P, 16 * P);
+	S_touch(r, a + 32 * P, 32 * P, A_READ);
+	S_pages(r, a + 32 * P, 32 * P);
+	S_close(r, fd);
+	S_unlink(r, path);
+}
+
 static void sc_fork_locks(struct R *r, const struct scen *s)
 {
 	(void)s;
@@ -705,6 +726,7 @@ const struct scen rec_scenarios[] = {
 	{"file-private-mlock", "private mapping of an ext4 file in /tmp: mlock, write faults (COW), lock-on-fault, a second unlocked mapping, munlock, close, unlink", 8 * M, CAP, false, 0, sc_file_private, false},
 	{"file-shared-mlock", "shared mapping of a tmpfs file in /dev/shm: mlock, lock-on-fault, a second unlocked mapping sees mlocked pages, munmap, MAP_LOCKED shared, close, unlink", 8 * M, CAP, false, 0, sc_file_shared, false},
 	{"ext4-truncate-eof-not-uptodate", "ext4 file truncated down to an unaligned size: the new EOF page is cached but not uptodate, so fault-around skips it and a read of it faults (6.18); when it was cached it stays uptodate", 8 * M, CAP, false, 0, sc_ext4_truncate_eof, false},
+	{"ext4-readahead-window", "64-page ext4 file read through a shared mapping: the read-around window (ra_pages = read_ahead_kb / 4), its PG_readahead page skipped by fault-around, async readahead on it", 8 * M, CAP, false, 0, sc_ext4_readahead_window, false},
 	{"file-ext4-shared-onfault", "shared mapping of a sparse ext4 file in /tmp: lock-on-fault read and write faults, mlock populates, partial munlock", 8 * M, CAP, false, 0, sc_file_ext4_shared, false},
 	{"fork-locks-not-inherited", "the child of fork() has no lo/lf and VmLck 0 but shares the mlocked pages; COW in the child; the child's own mlock; the parent after wait4", 8 * M, CAP, true, 0, sc_fork_locks, false},
 	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false},
