@@ -122,8 +122,11 @@ void folio_add_lru(struct vmsys *s, pfn_t pfn)
 	b->pfn[b->n] = pfn;
 	b->tag[b->n] = BATCH_LRU_ADD;
 	b->n++;
-	/* folio_batch_add_and_move(): a full batch is moved at once */
-	if (b->n >= s->sem->lru_batch || b->n >= LRU_BATCH_MAX)
+	/* folio_batch_add_and_move(): a full batch is moved at once, and so
+	 * is one holding a large folio (!folio_may_be_lru_cached() @ v6.18) */
+	bool large = p->folio_order && s->sem->pagecache_large_folios &&
+		     s->sem->large_folio_moves_batch;
+	if (b->n >= s->sem->lru_batch || b->n >= LRU_BATCH_MAX || large)
 		drain_add_batch(s);
 }
 

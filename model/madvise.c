@@ -57,6 +57,22 @@ static int madv_flags(struct vmsys *s, struct task *t, struct vma **vp, uint64_t
 	return 0;
 }
 
+/* mm/madvise.c:madvise_cold_or_pageout_pte_range() @ v6.18: MADV_PAGEOUT
+ * isolates the folio; an unevictable one goes straight back through
+ * folio_putback_lru() (the lru_add batch: lru_add() recounts mlock_count
+ * from 0), the others to reclaim_pages() */
+static void pageout_one(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (s->sem->pageout_putback_unevictable && (p->flags & PG_UNEVICTABLE) &&
+	    (p->flags & PG_LRU)) {
+		lru_del_page(s, pfn);
+		folio_add_lru(s, pfn);
+		return;
+	}
+	shrink_page_list_one(s, pfn, true);
+}
+
 /* MADV_COLD / MADV_PAGEOUT on the pages mapped here once */
 static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 			      bool pageout)
@@ -118,7 +134,7 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 						*q &= ~(uint64_t)PTE_YOUNG;
 						spage(s, x)->flags &= ~PG_REFERENCED;
 						if (pageout)
-							shrink_page_list_one(s, x, true);
+							pageout_one(s, x);
 						else
 							lru_deactivate(s, x);
 					}
@@ -130,7 +146,7 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 				*ptep &= ~(uint64_t)PTE_YOUNG;
 				p->flags &= ~PG_REFERENCED;
 				if (pageout)
-					shrink_page_list_one(s, pfn, true);
+					pageout_one(s, pfn);
 				else
 					lru_deactivate(s, pfn);
 			}

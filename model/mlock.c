@@ -36,7 +36,10 @@ static void batch_add(struct vmsys *s, pfn_t pfn, enum batch_tag tag)
 	b->pfn[b->n] = pfn;
 	b->tag[b->n] = (uint8_t)tag;
 	b->n++;
-	if (b->n >= s->sem->mlock_batch || b->n >= LRU_BATCH_MAX)
+	/* mm/mlock.c:mlock_folio() @ v6.18: a large folio moves the batch at
+	 * once (!folio_may_be_lru_cached()) */
+	bool large = p->folio_order && s->sem->pagecache_large_folios && s->sem->large_folio_moves_batch;
+	if (b->n >= s->sem->mlock_batch || b->n >= LRU_BATCH_MAX || large)
 		mlock_drain_local(s);
 }
 

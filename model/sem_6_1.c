@@ -70,6 +70,8 @@ const struct semantics sem_6_1 = {
 			       MADV_BIT(MADV_X_REMOVE) | MADV_BIT(MADV_X_COLD) |
 			       MADV_BIT(MADV_X_PAGEOUT),
 	.zap_drains_lru = true,
+	.pageout_putback_unevictable = true,
+	.large_folio_moves_batch = true,
 	.page_model = PLM_MLOCK_COUNT,
 	.shmem_falloc_pages = true,
 	.shmem_partial_dirty = true,

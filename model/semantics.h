@@ -157,6 +157,20 @@ struct semantics {
 	 * older): the munlocks a zap queued are applied when it returns.
 	 * 6.18 leaves them queued. */
 	bool zap_drains_lru;
+	/* mm/madvise.c:madvise_cold_or_pageout_pte_range() @ v6.18 (and
+	 * v6.1): MADV_PAGEOUT isolates an unevictable (mlocked) folio of a
+	 * VMA without VM_LOCKED and puts it straight back
+	 * (folio_putback_lru() -> folio_add_lru()); lru_add() then sets its
+	 * mlock_count to 0, so one munlock fewer clears PG_mlocked (hand test
+	 * pageout_mlocked.c A1, triage round 7).  4.x has no MADV_PAGEOUT. */
+	bool pageout_putback_unevictable;
+	/* mm/mlock.c:mlock_folio(), mlock_new_folio(), munlock_folio() and
+	 * mm/swap.c:__folio_batch_add_and_move() @ v6.18 (and v6.1.y): a large
+	 * folio is never left in a per-CPU batch (!folio_may_be_lru_cached()):
+	 * queuing one moves the whole batch at once, so a zap's queued munlock
+	 * of it cannot undo a later mlock (hand test large_folio_batch.c,
+	 * triage round 7).  The model has large folios on 6.18 only. */
+	bool large_folio_moves_batch;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
