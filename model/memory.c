@@ -266,6 +266,29 @@ static uint64_t next_ra_size(uint64_t cur, uint64_t max)
 	return cur < max / 16 ? 4 * cur : cur <= max / 2 ? 2 * cur : max;
 }
 
+/* mm/filemap.c:page_cache_next_miss(): the first index from idx that holds
+ * no page, looking at max pages; idx + max + 1 when there is none.  With
+ * next_miss_tail_lag, the xas_next() walk that starts on a tail page of a
+ * large folio (stored below the node level: order < 6) reads slot
+ * index - (idx - head) and so reports the gap that many pages late; the
+ * walk falls back in step where it leaves a 64-slot node (__xas_next()). */
+static uint64_t page_cache_next_miss(struct vmsys *s, struct file *f, uint64_t idx, uint64_t max)
+{
+	uint64_t slot = idx;
+	pfn_t first = file_find_page(s, f, idx);
+	if (!first)
+		return idx;
+	if (s->sem->next_miss_tail_lag && spage(s, first)->folio_order &&
+	    spage(s, first)->folio_order < 6)
+		slot = idx & ~((1ULL << spage(s, first)->folio_order) - 1);
+	for (uint64_t i = idx + 1; i <= idx + max; i++) {
+		slot = (slot & 63) == 63 ? i : slot + 1;
+		if (!file_find_page(s, f, slot))
+			return i;
+	}
+	return idx + max + 1;
+}
+
 /* mm/readahead.c:page_cache_async_ra() for a fault on the PG_readahead
  * folio holding page idx (do_async_mmap_readahead()): the mark is cleared;
  * at the expected index the window moves on, otherwise it restarts at the
@@ -286,9 +309,7 @@ static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t
 		if (n > f->ra_size)
 			f->ra_size = n;
 	} else {
-		uint64_t start = idx + 1; /* page_cache_next_miss() */
-		while (start <= idx + max && file_find_page(s, f, start))
-			start++;
+		uint64_t start = page_cache_next_miss(s, f, idx + 1, max);
 		if (start - idx > max)
 			return true;
 		f->ra_start = start;
@@ -799,6 +820,7 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 	if (end <= start)
 		return;
 	s->zap_folio_key = 0;
+	uint64_t prev_vpn = UINT64_MAX, prev_index = 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
 		if (skip_anon && (pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO &&
@@ -819,6 +841,13 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 				}
 				if ((pte & PTE_YOUNG) && !(p->flags & PG_ANON))
 					mark_page_accessed(s, pfn);
+				/* zap_present_ptes(): a batch is the run of PTEs mapping
+				 * consecutive pages of one folio inside one page table */
+				if (s->sem->large_folio_batch_per_pmd &&
+				    (vpn != prev_vpn + 1 || !(vpn & 511) || p->index != prev_index + 1))
+					s->zap_folio_key = 0;
+				prev_vpn = vpn;
+				prev_index = p->index;
 				rmap_remove(s, v, pfn);
 			}
 		} else if (pte & PTE_SWAP) {

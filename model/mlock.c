@@ -226,6 +226,9 @@ static uint64_t mlock_large_folio(struct vmsys *s, struct mm *mm, struct vma *v,
 	 * pages of this folio */
 	uint64_t step = 1;
 	while (vpn + step <= last && p->index + step < head + nr) {
+		/* walk_page_range() hands mlock_pte_range() one page table */
+		if (s->sem->large_folio_batch_per_pmd && !((vpn + step) & 511))
+			break;
 		uint64_t pte = radix_get(&mm->pt, vpn + step);
 		pfn_t q = file_find_page(s, v->file, p->index + step);
 		if (!q || !(pte & PTE_PRESENT) || pte_pfn(pte) != q)

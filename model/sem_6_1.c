@@ -72,6 +72,7 @@ const struct semantics sem_6_1 = {
 	.zap_drains_lru = true,
 	.pageout_putback_unevictable = true,
 	.large_folio_moves_batch = true,
+	.next_miss_tail_lag = true,
 	.page_model = PLM_MLOCK_COUNT,
 	.shmem_falloc_pages = true,
 	.shmem_partial_dirty = true,

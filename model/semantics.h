@@ -171,6 +171,25 @@ struct semantics {
 	 * of it cannot undo a later mlock (hand test large_folio_batch.c,
 	 * triage round 7).  The model has large folios on 6.18 only. */
 	bool large_folio_moves_batch;
+	/* mm/memory.c:zap_pte_range()/zap_present_ptes() and
+	 * mm/mlock.c:mlock_pte_range()/folio_mlock_step() @ v6.18: the PTEs of
+	 * a large folio are handled in batches that never cross a page table
+	 * (2 MiB): zapping a folio mapped across that line in a VM_LOCKED VMA
+	 * calls folio_remove_rmap_ptes() -> munlock_vma_folio() once per page
+	 * table, so it loses two mlock_counts; mlock() of it is refused (a
+	 * partial step) and munlock() munlocks it once per page table (hand
+	 * test straddle_munlock.c, triage round 8).  No large page-cache
+	 * folios before 6.18 in the model; 6.1 has no PTE batching. */
+	bool large_folio_batch_per_pmd;
+	/* mm/filemap.c:page_cache_next_miss() @ v6.18 (the same xas_next()
+	 * walk in v6.1): started on a tail page of a large folio, xas_load()
+	 * leaves xa_offset on the folio's head slot while xa_index moves on,
+	 * so the gap it reports is (index - head) pages past the real one,
+	 * until the walk leaves the 64-slot node.  page_cache_async_ra()
+	 * restarting after a fault on a marked folio reads from there (hand
+	 * test next_miss_lag.c, triage round 8).  Only matters with large
+	 * page-cache folios (6.18 in the model). */
+	bool next_miss_tail_lag;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
