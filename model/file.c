@@ -347,13 +347,15 @@ static bool partial_folio(struct vmsys *s, struct file *f, uint64_t idx, uint64_
 		file_split_folio(s, f, head == idx ? idx + 1 : idx);
 		return false;
 	}
-	bool dirty = false;
+	bool dirty = false, clean_blocks = s->sem->partial_punch_cleans_blocks;
 	for (uint64_t i = head; i < head + nr; i++) {
 		pfn_t q = file_find_page(s, f, i);
 		if (!q)
 			continue;
 		struct page *p = spage(s, q);
-		if (p->flags & PG_DIRTY)
+		if (clean_blocks && i >= first && i < end)
+			p->flags |= PG_NOBUFS; /* folio_invalidate() of the hole's part */
+		if ((p->flags & PG_DIRTY) && !(clean_blocks && (p->flags & PG_NOBUFS)))
 			dirty = true;
 		if (p->mapcount) {
 			p->refcount++;
@@ -623,6 +625,8 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 			 * (shmem_get_folio(SGP_READ) @ v6.18) */
 			if (write || !f->shmem || !s->sem->shmem_falloc_pages)
 				p->flags |= PG_UPTODATE;
+			if (write && !f->shmem)
+				p->flags &= ~PG_NOBUFS; /* the block is dirtied again */
 			if (write && !f->shmem && !(p->flags & PG_DIRTY)) {
 				p->flags |= PG_DIRTY;
 				count_vm(s, NR_DIRTY, 1);

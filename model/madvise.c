@@ -73,6 +73,34 @@ static void pageout_one(struct vmsys *s, pfn_t pfn)
 	shrink_page_list_one(s, pfn, true);
 }
 
+struct mm_seen {
+	struct mm *mm;
+	bool other;
+};
+
+static bool note_mm(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx)
+{
+	(void)s; (void)addr; (void)pte;
+	struct mm_seen *seen = ctx;
+	if (v->mm != seen->mm)
+		seen->other = true;
+	return !seen->other;
+}
+
+/* folio_maybe_mapped_shared() with CONFIG_MM_ID: some page of the folio
+ * [head, head+nr) is mapped from an mm other than mm */
+static bool folio_mapped_by_other_mm(struct vmsys *s, struct file *f, struct mm *mm,
+				     uint64_t head, uint64_t nr)
+{
+	struct mm_seen seen = { mm, false };
+	for (uint64_t i = head; i < head + nr && !seen.other; i++) {
+		pfn_t x = file_find_page(s, f, i);
+		if (x && spage(s, x)->mapcount)
+			rmap_walk(s, x, note_mm, &seen);
+	}
+	return seen.other;
+}
+
 /* MADV_COLD / MADV_PAGEOUT on the pages mapped here once */
 static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 			      bool pageout)
@@ -110,11 +138,13 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 						pfn_t x = file_find_page(s, fv->file, i);
 						if (!x)
 							continue;
-						if (spage(s, x)->mapcount > 1)
+						if (spage(s, x)->mapcount > 1 && !s->sem->folio_shared_by_mm)
 							shared = true;
 						if (spage(s, x)->flags & PG_DIRTY)
 							dirty = true;
 					}
+					if (s->sem->folio_shared_by_mm)
+						shared = folio_mapped_by_other_mm(s, fv->file, mm, head, fnr);
 					if (shared || dirty) {
 						vpn += nr ? nr : 1;
 						continue;

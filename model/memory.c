@@ -100,7 +100,8 @@ static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte,
  * folio is mlocked (folio_add_file_rmap_ptes() of the entire folio).
  * Returns false when the folio does not fit (the caller maps one page).
  */
-static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned fl, int *oom)
+static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned fl, bool finish,
+			    int *oom)
 {
 	struct page *p = spage(s, pfn);
 	if (!p->folio_order || !s->sem->pagecache_large_folios || !v->file)
@@ -122,6 +123,11 @@ static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned 
 		pages[i] = q;
 		if (!q)
 			return false;
+		/* finish_fault() falls back to the faulting page alone when
+		 * any PTE of the folio's range is set (needs_fallback) */
+		if (finish && s->sem->finish_fault_none_range &&
+		    radix_get(&v->mm->pt, (a0 >> PAGE_SHIFT) + i))
+			return false;
 	}
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t a = a0 + (i << PAGE_SHIFT);
@@ -131,6 +137,8 @@ static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned 
 		if (*oom)
 			return true;
 		rmap_add(s, v, pages[i], false);
+		if (fl & PTE_DIRTY)
+			spage(s, pages[i])->flags &= ~PG_NOBUFS;
 		if ((fl & PTE_DIRTY) && !(spage(s, pages[i])->flags & PG_DIRTY)) {
 			spage(s, pages[i])->flags |= PG_DIRTY;
 			if (!v->file->shmem)
@@ -181,7 +189,7 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 		unsigned fl = PTE_PRESENT | PTE_YOUNG;
 		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
 			fl |= PTE_WRITE;
-		if (map_whole_folio(s, v, pfn, fl, oom)) {
+		if (map_whole_folio(s, v, pfn, fl, false, oom)) {
 			if (*oom)
 				return;
 			continue;
@@ -451,6 +459,7 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	if (write) {
 		fl |= PTE_WRITE | PTE_DIRTY;
 		struct page *p = spage(s, pfn);
+		p->flags &= ~PG_NOBUFS; /* page_mkwrite dirties its block */
 		if (!(p->flags & PG_DIRTY)) {
 			p->flags |= PG_DIRTY;
 			if (!f->shmem)
@@ -460,7 +469,7 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		fl |= PTE_WRITE; /* no write-notify on shmem */
 	}
 	/* finish_fault() @ v6.18 maps the entire folio when it fits */
-	if (map_whole_folio(s, v, pfn, fl, oom))
+	if (map_whole_folio(s, v, pfn, fl, true, oom))
 		return *oom ? VMF_SIGBUS : (major ? VMF_MAJOR : VMF_MINOR);
 	set_pte(s, mm, addr, mk_pte(pfn, fl), oom);
 	rmap_add(s, v, pfn, false);
@@ -477,6 +486,7 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 	if (vma_is_shared(v)) {
 		/* wp_page_shared(): page_mkwrite, the page becomes dirty */
 		*ptep |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG;
+		op->flags &= ~PG_NOBUFS;
 		if (!(op->flags & PG_DIRTY)) {
 			op->flags |= PG_DIRTY;
 			if (!(op->flags & PG_SWAPBACKED))

@@ -38,6 +38,9 @@ enum page_flag {
 	PG_UPTODATE = 1u << 12,
 	PG_ZERO = 1u << 13,   /* the shared zero page */
 	PG_INUSE = 1u << 14,  /* allocated (not on the free list) */
+	PG_NOBUFS = 1u << 15, /* model-only: the page's block of a large ext4 folio
+			       * was invalidated by a partial truncate/punch
+			       * (block_invalidate_folio()): no dirty buffer left */
 };
 
 enum lru_list {

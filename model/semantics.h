@@ -190,6 +190,31 @@ struct semantics {
 	 * test next_miss_lag.c, triage round 8).  Only matters with large
 	 * page-cache folios (6.18 in the model). */
 	bool next_miss_tail_lag;
+	/* mm/memory.c:finish_fault() @ v6.18 (needs_fallback, since v6.14):
+	 * it maps a whole large folio only when every PTE of the folio's
+	 * range is none; when one is set (a page of the folio already
+	 * mapped) it maps the faulting page alone.  Fault-around
+	 * (filemap_map_folio_range()) still fills the none PTEs of a folio
+	 * (hand test round9.c A, triage round 9).  Only matters
+	 * with large page-cache folios (6.18 in the model). */
+	bool finish_fault_none_range;
+	/* mm/truncate.c:truncate_inode_partial_folio() @ v6.18: the part of a
+	 * large folio inside the hole is invalidated first (folio_invalidate()
+	 * -> ext4's block_invalidate_folio() discards those blocks' dirty
+	 * buffers), then the folio is split; the split fails
+	 * (filemap_release_folio()) only while a block outside every hole
+	 * punched so far still has a dirty buffer.  So a dirty folio punched
+	 * on both sides, in two calls, splits on the second (hand test
+	 * round9.c B, triage round 9).  Large page-cache folios: 6.18. */
+	bool partial_punch_cleans_blocks;
+	/* include/linux/mm.h:folio_maybe_mapped_shared() @ v6.18 with
+	 * CONFIG_MM_ID (6.15+, set on this machine): a large folio counts as
+	 * shared only when mapped from more than one mm, not when two VMAs of
+	 * one mm map it; so MADV_COLD/PAGEOUT
+	 * (madvise_cold_or_pageout_pte_range()) splits such a folio - and a
+	 * clean split file folio is left unmapped (hand test round9.c C,
+	 * triage round 9).  Large page-cache folios: 6.18 only. */
+	bool folio_shared_by_mm;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
