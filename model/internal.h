@@ -209,6 +209,7 @@ struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma 
 /* merge b, which directly follows a and is mergeable with it, into a */
 void vma_absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b);
 bool vma_mergeable(const struct vma *a, const struct vma *b);
+bool vma_mergeable_extend(const struct vma *a, const struct vma *b);
 int anon_vma_prepare(struct vmsys *s, struct vma *v);
 /* drop every anon_vma chain of v (mm/rmap.c:unlink_anon_vmas()) */
 void unlink_anon_vmas(struct vmsys *s, struct vma *v);

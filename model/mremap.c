@@ -324,7 +324,8 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 			r.new_addr = addr;
 			/* vma_merge_extend(): the grown VMA may absorb its next
 			 * neighbour, never merge back into the previous one */
-			if (v->next && vma_mergeable(v, v->next))
+			if (v->next && (s->sem->extend_merge_no_middle ? vma_mergeable_extend(v, v->next)
+								      : vma_mergeable(v, v->next)))
 				vma_absorb_next(s, mm, v, v->next);
 			ret = (int64_t)addr;
 			goto out;

@@ -84,6 +84,7 @@ const struct semantics sem_6_18 = {
 	.large_folio_moves_batch = true,
 	.next_miss_tail_lag = true,
 	.large_folio_batch_per_pmd = true,
+	.extend_merge_no_middle = true,
 	.has_zero_page = true,
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,

@@ -215,6 +215,11 @@ struct semantics {
 	 * clean split file folio is left unmapped (hand test round9.c C,
 	 * triage round 9).  Large page-cache folios: 6.18 only. */
 	bool folio_shared_by_mm;
+	/* mm/vma.c:vma_merge_extend() @ v6.18: an mremap that grows a VMA in
+	 * place merges it with the next VMA without a middle VMA, so the
+	 * grown VMA's own fork history does not refuse the merge (fresh
+	 * recording g3-8245, triage round 10) */
+	bool extend_merge_no_middle;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */

@@ -276,6 +276,18 @@ bool vma_mergeable(const struct vma *a, const struct vma *b)
 	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a);
 }
 
+/* mm/vma.c:vma_merge_extend() @ v6.18: mremap growing a in place may
+ * absorb b; the merge state has no middle VMA (vmg.middle = NULL), so only
+ * b's own fork history can refuse a's anon_vma (is_mergeable_anon_vma()
+ * with src NULL). */
+bool vma_mergeable_extend(const struct vma *a, const struct vma *b)
+{
+	if (a->end != b->start || (a->flags & VM_SPECIAL) ||
+	    ((b->flags ^ a->flags) & ~VM_IGNORE_MERGE) || b->file != a->file || b->ofd != a->ofd)
+		return false;
+	return anon_mergeable(a->anon_vma, NULL, b) && a->pgoff + vma_pages(a) == b->pgoff;
+}
+
 /* Move [v->start, new_start) of v into prev (prev grows, v shrinks). */
 static void shift_boundary(struct vmsys *s, struct mm *mm, struct vma *lo, struct vma *hi,
 			   uint64_t boundary)
