@@ -394,12 +394,14 @@ static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t eof, bool s
 		spage(s, pfn)->flags &= ~PG_UPTODATE;
 }
 
-/* mm/shmem.c:shmem_undo_range() @ v6.18: the folios at the first and the
- * last byte of [lstart, lend] are marked dirty; one only partly inside the
- * range stays in the cache (truncate_inode_partial_folio()), dirty. */
+/* mm/shmem.c:shmem_undo_range() @ v6.18 (the same set_page_dirty() in
+ * v4.0, v4.4 and v6.1): the folios at the first and the last byte of
+ * [lstart, lend] are marked dirty; one only partly inside the range stays
+ * in the cache (truncate_inode_partial_folio()), dirty, so it survives
+ * reclaim without swap (hand test handtests-round6/shmem_falloc.c I, J). */
 static void shmem_dirty_partial(struct vmsys *s, struct file *f, uint64_t lstart, uint64_t lend)
 {
-	if (!f->shmem || !s->sem->shmem_partial_dirty)
+	if (!f->shmem)
 		return;
 	uint64_t ends[2] = { lstart >> PAGE_SHIFT, lend >> PAGE_SHIFT };
 	for (int i = 0; i < 2; i++) {
@@ -472,13 +474,13 @@ void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len
 		file_remove_page(s, f, i);
 }
 
-/* mm/shmem.c:shmem_fallocate() @ v6.18: shmem_get_folio(SGP_FALLOC) for
- * every page of the range, beyond i_size too; a new folio is left not
- * uptodate ("so that freeable folios can be recognized" on rollback) and
- * every folio, new or cached, is marked dirty "so that memory pressure will
- * swap rather than free" it.  A second fallocate() over a folio the first
- * left not uptodate clears it and makes it uptodate.  Hand test
- * shmem_falloc.c B, E, K. */
+/* mm/shmem.c:shmem_fallocate() @ v6.18 (the same in v4.0, v4.4, v6.1):
+ * shmem_get_folio(SGP_FALLOC) for every page of the range, beyond i_size
+ * too.  A new folio stays not uptodate (a failed fallocate can tell its
+ * own folios apart and undo them); every folio, new or cached, is marked
+ * dirty, so reclaim without swap keeps it.  A second fallocate() over a
+ * folio the first left not uptodate zeroes it and makes it uptodate.
+ * Hand test handtests-round6/shmem_falloc.c B, E, K. */
 static int shmem_falloc_range(struct vmsys *s, struct file *f, uint64_t off, uint64_t len)
 {
 	uint64_t end = (off + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
@@ -490,8 +492,8 @@ static int shmem_falloc_range(struct vmsys *s, struct file *f, uint64_t off, uin
 				return -1;
 			spage(s, pfn)->flags &= ~PG_UPTODATE;
 		} else {
-			/* shmem_get_folio_gfp(): "SGP_FALLOC on a folio fallocated
-			 * earlier must initialize it now" - cleared, uptodate */
+			/* shmem_get_folio_gfp(SGP_FALLOC): a folio an earlier
+			 * fallocate left not uptodate is zeroed now, uptodate */
 			spage(s, pfn)->flags |= PG_UPTODATE;
 		}
 		spage(s, pfn)->flags |= PG_DIRTY; /* folio_mark_dirty() */
@@ -516,7 +518,7 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		file_punch_hole(s, f, off, len);
 		return 0;
 	}
-	if (f->shmem && s->sem->shmem_falloc_pages && shmem_falloc_range(s, f, off, len))
+	if (f->shmem && shmem_falloc_range(s, f, off, len))
 		return -KERR_ENOMEM;
 	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size) {
 		eof_block_zero(s, f, f->size, false);
@@ -614,7 +616,7 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 	if (n) {
 		for (uint64_t idx = pos >> PAGE_SHIFT; idx <= (pos + n - 1) >> PAGE_SHIFT; idx++) {
 			pfn_t pfn = file_find_page(s, f, idx);
-			if (!pfn && !write && f->shmem && s->sem->shmem_falloc_pages)
+			if (!pfn && !write && f->shmem)
 				continue; /* shmem_file_read_iter(): a hole reads as
 					   * ZERO_PAGE, nothing is added (hand test M) */
 			if (!pfn && !(pfn = file_add_page(s, f, idx, NULL)))
@@ -623,7 +625,7 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 			/* written or read: uptodate; but shmem_file_read_iter()
 			 * reads a not-uptodate (fallocated) shmem folio as a hole
 			 * (shmem_get_folio(SGP_READ) @ v6.18) */
-			if (write || !f->shmem || !s->sem->shmem_falloc_pages)
+			if (write || !f->shmem)
 				p->flags |= PG_UPTODATE;
 			if (write && !f->shmem)
 				p->flags &= ~PG_NOBUFS; /* the block is dirtied again */

@@ -103,7 +103,8 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 	} else {
 		p->flags &= ~PG_ACTIVE;
 		p->flags |= PG_UNEVICTABLE;
-		/* "deliberately low": the page was not counted by mlock_folio */
+		/* lru_add(): the count starts at 0 on purpose, lower than the
+		 * mappings may be: this page was never counted by mlock_folio() */
 		p->mlock_count = 0;
 		if (!was_unevictable)
 			count_vm(s, UNEVICTABLE_PGS_CULLED, 1);

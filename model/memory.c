@@ -94,8 +94,8 @@ static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte,
 
 /*
  * Map a whole large page-cache folio into v if it lies inside v and inside
- * one page table (2 MiB), as 6.18's finish_fault() and fault-around do
- * ("map the entire file folio"): every page not yet mapped gets a PTE with
+ * one page table (2 MiB), as 6.18's finish_fault() and fault-around do:
+ * every page not yet mapped gets a PTE with
  * flags fl; when this call mapped all of the folio into a locked VMA, the
  * folio is mlocked (folio_add_file_rmap_ptes() of the entire folio).
  * Returns false when the folio does not fit (the caller maps one page).
@@ -430,7 +430,7 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		*oom = 1;
 		return VMF_SIGBUS;
 	}
-	if (!(spage(s, pfn)->flags & PG_UPTODATE) && f->shmem && s->sem->shmem_falloc_pages) {
+	if (!(spage(s, pfn)->flags & PG_UPTODATE) && f->shmem) {
 		/* mm/shmem.c:shmem_get_folio_gfp(SGP_CACHE) @ v6.18: a
 		 * fallocated folio is cleared and marked uptodate in the
 		 * fault itself - no retry, no second fault-around */

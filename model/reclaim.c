@@ -8,8 +8,8 @@
  * shrink_folio_list() looks at each page from the inactive tail:
  *  - not evictable (PG_mlocked): culled to the unevictable list;
  *  - folio_check_references(): the rmap walk clears and counts young PTEs;
- *    meeting a VM_LOCKED VMA it mlocks the page ("restore the mlock which
- *    got missed") and activates it - the putback then culls it, since it
+ *    meeting a VM_LOCKED VMA it mlocks the page (an mlock that an earlier
+ *    race lost is made good here) and activates it - the putback then culls it, since it
  *    is mlocked now.  Referenced twice (or by several PTEs) -> activate;
  *    once -> keep (second chance, PG_referenced); never -> reclaim;
  *  - anonymous pages need swap: add_to_swap() failing means activate;

@@ -137,21 +137,6 @@ struct semantics {
 	/* ext4 6.13+ (c7fc0366c656): growing a file past an unaligned EOF
 	 * leaves the EOF page cached but not uptodate when it was not cached */
 	bool eof_block_not_uptodate;
-	/* mm/shmem.c:shmem_fallocate() @ v6.18: fallocate() on tmpfs puts a
-	 * folio in the page cache for every page of the range, new ones not
-	 * uptodate (fault-around skips them; read(), shmem_file_read_iter()
-	 * with SGP_READ, reads them - and holes - as zeros and adds no page), and marks
-	 * every one dirty (reclaim without swap keeps it); shmem_fault()
-	 * clears a not-uptodate folio without a retry (hand test
-	 * shmem_falloc.c, triage round 6).  The same code in v4.0, v4.4 and
-	 * v6.1: every semantics sets it */
-	bool shmem_falloc_pages;
-	/* mm/shmem.c:shmem_undo_range() @ v6.18: truncating or punching a
-	 * hole marks the folio holding each partial end of the range dirty
-	 * (folio_mark_dirty() before truncate_inode_partial_folio()), so a
-	 * read-faulted EOF page survives reclaim without swap (hand test
-	 * shmem_falloc.c I, J; triage round 6); the same in v4.0, v4.4, v6.1 */
-	bool shmem_partial_dirty;
 	/* munmap drains the per-CPU batches (unmap_region() and
 	 * free_pages_and_swap_cache() start with lru_add_drain() in 6.1 and
 	 * older): the munlocks a zap queued are applied when it returns.
