@@ -246,25 +246,30 @@ static bool anon_mergeable(const struct anon_vma *src_anon, const struct vma *sr
 	return src_anon == tgt->anon_vma;
 }
 
-/* can the range [start,end) of src with (flags, file, pgoff) follow prev? */
+/*
+ * Can the range [start,end) of src, with (flags, file, pgoff), follow prev
+ * (can_merge_after) or precede next (can_merge_before)?  src gives the
+ * open file and the anon_vma; middle is the existing VMA the merge changes
+ * (vmg->middle), whose fork history may refuse it, or NULL when the merge
+ * has none (mm/vma.c:is_mergeable_anon_vma() @ v6.18).
+ */
 static bool can_merge_after(const struct vma *prev, vm_flags_t flags, const struct file *f,
-			    uint64_t pgoff, const struct vma *src)
+			    uint64_t pgoff, const struct vma *src, const struct vma *middle)
 {
-	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f ||
-	    (src && prev->ofd != src->ofd))
+	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f || prev->ofd != src->ofd)
 		return false;
-	if (!anon_mergeable(src ? src->anon_vma : NULL, src, prev))
+	if (!anon_mergeable(src->anon_vma, middle, prev))
 		return false;
 	return prev->pgoff + vma_pages(prev) == pgoff;
 }
 
 static bool can_merge_before(const struct vma *next, vm_flags_t flags, const struct file *f,
-			     uint64_t pgoff, uint64_t pages, const struct vma *src)
+			     uint64_t pgoff, uint64_t pages, const struct vma *src,
+			     const struct vma *middle)
 {
-	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f ||
-	    (src && next->ofd != src->ofd))
+	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f || next->ofd != src->ofd)
 		return false;
-	if (!anon_mergeable(src ? src->anon_vma : NULL, src, next))
+	if (!anon_mergeable(src->anon_vma, middle, next))
 		return false;
 	return pgoff + pages == next->pgoff;
 }
@@ -273,19 +278,17 @@ bool vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	if (a->end != b->start || (a->flags & VM_SPECIAL))
 		return false;
-	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a);
+	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a, a);
 }
 
 /* mm/vma.c:vma_merge_extend() @ v6.18: mremap growing a in place may
- * absorb b; the merge state has no middle VMA (vmg.middle = NULL), so only
- * b's own fork history can refuse a's anon_vma (is_mergeable_anon_vma()
- * with src NULL). */
+ * absorb b; the merge has no middle VMA (vmg.middle = NULL), so a's own
+ * fork history does not refuse it. */
 bool vma_mergeable_extend(const struct vma *a, const struct vma *b)
 {
-	if (a->end != b->start || (a->flags & VM_SPECIAL) ||
-	    ((b->flags ^ a->flags) & ~VM_IGNORE_MERGE) || b->file != a->file || b->ofd != a->ofd)
+	if (a->end != b->start || (a->flags & VM_SPECIAL))
 		return false;
-	return anon_mergeable(a->anon_vma, NULL, b) && a->pgoff + vma_pages(a) == b->pgoff;
+	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a, NULL);
 }
 
 /* Move [v->start, new_start) of v into prev (prev grows, v shrinks). */
@@ -345,9 +348,9 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 
 	if (!(newflags & VM_SPECIAL)) {
 		bool m_prev = prev && prev->end == start && start == v->start &&
-			      can_merge_after(prev, newflags, v->file, pgoff, v);
+			      can_merge_after(prev, newflags, v->file, pgoff, v, v);
 		bool m_next = next && end == next->start && end == v->end &&
-			      can_merge_before(next, newflags, v->file, pgoff, pages, v);
+			      can_merge_before(next, newflags, v->file, pgoff, pages, v, v);
 		/* merging both: prev's and next's anon_vmas must agree too */
 		if (m_prev && m_next && prev->anon_vma && next->anon_vma &&
 		    prev->anon_vma != next->anon_vma)
