@@ -536,7 +536,9 @@ static int header_line(struct trace_reader *r, char *p)
 			BAD("a number");
 		h->has_max_map_count = true;
 	} else if (KEY("read-ahead-kb")) {
-		if (!parse_size(v, n, &h->read_ahead_kb) || h->read_ahead_kb > (1u << 20))
+		/* a count of kB: no size suffix */
+		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->read_ahead_kb) ||
+		    h->read_ahead_kb > (1u << 20))
 			BAD("a number of kB up to 1048576");
 		h->has_read_ahead_kb = true;
 	} else if (KEY("zero-page")) {

@@ -613,6 +613,9 @@ START_TEST(header_errors)
 	ck_error("# zero-page:\n", "expected yes or no for 'zero-page'");
 	ck_error("# page-size: 1000\n", "power-of-two");
 	ck_error("# arch: vax\n", "unknown arch 'vax'");
+	ck_error("# read-ahead-kb: 512K\n", "1:18: error: expected a number of kB up to 1048576");
+	ck_error("# read-ahead-kb: 2000000\n", "a number of kB up to 1048576");
+	ck_error("# read-ahead-kb:\n", "a number of kB up to 1048576");
 }
 END_TEST
 
