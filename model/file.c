@@ -10,6 +10,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,12 @@ void file_put(struct vmsys *s, struct file *f)
 	free(f);
 }
 
+static bool path_is_shmem(const char *path, size_t len)
+{
+	return (len >= 9 && !memcmp(path, "/dev/shm/", 9)) ||
+	       (len >= 9 && !memcmp(path, "/run/shm/", 9));
+}
+
 static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
 {
 	struct file *f = calloc(1, sizeof(*f));
@@ -66,6 +73,11 @@ static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool
 	return f;
 }
 
+struct file *file_create(struct vmsys *s, const char *path, size_t len)
+{
+	return file_new(s, path, len, path_is_shmem(path, len));
+}
+
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
 {
 	static const char name[] = "/dev/zero (deleted)";
@@ -73,6 +85,7 @@ struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
 	if (!f)
 		return NULL;
 	f->size = size;
+	f->size_known = true;
 	f->unlinked = true;
 	f->refs = 0; /* only its mappings hold it */
 	return f;
@@ -111,6 +124,32 @@ pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major
 	if (!f->shmem)
 		count_vm(s, PGPGIN, 4);
 	folio_add_lru(s, pfn);
+	return pfn;
+}
+
+/* A page the cache held before the trace began (inherit.c): clean and
+ * uptodate on the inactive file list, no I/O counted. */
+pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index)
+{
+	pfn_t pfn = alloc_page(s);
+	if (!pfn)
+		return PFN_NONE;
+	struct page *p = spage(s, pfn);
+	p->flags |= PG_UPTODATE;
+	if (f->shmem)
+		p->flags |= PG_SWAPBACKED;
+	p->owner = f->id;
+	p->index = index;
+	p->refcount = 1;
+	if (radix_set(&f->cache, index, pfn)) {
+		p->refcount = 0;
+		physmem_free(&s->pm, pfn);
+		return PFN_NONE;
+	}
+	count_vm(s, NR_FILE_PAGES, 1);
+	if (f->shmem)
+		count_vm(s, NR_SHMEM, 1);
+	lru_add_page(s, pfn, page_lru(p));
 	return pfn;
 }
 
@@ -231,12 +270,6 @@ struct file *file_lookup_fd(struct task *t, int64_t fd, struct fd_entry **ent)
 	return t->files->fd[fd].file;
 }
 
-static bool path_is_shmem(const char *path, size_t len)
-{
-	return (len >= 9 && !memcmp(path, "/dev/shm/", 9)) ||
-	       (len >= 9 && !memcmp(path, "/run/shm/", 9));
-}
-
 #define O_ACCMODE_G 3u
 #define O_CREAT_G 0100u
 #define O_EXCL_G 0200u
@@ -253,19 +286,28 @@ int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathle
 		}
 	if (f && (oflags & O_CREAT_G) && (oflags & O_EXCL_G))
 		return -KERR_EEXIST;
-	bool created = false;
 	if (!f) {
 		/* a file the trace never created: take it as existing and empty
-		 * unless the trace creates it (we cannot see the real file) */
+		 * until the trace tells its size (an fstat line, an inherit_file
+		 * line), unless this open creates it (we cannot see the real file) */
 		f = file_new(s, path, pathlen, path_is_shmem(path, pathlen));
 		if (!f)
 			return -KERR_ENOMEM;
-		created = true;
+		f->size_known = (oflags & O_CREAT_G) && (oflags & O_EXCL_G);
 	}
 	if ((oflags & O_TRUNC_G) && (oflags & O_ACCMODE_G)) {
 		file_drop_cache(s, f, 0);
 		f->size = 0;
+		f->size_known = true;
 	}
+	return fd_install(s, t, want_fd, f, ++s->next_ofd, oflags);
+}
+
+/* fs/file.c:fd_install() into slot want_fd (< 0: the lowest free one),
+ * replacing what was there (dup2 semantics). */
+int64_t fd_install(struct vmsys *s, struct task *t, int want_fd, struct file *f, uint32_t ofd,
+		   uint64_t oflags)
+{
 	if (!t->files && !(t->files = fdtable_dup(NULL)))
 		return -KERR_ENOMEM;
 	struct fdtable *ft = t->files;
@@ -285,15 +327,62 @@ int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathle
 		ft->fd = nf;
 		ft->nfd = n;
 	}
+	file_get(f); /* the descriptor's reference; the name holds its own */
 	if (ft->fd[fd].file)
 		file_put(s, ft->fd[fd].file);
-	(void)created;
-	file_get(f); /* the descriptor's reference; the name holds its own */
 	ft->fd[fd].file = f;
-	ft->fd[fd].ofd = ++s->next_ofd;
+	ft->fd[fd].ofd = ofd;
 	ft->fd[fd].oflags = oflags;
 	ft->fd[fd].pos = 0;
+	ft->fd[fd].seen = true;
 	return fd;
+}
+
+/* dup/dup2/dup3/fcntl(F_DUPFD): a second descriptor of the same open file
+ * description (fs/file.c:do_dup2()); newfd < 0 takes the lowest free one. */
+int64_t vm_dup(struct vmsys *s, struct task *t, int64_t oldfd, int newfd)
+{
+	struct fd_entry *e;
+	struct file *f = file_lookup_fd(t, oldfd, &e);
+	if (!f)
+		return -KERR_EBADF;
+	if (newfd == oldfd)
+		return newfd;
+	uint64_t oflags = e->oflags;
+	uint32_t ofd = e->ofd;
+	uint64_t pos = e->pos;
+	int64_t fd = fd_install(s, t, newfd, f, ofd, oflags);
+	if (fd >= 0)
+		t->files->fd[fd].pos = pos;
+	return fd;
+}
+
+/* A descriptor made by a call the model does not otherwise follow (pipe2,
+ * eventfd2, epoll_create1, socket ...): an anonymous inode nothing can map
+ * here; memfd_create() makes a shmem file that can be mapped
+ * (mm/memfd.c). */
+int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, size_t namelen,
+		  bool memfd)
+{
+	char buf[300];
+	int n = memfd ? snprintf(buf, sizeof(buf), "/memfd:%.*s (deleted)", (int)namelen, name)
+		      : snprintf(buf, sizeof(buf), "anon_inode:[%.*s]", (int)namelen, name);
+	if (n < 0)
+		return -KERR_EINVAL;
+	struct file *f = file_new(s, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, memfd);
+	if (!f)
+		return -KERR_ENOMEM;
+	f->unlinked = true;
+	f->size_known = true;
+	f->anon_inode = !memfd;
+	int64_t r = fd_install(s, t, fd, f, ++s->next_ofd, 2 /* O_RDWR */);
+	file_put(s, f); /* only the descriptor names it */
+	return r;
+}
+
+bool vm_fd_seen(struct task *t, int64_t fd)
+{
+	return t->files && fd >= 0 && fd < (int64_t)t->files->nfd && t->files->fd[fd].seen;
 }
 
 int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd)
@@ -429,6 +518,7 @@ static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 		eof_block_zero(s, f, f->size, false);
 	}
 	f->size = size;
+	f->size_known = true;
 }
 
 int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len)

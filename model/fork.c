@@ -183,6 +183,7 @@ int64_t vm_execve(struct vmsys *s, struct task *t)
 	vma_link(s, mm, st);
 	mm->total_vm = mm->stack_vm = vma_pages(st);
 	mm->start_stack = top;
+	mm->stack_guessed = true;
 	t->mm = mm;
 	if (old)
 		mm_put(s, old);

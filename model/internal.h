@@ -66,6 +66,11 @@ struct file {
 	bool shmem;            /* tmpfs/shmem: swap-backed, no writeback */
 	bool unlinked;
 	uint64_t size;         /* i_size in bytes */
+	bool size_known;       /* size told by the trace or made by it; else a
+				* guess (0) that an fstat line may correct */
+	bool anon_inode;       /* pipe, eventfd, socket ...: no mmap */
+	uint32_t exec_ofd;     /* the open file description the ELF loader
+				* mapped it through (inherit.c) */
 	uint64_t ino;
 	struct radix cache;    /* page index -> pfn */
 	struct vma *i_mmap;    /* VMAs mapping the file */
@@ -82,6 +87,7 @@ struct fd_entry {
 	uint32_t ofd;          /* open file description (shared by dup and fork) */
 	uint64_t oflags;
 	uint64_t pos;
+	bool seen;             /* installed by a call the trace shows */
 };
 
 struct fdtable {
@@ -119,6 +125,7 @@ struct mm {
 	uint64_t start_brk, brk;
 	uint64_t mmap_base;
 	uint64_t start_stack;
+	bool stack_guessed;        /* the stack is vm_execve()'s guess, not the trace's */
 	unsigned users;            /* tasks sharing this mm */
 	uint32_t id;
 };
@@ -272,6 +279,11 @@ void file_unmap_folio(struct vmsys *s, struct file *f, uint64_t head, uint64_t n
 void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last,
 			 bool even_cows);
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
+/* a file named path (shmem under /dev/shm), with the name's reference */
+struct file *file_create(struct vmsys *s, const char *path, size_t len);
+pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index);
+int64_t fd_install(struct vmsys *s, struct task *t, int want_fd, struct file *f, uint32_t ofd,
+		   uint64_t oflags);
 void fdtable_put(struct vmsys *s, struct fdtable *ft);
 struct fdtable *fdtable_dup(struct fdtable *ft);
 

@@ -240,6 +240,10 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		f = file_lookup_fd(t, fd, &fe);
 		if (!f)
 			return -KERR_EBADF;
+		/* mm/mmap.c:do_mmap(): a file without ->mmap (pipe, eventfd,
+		 * socket) is -ENODEV */
+		if (f->anon_inode)
+			return -KERR_ENODEV;
 	} else if (flags & af->map_hugetlb) {
 		/* no huge pages are reserved on the modelled machine */
 		return -KERR_ENOMEM;

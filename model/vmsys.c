@@ -406,6 +406,36 @@ uint64_t vmsys_def_flags(struct vmsys *s, struct task *t)
 	return t->mm ? t->mm->def_flags : 0;
 }
 
+/* fs/proc/task_mmu.c:show_smap_vma_flags() read backwards; "??" (a bit
+ * with no name in this kernel) matches nothing */
+uint64_t vmsys_vmflags_parse(const struct vmsys *s, const char *p, size_t n)
+{
+	uint64_t set = 0;
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && p[i] == ' ')
+			i++;
+		size_t j = i;
+		while (j < n && p[j] != ' ')
+			j++;
+		for (const struct vmflag_name *m = s->sem->vmflag_names; j > i && m->mnemonic; m++)
+			if (strlen(m->mnemonic) == j - i && !memcmp(m->mnemonic, p + i, j - i) &&
+			    strcmp(m->mnemonic, "??")) {
+				set |= m->bit;
+				break;
+			}
+		i = j;
+	}
+	return set;
+}
+
+void vmsys_task_limits(const struct task *t, uint64_t *cur, uint64_t *max, bool *cap)
+{
+	*cur = t->rlim_memlock_cur;
+	*max = t->rlim_memlock_max;
+	*cap = t->cap_ipc_lock;
+}
+
 size_t vmsys_vmflags_text(const struct vmsys *s, uint64_t flags, char *buf, size_t len)
 {
 	size_t n = 0;

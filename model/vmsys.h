@@ -101,6 +101,52 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint64_t max);
 int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock);
 
+/* descriptors: dup/dup2/dup3/F_DUPFD share the open file description
+ * (newfd < 0: lowest free); vm_fd_new() installs fd for a call the model
+ * does not follow otherwise (pipe2, eventfd2, socket ...: not mappable,
+ * ENODEV) or memfd_create (memfd: a mappable shmem file). */
+int64_t vm_dup(struct vmsys *s, struct task *t, int64_t oldfd, int newfd);
+int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, size_t namelen,
+		  bool memfd);
+/* whether fd was installed by a call of the trace (an fd the process
+ * inherited is unknown to the model) */
+bool vm_fd_seen(struct task *t, int64_t fd);
+
+/* --- what existed before the trace (model/inherit.c) ----------------- */
+enum vm_inherit_kind { VMI_ANON, VMI_FILE, VMI_HEAP, VMI_STACK, VMI_VDSO, VMI_VVAR };
+struct vm_inherit {
+	uint64_t start, end;       /* page aligned */
+	uint64_t flags;            /* internal VM_* bits (vmsys_vmflags_parse), if flags_given */
+	bool flags_given;          /* else they follow from perms and kind */
+	char perms[5];             /* "r-xp" as /proc/PID/maps prints it */
+	uint64_t pgoff;            /* VMI_FILE: page offset in the file */
+	enum vm_inherit_kind kind;
+	const char *path;          /* VMI_FILE */
+	size_t pathlen;
+};
+/* A VMA the process had when the trace began (made by execve and the ELF
+ * loader).  -EEXIST when the range is not free; an inherited [stack]
+ * replaces the stack vm_execve() guessed. */
+int64_t vm_inherit_vma(struct vmsys *s, struct task *t, const struct vm_inherit *m);
+/* A file's size and the page ranges [cached[2i], cached[2i+1]) the page
+ * cache held when the trace began. */
+int64_t vm_inherit_file(struct vmsys *s, const char *path, size_t pathlen, uint64_t size,
+			const uint64_t *cached, size_t ncached);
+/* An fstat/newfstatat/statx of fd (or of path when fd < 0) showed size:
+ * the model takes it for a file whose size it did not know.  1 learned,
+ * 0 nothing to learn. */
+int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const char *path,
+			   size_t pathlen, uint64_t size);
+/* The first hole (no VMA) in [start, end), page aligned: true with it in
+ * [*hs, *he). */
+bool vmsys_hole_in(struct vmsys *s, struct task *t, uint64_t start, uint64_t end,
+		   uint64_t *hs, uint64_t *he);
+/* VmFlags mnemonics ("rd wr mr mw me ac") to internal bits under the
+ * machine's semantics; unknown mnemonics are ignored. */
+uint64_t vmsys_vmflags_parse(const struct vmsys *s, const char *text, size_t len);
+/* RLIMIT_MEMLOCK (bytes) and CAP_IPC_LOCK of a process, for reports */
+void vmsys_task_limits(const struct task *t, uint64_t *cur, uint64_t *max, bool *cap);
+
 /* --- pseudo-events --------------------------------------------------- */
 enum vm_fault_kind { VMF_NONE = 0, VMF_MINOR = 1, VMF_MAJOR, VMF_SIGSEGV, VMF_SIGBUS };
 /* One access at addr (mode: 1 read, 2 write, 4 exec): VMF_NONE when the

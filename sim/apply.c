@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "inherit.h"
 #include "kerr.h"
 
 #define RLIMIT_MEMLOCK_G 8
@@ -32,13 +33,11 @@ static int access_mode(uint64_t m)
 }
 
 static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
-		      struct outcome *out);
+		      struct outcome *out, char *err, size_t errlen);
 
 int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, char *err,
 		size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	*out = (struct outcome){ OUT_NONE, 0, ev->pid };
 	/* interrupted before it took effect: the restarted call follows
 	 * (kernel/signal.c, arch signal code: -ERESTART* never reaches user
@@ -59,13 +58,13 @@ int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, ch
 	if (!task_alive(t))
 		return 0; /* events of a process the model already ended */
 	vmsys_begin_call(s, t);
-	int rc = apply_call(s, t, ev, out);
+	int rc = apply_call(s, t, ev, out, err, errlen);
 	vmsys_end_call(s, t);
 	return rc;
 }
 
 static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
-		      struct outcome *out)
+		      struct outcome *out, char *err, size_t errlen)
 {
 	if (ev->type == EV_EXITED || ev->type == EV_KILLED) {
 		vm_exit(s, t);
@@ -137,9 +136,71 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 				out->pid);
 		break;
 	case SYS_CLOSE:
-		if (trace_ok)
+		/* a descriptor the process had before the trace (0-2, or from
+		 * its parent) is unknown to the model: nothing to check */
+		if (trace_ok && vm_fd_seen(t, (int64_t)a[0]))
 			*out = from_ret(vm_close(s, t, (int64_t)a[0]), out->pid);
 		break;
+	case SYS_FSTAT:
+	case SYS_NEWFSTATAT:
+	case SYS_STAT:
+	case SYS_STATX:
+		/* the kernel's i_size of a file the trace did not create */
+		if (has_val && ev->value == 0 && a[2]) {
+			bool by_fd = ev->sys == SYS_FSTAT || (ev->str.p && ev->str.len == 0);
+			vm_learn_file_size(s, t, by_fd ? (int64_t)a[0] : -1, ev->str.p, ev->str.len, a[1]);
+		}
+		break;
+	case SYS_DUP:
+	case SYS_DUP2:
+	case SYS_DUP3:
+	case SYS_FCNTL:
+		if (has_val && ev->value >= 0 && (ev->sys != SYS_FCNTL || a[1] != FCNTL_OTHER)) {
+			int64_t r = vm_dup(s, t, (int64_t)a[0], (int)ev->value);
+			if (r == -KERR_EBADF) /* duplicating a descriptor from before the trace */
+				r = vm_fd_new(s, t, (int)ev->value, "inherited", 9, false);
+			if (r < 0)
+				*out = from_ret(r, out->pid);
+		}
+		break;
+	case SYS_FDNEW:
+	case SYS_MEMFD_CREATE:
+		if (has_val && ev->value >= 0) {
+			bool memfd = ev->sys == SYS_MEMFD_CREATE;
+			int64_t r = vm_fd_new(s, t, (int)ev->value, memfd ? ev->str.p : ev->name.p,
+					      memfd ? ev->str.len : ev->name.len, memfd);
+			if (r < 0)
+				*out = from_ret(r, out->pid);
+		}
+		break;
+	case SYS_PIPE:
+	case SYS_PIPE2:
+	case SYS_SOCKETPAIR:
+		if (has_val && ev->value == 0) {
+			for (int k = 0; k < 2; k++) {
+				int64_t r = vm_fd_new(s, t, (int)a[k], trace_sys_name(ev->sys),
+						      strlen(trace_sys_name(ev->sys)), false);
+				if (r < 0)
+					*out = from_ret(r, out->pid);
+			}
+		}
+		break;
+	case SYS_INHERIT: {
+		int64_t r;
+		long col;
+		if (inherit_apply_line(s, t, ev->str.p, ev->str.len, ev->str2.p, ev->str2.p ? ev->str2.len : 0,
+				       &r, err, errlen, &col) < 0)
+			return -1;
+		*out = from_ret(r, out->pid);
+		break;
+	}
+	case SYS_INHERIT_FILE: {
+		int64_t r;
+		if (inherit_apply_file(s, ev, &r, err, errlen) < 0)
+			return -1;
+		*out = from_ret(r, out->pid);
+		break;
+	}
 	case SYS_UNLINK:
 		if (trace_ok)
 			vm_unlink(s, t, ev->str.p, ev->str.len);

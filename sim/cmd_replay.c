@@ -5,6 +5,8 @@
  * Exit: 0 nothing diverged, 1 a divergence (or invariant violation), 2 bad
  * input (the reader's FILE:LINE:COL message).
  */
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +17,19 @@
 #include "session.h"
 
 static const char replay_usage[] =
-	"usage: vmsim replay [--kernel NAME] [--arch NAME] [--stop-at-first]\n"
-	"                    [--check-invariants] [-q|-v] TRACE...\n"
+	"usage: vmsim replay [OPTION]... TRACE...\n"
 	"\n"
 	"Replays each trace on the model and compares every recorded result and\n"
 	"every expect(...) line with the model's answer.  A divergence report names\n"
 	"FILE:LINE, the event, what the trace expected, what the model produced and\n"
-	"the model state that explains it.\n"
+	"the model state that explains it.  A trace is a vmsim trace or a log of\n"
+	"`strace -f -o FILE` (any of -t -tt -ttt -r -T -i -n -k -y -yy -X -v -s);\n"
+	"`-` reads standard input.  In a plain strace log, memory the program had\n"
+	"before its first traced call (the program, ld.so, the stack) is taken as\n"
+	"\"mapped before the trace began\" where a call shows it existed, with a note;\n"
+	"--maps gives it exactly.  Options may come anywhere; -- ends them.\n"
 	"\n"
-	"  --kernel NAME        semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n"
-	"                       `# kernel:` header, else 6.18)\n"
-	"  --arch NAME          flag tables of this arch (default: `# arch:`, else x86_64)\n"
+	SESSION_OPTS_HELP
 	"  --stop-at-first      stop a trace at its first divergence\n"
 	"  --check-invariants   check the model's invariants after every event, and the\n"
 	"                       promise invariants the trace names in its header\n"
@@ -117,11 +121,16 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 		struct outcome out;
 		if (ci)
 			check_inv_before(ci, ev);
-		if (apply_event(ss.sys, ev, &out, err, sizeof(err))) {
-			fprintf(stderr, "%s:%lu: error: %s\n", path, ev->line, err);
+		if (session_apply(&ss, ev, &out, err, sizeof(err))) {
+			if (!strncmp(err, path, strlen(path)) || (o->maps && !strncmp(err, o->maps, strlen(o->maps))))
+				fprintf(stderr, "%s\n", err);
+			else
+				fprintf(stderr, "%s:%lu:1: error: %s\n", path, ev->line, err);
 			rc = 2;
 			break;
 		}
+		for (unsigned k = 0; verbose >= 0 && k < ss.inh.nnotes; k++)
+			printf("%s:%lu: note: %s\n", path, ev->line, ss.inh.notes[k]);
 		if (verbose > 0) {
 			printf("%s:%lu: ", path, ev->line);
 			print_event_line(ev, ss.arch, ss.sem->name, stdout);
@@ -202,8 +211,12 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 				fprintf(stderr, "%s: warning: %lu %s call%s skipped (not modelled)\n", path, n,
 					name, n == 1 ? "" : "s");
 		}
-		printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)\n", path, st.events,
+		printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)", path, st.events,
 		       st.checks, st.divergences, st.divergences == 1 ? "" : "s", ss.sem->name);
+		if (ss.inh.assumed)
+			printf("; %lu range%s (%" PRIu64 " kB) assumed mapped before the trace began",
+			       ss.inh.assumed, ss.inh.assumed == 1 ? "" : "s", ss.inh.assumed_bytes >> 10);
+		printf("\n");
 	}
 	tot->events += st.events;
 	tot->checks += st.checks;
@@ -214,68 +227,65 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 
 int cmd_replay(int argc, char **argv)
 {
-	struct session_opts o = { NULL, NULL };
+	struct session_opts o = SESSION_OPTS_INIT;
 	bool stop_first = false, invariants = false;
 	uint32_t promise_mask = 0;
 	int verbose = 0;
-	int first = argc;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	static const struct option longopts[] = {
+		SESSION_LONGOPTS,
+		{ "stop-at-first", no_argument, NULL, 's' },
+		{ "check-invariants", no_argument, NULL, 'c' },
+		{ "invariant", required_argument, NULL, 'I' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
+		int r = session_opt(&o, c, optarg, "replay");
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
 			fputs(replay_usage, stdout);
 			return 0;
-		} else if (!strcmp(a, "--kernel") || !strcmp(a, "--arch")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "vmsim replay: %s needs a value\n", a);
-				return 2;
-			}
-			if (!strcmp(a, "--kernel"))
-				o.kernel = argv[++i];
-			else
-				o.arch = argv[++i];
-		} else if (!strncmp(a, "--kernel=", 9)) {
-			o.kernel = a + 9;
-		} else if (!strncmp(a, "--arch=", 7)) {
-			o.arch = a + 7;
-		} else if (!strcmp(a, "--stop-at-first")) {
-			stop_first = true;
-		} else if (!strcmp(a, "--check-invariants")) {
-			invariants = true;
-		} else if (!strcmp(a, "--invariant") || !strncmp(a, "--invariant=", 12)) {
-			const char *name = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
+		case 's': stop_first = true; break;
+		case 'c': invariants = true; break;
+		case 'I': {
 			char bad[64];
-			int64_t m = name ? parse_inv_list(name, bad, sizeof(bad)) : -1;
+			int64_t m = parse_inv_list(optarg, bad, sizeof(bad));
 			if (m < 0) {
 				fprintf(stderr, "vmsim replay: unknown invariant '%s' (see docs/invariants.md)\n",
-					name ? bad : "");
+					bad);
 				return 2;
 			}
 			promise_mask |= (uint32_t)m;
-		} else if (!strcmp(a, "-q")) {
-			verbose = -1;
-		} else if (!strcmp(a, "-v")) {
-			verbose = 1;
-		} else if (!strcmp(a, "--")) {
-			first = i + 1;
-			break;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "vmsim replay: unknown option '%s'\n%s", a, replay_usage);
-			return 2;
-		} else {
-			first = i;
 			break;
 		}
+		case 'q': verbose = -1; break;
+		case 'v': verbose = 1; break;
+		case ':':
+			fprintf(stderr, "vmsim replay: %s needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "vmsim replay: unknown option '%s'\n%s", argv[optind - 1],
+				replay_usage);
+			return 2;
+		}
 	}
-	if (first >= argc) {
+	if (optind >= argc) {
 		fprintf(stderr, "vmsim replay: no trace given\n%s", replay_usage);
 		return 2;
 	}
-	if (o.kernel && !semantics_find_checked(o.kernel))
-		return 2;
 	struct replay_stats tot = { 0, 0, 0, 0 };
 	int rc = 0;
 	unsigned ntraces = 0;
-	for (int i = first; i < argc; i++) {
+	for (int i = optind; i < argc; i++) {
 		int r = replay_one(argv[i], &o, stop_first, invariants, promise_mask, verbose, &tot);
 		ntraces++;
 		if (r > rc)

@@ -61,7 +61,7 @@ static int parse_ulong(const char *opt, const char *s, unsigned long *v)
 
 int cmd_show(int argc, char **argv)
 {
-	struct session_opts o = { NULL, NULL };
+	struct session_opts o = SESSION_OPTS_INIT;
 	bool have_at = false;
 	unsigned long at = 0, pid = 0;
 	const char *pos[2] = { NULL, NULL };

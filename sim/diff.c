@@ -298,15 +298,23 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 	if (open_reader(path, o, &rd, &ev, &more, r))
 		return 2;
 	const struct trace_header *h = trace_header(rd);
+	struct session_opts mo = SESSION_OPTS_INIT;
+	if (o->machine)
+		mo = *o->machine;
+	if (!mo.arch)
+		mo.arch = o->arch;
 	struct side A = { 0 }, B = { 0 };
+	struct inherit_state ia, ib;
+	inherit_init(&ia, h, mo.maps);
+	inherit_init(&ib, h, mo.maps);
 	char merr[256];
-	A.sys = session_model(h, o->kernel_a, o->arch, &A.sem, merr, sizeof(merr));
+	A.sys = session_model(h, o->kernel_a, &mo, &A.sem, merr, sizeof(merr));
 	if (!A.sys) {
 		snprintf(r->err, sizeof(r->err), "%s: %s", path, merr);
 		trace_close(rd);
 		return 2;
 	}
-	B.sys = session_model(h, o->kernel_b, o->arch, &B.sem, merr, sizeof(merr));
+	B.sys = session_model(h, o->kernel_b, &mo, &B.sem, merr, sizeof(merr));
 	if (!B.sys) {
 		snprintf(r->err, sizeof(r->err), "%s: %s", path, merr);
 		vmsys_free(A.sys);
@@ -315,7 +323,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 	}
 	snprintf(r->kernel_a, sizeof(r->kernel_a), "%s", A.sem->name);
 	snprintf(r->kernel_b, sizeof(r->kernel_b), "%s", B.sem->name);
-	const char *arch = o->arch ? o->arch : (h->has_arch ? h->arch : "x86_64");
+	const char *arch = mo.arch ? mo.arch : (h->has_arch ? h->arch : "x86_64");
 	const char *names = h->has_kernel ? h->kernel : A.sem->name;
 	int rc = 0;
 	for (; more > 0; more = trace_read(rd, &ev)) {
@@ -329,8 +337,12 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 			ba[i] = vmsys_vmstat(A.sys, counters[i]);
 			bb[i] = vmsys_vmstat(B.sys, counters[i]);
 		}
-		if (apply_event(A.sys, &ev, &oa, err, sizeof(err)) ||
-		    apply_event(B.sys, &ev, &ob, err, sizeof(err))) {
+		if (inherit_before(&ia, A.sys, &ev, err, sizeof(err)) ||
+		    inherit_before(&ib, B.sys, &ev, err, sizeof(err)) ||
+		    apply_event(A.sys, &ev, &oa, err, sizeof(err)) ||
+		    apply_event(B.sys, &ev, &ob, err, sizeof(err)) ||
+		    inherit_after(&ia, A.sys, &ev, err, sizeof(err)) ||
+		    inherit_after(&ib, B.sys, &ev, err, sizeof(err))) {
 			snprintf(r->err, sizeof(r->err), "%s:%lu: %s", path, ev.line, err);
 			rc = 2;
 			break;

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "session.h"
+
 /* What one difference is about. */
 enum diff_kind {
 	DK_RESULT,     /* the event's outcome */
@@ -71,6 +73,8 @@ struct diff_opts {
 	const char *kernel_a, *kernel_b;
 	const char *arch;       /* NULL: the trace's header, else x86_64 */
 	bool all;               /* every differing event, not just the first */
+	const struct session_opts *machine; /* --cap-ipc-lock ... (NULL: the header's);
+				 * its arch, if set, wins over arch above */
 };
 
 /* Replay path under both kernels.  Returns 0 when the models agree on

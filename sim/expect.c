@@ -92,34 +92,6 @@ static bool meminfo_field(struct vmsys *s, struct strslice f, uint64_t *kb)
 	return false;
 }
 
-static bool known_mnemonic(const struct semantics *sem, const char *p, size_t n, uint64_t *bit)
-{
-	for (const struct vmflag_name *m = sem->vmflag_names; m->mnemonic; m++)
-		if (strlen(m->mnemonic) == n && !memcmp(m->mnemonic, p, n) && strcmp(m->mnemonic, "??")) {
-			*bit = m->bit;
-			return true;
-		}
-	return false;
-}
-
-static uint64_t mnemonic_set(const struct semantics *sem, const char *p, size_t n)
-{
-	uint64_t set = 0;
-	size_t i = 0;
-	while (i < n) {
-		while (i < n && p[i] == ' ')
-			i++;
-		size_t j = i;
-		while (j < n && p[j] != ' ')
-			j++;
-		uint64_t bit;
-		if (j > i && known_mnemonic(sem, p + i, j - i, &bit))
-			set |= bit;
-		i = j;
-	}
-	return set;
-}
-
 static unsigned check_vma(struct vmsys *s, struct task *t, const struct event *ev, char *why,
 			  size_t len, unsigned *nchecked)
 {
@@ -140,17 +112,16 @@ static unsigned check_vma(struct vmsys *s, struct task *t, const struct event *e
 		return 1;
 	}
 	unsigned bad = 0;
-	const struct semantics *sem = vmsys_semantics(s);
 	for (unsigned i = 0; i < e->nkv; i++) {
 		const struct expect_kv *kv = &e->kv[i];
 		uint64_t got;
 		bool bytes = true;
 		(*nchecked)++;
 		if (sl_is(kv->key, "VmFlags")) {
-			uint64_t want = mnemonic_set(sem, kv->text.p, kv->text.len);
+			uint64_t want = vmsys_vmflags_parse(s, kv->text.p, kv->text.len);
 			char txt[256];
 			vmsys_vmflags_text(s, vi.flags, txt, sizeof(txt));
-			uint64_t have = mnemonic_set(sem, txt, strlen(txt));
+			uint64_t have = vmsys_vmflags_parse(s, txt, strlen(txt));
 			if (want != have) {
 				size_t tl = strlen(txt);
 				if (tl && txt[tl - 1] == ' ')
@@ -302,6 +273,29 @@ static void describe_vma(struct vmsys *s, const struct vm_vma_info *vi, char *bu
 	       vi->locked / 1024, fl);
 }
 
+/* calls whose result may come from can_do_mlock()/mlock_future_ok() */
+static bool limit_checked(struct vmsys *s, const struct event *ev)
+{
+	(void)s;
+	if (ev->type != EV_CALL)
+		return false;
+	switch (ev->sys) {
+	case SYS_MLOCK: case SYS_MLOCK2: case SYS_MLOCKALL: case SYS_MMAP: case SYS_MREMAP:
+	case SYS_BRK: case SYS_SETRLIMIT: case SYS_PRLIMIT64:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void limit_text(uint64_t v, char *buf, size_t len)
+{
+	if (v == RLIM_INFINITY_VALUE)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%" PRIu64 " bytes (%" PRIu64 " pages)", v, v >> 12);
+}
+
 void explain_state(struct vmsys *s, const struct event *ev, char *buf, size_t len)
 {
 	buf[0] = 0;
@@ -318,9 +312,11 @@ void explain_state(struct vmsys *s, const struct event *ev, char *buf, size_t le
 		switch (ev->sys) {
 		case SYS_MMAP: addr = ev->res == RES_VALUE ? (uint64_t)ev->value : ev->args[0];
 			end = addr + ev->args[1]; break;
-		case SYS_BRK: case SYS_MLOCKALL: case SYS_MUNLOCKALL: break;
-		case SYS_RECLAIM: case SYS_DROP_CACHES: break;
-		default: addr = ev->args[0]; end = addr + (ev->nargs > 1 ? ev->args[1] : 1); break;
+		case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MREMAP: case SYS_MADVISE: case SYS_MSYNC:
+		case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_TOUCH:
+			addr = ev->args[0]; end = addr + ev->args[1]; break;
+		case SYS_FAULT: addr = ev->args[0]; end = addr + 1; break;
+		default: break; /* no address argument (fds, flags, limits) */
 		}
 	}
 	struct vm_status st;
@@ -329,6 +325,17 @@ void explain_state(struct vmsys *s, const struct event *ev, char *buf, size_t le
 	       ", map_count=%" PRIu64 ", def_flags=0x%" PRIx64 "\n",
 	       task_pid(t), st.locked_vm, st.locked_vm * 4, st.total_vm, vmsys_map_count(s, t),
 	       vmsys_def_flags(s, t));
+	if (limit_checked(s, ev)) {
+		uint64_t cur, max;
+		bool cap;
+		vmsys_task_limits(t, &cur, &max, &cap);
+		char c[64], m[64];
+		limit_text(cur, c, sizeof(c));
+		limit_text(max, m, sizeof(m));
+		append(buf, len, "  limit check: RLIMIT_MEMLOCK %s (hard %s), CAP_IPC_LOCK %s"
+		       " (--rlimit-memlock, --cap-ipc-lock or the header set them)\n", c, m,
+		       cap ? "yes" : "no");
+	}
 	if (!addr && !end)
 		return;
 	if (end <= addr)

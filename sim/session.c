@@ -27,9 +27,61 @@ const struct semantics *semantics_find_checked(const char *name)
 	return sem;
 }
 
-struct vmsys *session_model(const struct trace_header *h, const char *kernel, const char *arch,
-			    const struct semantics **semp, char *err, size_t errlen)
+int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd)
 {
+	switch (code) {
+	case 'k':
+		if (!semantics_find_checked(arg))
+			return -1;
+		o->kernel = arg;
+		return 1;
+	case 0x100:
+		if (!flagtab_arch_family(arg)) {
+			fprintf(stderr, "vmsim %s: unknown arch '%s'\n", cmd, arg);
+			return -1;
+		}
+		o->arch = arg;
+		return 1;
+	case 0x101:
+		if (!strcmp(arg, "yes") || !strcmp(arg, "1") || !strcmp(arg, "true")) {
+			o->cap_ipc_lock = 1;
+		} else if (!strcmp(arg, "no") || !strcmp(arg, "0") || !strcmp(arg, "false")) {
+			o->cap_ipc_lock = 0;
+		} else {
+			fprintf(stderr, "vmsim %s: --cap-ipc-lock takes yes or no, not '%s'\n", cmd, arg);
+			return -1;
+		}
+		return 1;
+	case 0x102:
+		if (!strcmp(arg, "unlimited") || !strcmp(arg, "infinity")) {
+			o->rlimit_memlock = RLIM_INFINITY_VALUE;
+		} else if (!trace_parse_size(arg, &o->rlimit_memlock)) {
+			fprintf(stderr, "vmsim %s: --rlimit-memlock takes a size (65536, 64K, 8M) or "
+					"unlimited, not '%s'\n", cmd, arg);
+			return -1;
+		}
+		o->has_rlimit_memlock = true;
+		return 1;
+	case 0x103:
+		if (!trace_parse_size(arg, &o->max_map_count) || o->max_map_count > INT32_MAX) {
+			fprintf(stderr, "vmsim %s: --max-map-count takes a number up to 2147483647, not '%s'\n",
+				cmd, arg);
+			return -1;
+		}
+		o->has_max_map_count = true;
+		return 1;
+	case 0x104:
+		o->maps = arg;
+		return 1;
+	}
+	return 0;
+}
+
+struct vmsys *session_model(const struct trace_header *h, const char *kernel,
+			    const struct session_opts *o, const struct semantics **semp, char *err,
+			    size_t errlen)
+{
+	const char *arch = o ? o->arch : NULL;
 	const char *kname = kernel ? kernel : (h->has_kernel ? h->kernel : "6.18");
 	const struct semantics *sem = semantics_find(kname);
 	if (!sem) {
@@ -62,6 +114,13 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel, co
 		c.zero_page = h->zero_page;
 	if (h->has_read_ahead_kb)
 		c.read_ahead_kb = h->read_ahead_kb;
+	/* the command line overrides the header (the trace contract) */
+	if (o && o->cap_ipc_lock >= 0)
+		c.cap_ipc_lock = o->cap_ipc_lock;
+	if (o && o->has_rlimit_memlock)
+		c.rlimit_memlock = o->rlimit_memlock;
+	if (o && o->has_max_map_count)
+		c.max_map_count = o->max_map_count;
 	*semp = sem;
 	return vmsys_new(&c, err, errlen);
 }
@@ -103,7 +162,7 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 	ss->have_event = r > 0;
 	const struct trace_header *h = trace_header(ss->reader);
 	char merr[256];
-	ss->sys = session_model(h, o->kernel, o->arch, &ss->sem, merr, sizeof(merr));
+	ss->sys = session_model(h, o->kernel, o, &ss->sem, merr, sizeof(merr));
 	if (!ss->sys) {
 		snprintf(err, errlen, "%s: error: %s", path, merr);
 		trace_close(ss->reader);
@@ -111,7 +170,18 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 		return -1;
 	}
 	snprintf(ss->arch, sizeof(ss->arch), "%s", o->arch ? o->arch : (h->has_arch ? h->arch : "x86_64"));
+	inherit_init(&ss->inh, h, o->maps);
 	return 0;
+}
+
+int session_apply(struct session *ss, const struct event *ev, struct outcome *out, char *err,
+		  size_t errlen)
+{
+	if (inherit_before(&ss->inh, ss->sys, ev, err, errlen) < 0)
+		return -1;
+	if (apply_event(ss->sys, ev, out, err, errlen) < 0)
+		return -1;
+	return inherit_after(&ss->inh, ss->sys, ev, err, errlen);
 }
 
 int session_next(struct session *ss, struct event **ev)

@@ -11,13 +11,45 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "apply.h"
+#include "inherit.h"
 #include "trace.h"
 #include "vmsys.h"
 
 struct session_opts {
-	const char *kernel; /* NULL: from the header */
-	const char *arch;   /* NULL: from the header */
+	const char *kernel;    /* NULL: from the header */
+	const char *arch;      /* NULL: from the header */
+	int cap_ipc_lock;      /* -1: from the header; 0 no, 1 yes */
+	bool has_rlimit_memlock;
+	uint64_t rlimit_memlock;  /* bytes, RLIM_INFINITY_VALUE = unlimited */
+	bool has_max_map_count;
+	uint64_t max_map_count;
+	const char *maps;      /* --maps FILE: the address space before the trace */
 };
+#define SESSION_OPTS_INIT { NULL, NULL, -1, false, 0, false, 0, NULL }
+
+/* The machine options every command that replays takes (--kernel,
+ * --arch, --cap-ipc-lock, --rlimit-memlock, --max-map-count, --maps):
+ * their getopt_long entries and the handler.  Option codes are >= 0x100
+ * except 'k' for --kernel. */
+#define SESSION_LONGOPTS                                               \
+	{ "kernel", required_argument, NULL, 'k' },                    \
+	{ "arch", required_argument, NULL, 0x100 },                    \
+	{ "cap-ipc-lock", required_argument, NULL, 0x101 },            \
+	{ "rlimit-memlock", required_argument, NULL, 0x102 },          \
+	{ "max-map-count", required_argument, NULL, 0x103 },           \
+	{ "maps", required_argument, NULL, 0x104 }
+#define SESSION_OPTS_HELP                                                              \
+	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n" \
+	"                         `# kernel:` header, else 6.18)\n"                        \
+	"  --arch NAME            flag tables of this arch (default: `# arch:`, else x86_64)\n" \
+	"  --cap-ipc-lock yes|no  whether the process holds CAP_IPC_LOCK (overrides the header)\n" \
+	"  --rlimit-memlock SIZE  RLIMIT_MEMLOCK at start: 65536, 64K, 8M or unlimited\n"   \
+	"  --max-map-count N      vm.max_map_count (default 65530)\n"                      \
+	"  --maps FILE            a saved /proc/PID/maps (or smaps) of the process as execve\n" \
+	"                         left it: the mappings the trace does not show\n"
+/* 1 handled, 0 not a session option, -1 bad value (message printed with cmd). */
+int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd);
 
 struct session {
 	struct trace_reader *reader;
@@ -27,6 +59,7 @@ struct session {
 	const char *path;
 	bool have_event;       /* ev holds an event read ahead (the first one) */
 	struct event ev;
+	struct inherit_state inh;  /* what the trace does not show */
 };
 
 /* Open path and build the model from its header.  Returns 0, or -1 with
@@ -36,10 +69,16 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 /* Next event: 1, 0 at the end, -1 on bad input (trace_error()). */
 int session_next(struct session *ss, struct event **ev);
 void session_close(struct session *ss);
+/* Apply ev to the model: the address space the trace does not show
+ * (inherit.h), then apply_event().  ss->inh.notes holds this event's
+ * notes.  0, or -1 with a message in err. */
+int session_apply(struct session *ss, const struct event *ev, struct outcome *out, char *err,
+		  size_t errlen);
 
 /* Build a model for a header and options (used by diff for its second model). */
-struct vmsys *session_model(const struct trace_header *h, const char *kernel, const char *arch,
-			    const struct semantics **semp, char *err, size_t errlen);
+struct vmsys *session_model(const struct trace_header *h, const char *kernel,
+			    const struct session_opts *o, const struct semantics **semp, char *err,
+			    size_t errlen);
 
 /* semantics_find() that prints "unknown kernel" with the list on failure */
 const struct semantics *semantics_find_checked(const char *name);

@@ -33,6 +33,14 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_PRLIMIT64] = "prlimit64", [SYS_CAPSET] = "capset",
 	[SYS_FAULT] = "fault",         [SYS_TOUCH] = "touch",
 	[SYS_RECLAIM] = "reclaim",     [SYS_DROP_CACHES] = "drop_caches",
+	[SYS_FSTAT] = "fstat",         [SYS_NEWFSTATAT] = "newfstatat",
+	[SYS_STAT] = "stat",           [SYS_STATX] = "statx",
+	[SYS_DUP] = "dup",             [SYS_DUP2] = "dup2",
+	[SYS_DUP3] = "dup3",           [SYS_FCNTL] = "fcntl",
+	[SYS_FDNEW] = "eventfd2",      [SYS_PIPE] = "pipe",
+	[SYS_PIPE2] = "pipe2",         [SYS_SOCKETPAIR] = "socketpair",
+	[SYS_MEMFD_CREATE] = "memfd_create",
+	[SYS_INHERIT] = "inherit",     [SYS_INHERIT_FILE] = "inherit_file",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -65,6 +73,19 @@ static const struct {
 	S("fault", SYS_FAULT), S("touch", SYS_TOUCH), S("reclaim", SYS_RECLAIM),
 	S("drop_caches", SYS_DROP_CACHES),
 	S("mmap2", SYS_MMAP), S("unlinkat", SYS_UNLINK),
+	S("fstat", SYS_FSTAT), S("fstat64", SYS_FSTAT), S("newfstatat", SYS_NEWFSTATAT),
+	S("fstatat64", SYS_NEWFSTATAT), S("stat", SYS_STAT), S("lstat", SYS_STAT),
+	S("stat64", SYS_STAT), S("lstat64", SYS_STAT), S("statx", SYS_STATX),
+	S("dup", SYS_DUP), S("dup2", SYS_DUP2), S("dup3", SYS_DUP3), S("fcntl", SYS_FCNTL),
+	S("fcntl64", SYS_FCNTL), S("pipe", SYS_PIPE), S("pipe2", SYS_PIPE2),
+	S("socketpair", SYS_SOCKETPAIR), S("memfd_create", SYS_MEMFD_CREATE),
+	S("eventfd", SYS_FDNEW), S("eventfd2", SYS_FDNEW), S("epoll_create", SYS_FDNEW),
+	S("epoll_create1", SYS_FDNEW), S("socket", SYS_FDNEW), S("signalfd", SYS_FDNEW),
+	S("signalfd4", SYS_FDNEW), S("timerfd_create", SYS_FDNEW), S("inotify_init", SYS_FDNEW),
+	S("inotify_init1", SYS_FDNEW), S("userfaultfd", SYS_FDNEW), S("pidfd_open", SYS_FDNEW),
+	S("fanotify_init", SYS_FDNEW), S("perf_event_open", SYS_FDNEW),
+	S("io_uring_setup", SYS_FDNEW), S("accept", SYS_FDNEW), S("accept4", SYS_FDNEW),
+	S("inherit", SYS_INHERIT), S("inherit_file", SYS_INHERIT_FILE),
 #undef S
 };
 

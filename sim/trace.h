@@ -29,6 +29,14 @@
  *   capset     -                   (effective capability set in ev->cap_effective)
  *   fault      addr mode           touch     addr len mode
  *   reclaim    nr_pages            drop_caches value
+ *   fstat      fd size has_size    newfstatat/statx dirfd size has_size (str = path)
+ *   stat/lstat -100 size has_size (str = path)
+ *   dup        fd                  dup2/dup3 fd newfd
+ *   fcntl      fd cmd arg          (cmd: 0 F_DUPFD, 1030 F_DUPFD_CLOEXEC, else FCNTL_OTHER)
+ *   pipe/pipe2/socketpair  fd0 fd1 (the array strace prints)
+ *   memfd_create - (str = name)    other fd makers (FDNEW): - (name = the call)
+ *   inherit    - (str = /proc/PID/maps line, str2 = VmFlags text or empty)
+ *   inherit_file size - (str = path, str2 = cached page ranges "0-8,12")
  * Negative numbers (fd -1, AT_FDCWD) are stored two's complement.
  * Resource numbers use the generic numbering (RLIMIT_MEMLOCK = 8).
  */
@@ -56,8 +64,14 @@ enum sysno {
 	SYS_EXIT_GROUP, SYS_OPENAT, SYS_OPEN, SYS_CLOSE, SYS_UNLINK, SYS_FTRUNCATE,
 	SYS_FALLOCATE, SYS_READ, SYS_PREAD64, SYS_WRITE, SYS_PWRITE64,
 	SYS_SETRLIMIT, SYS_PRLIMIT64, SYS_CAPSET,
+	/* calls that only tell the model what it cannot see (file sizes) or
+	 * make descriptors it must know exist */
+	SYS_FSTAT, SYS_NEWFSTATAT, SYS_STAT, SYS_STATX,
+	SYS_DUP, SYS_DUP2, SYS_DUP3, SYS_FCNTL,
+	SYS_FDNEW, SYS_PIPE, SYS_PIPE2, SYS_SOCKETPAIR, SYS_MEMFD_CREATE,
 	/* pseudo-events */
 	SYS_FAULT, SYS_TOUCH, SYS_RECLAIM, SYS_DROP_CACHES,
+	SYS_INHERIT, SYS_INHERIT_FILE,
 	SYS_NR
 };
 
@@ -78,6 +92,7 @@ enum res_kind {
 };
 
 #define RLIM_INFINITY_VALUE UINT64_MAX
+#define FCNTL_OTHER 0xffffu /* an fcntl command that makes no descriptor */
 
 enum expect_kind {
 	EXP_FIELD, /* expect(VmLck) = 32 kB; also meminfo/vmstat names */
@@ -126,6 +141,7 @@ struct event {
 	unsigned nargs;
 	uint64_t args[6];
 	struct strslice str;   /* path argument (openat, open, unlink, execve) */
+	struct strslice str2;  /* second string (inherit, inherit_file) */
 	struct strslice args_text; /* raw text between the parentheses (the writer
 				  * reproduces SYS_UNKNOWN calls from it) */
 	bool has_rlim;         /* setrlimit/prlimit64 new limit given (not NULL) */
@@ -195,6 +211,10 @@ const char *trace_name(struct trace_reader *r);
  * warning and the summary). */
 size_t trace_unknown_count(struct trace_reader *r);
 const char *trace_unknown_name(struct trace_reader *r, size_t i, unsigned long *count);
+
+/* A size as header keys take it: 65536, 64K, 8M, 1G (K/M/G/T, optional
+ * "iB"/"B"); false when malformed or too large. */
+bool trace_parse_size(const char *s, uint64_t *out);
 
 /* Name of a syscall number ("mmap"). */
 const char *trace_sys_name(enum sysno s);

@@ -460,6 +460,11 @@ static bool parse_size(const char *p, size_t n, uint64_t *out)
 	return true;
 }
 
+bool trace_parse_size(const char *s, uint64_t *out)
+{
+	return parse_size(s, strlen(s), out);
+}
+
 static bool parse_bool(const char *p, size_t n, bool *out)
 {
 	if (word_is(p, n, "yes") || word_is(p, n, "true") || word_is(p, n, "1"))
@@ -627,22 +632,48 @@ static char *scan_u64(char *p, uint64_t *v, bool *ovf)
 	return p;
 }
 
-/* After a value: an optional <annotation> (strace -y), then an optional
- * comment; the argument must end there. */
+/* p at the start of a comment: the position after the comment and the blanks after it,
+ * or NULL (error set). */
+static char *comment_end(struct trace_reader *r, char *p)
+{
+	char *q = strstr(p + 2, "*/");
+	if (!q) {
+		fail(r, p, "unterminated comment");
+		return NULL;
+	}
+	return skip_ws(q + 2);
+}
+
+/* p at '<' of an fd annotation: "3</tmp/x>", -yy's nested device
+ * "1</dev/null<char 1:3>>", a socket "5<TCP:[1.2.3.4:5->6.7.8.9:80]>"
+ * (its "->" is not a closer).  The position after it, or NULL when it
+ * does not close before e. */
+static char *annotation_end(char *p, char *e)
+{
+	int depth = 0;
+	for (; p < e && *p; p++) {
+		if (*p == '<') {
+			depth++;
+		} else if (*p == '>' && p[-1] != '-') {
+			if (--depth == 0)
+				return p + 1;
+		}
+	}
+	return NULL;
+}
+
+/* After a value: an optional <annotation> (strace -y, -yy), then an
+ * optional comment; the argument must end there. */
 static int arg_end(struct trace_reader *r, char *p, char *e)
 {
 	if (p < e && *p == '<') {
-		char *q = memchr(p, '>', (size_t)(e - p));
+		char *q = annotation_end(p, e);
 		if (q)
-			p = q + 1;
+			p = q;
 	}
 	p = skip_ws(p);
-	if (p < e && p[0] == '/' && p[1] == '*') {
-		char *q = strstr(p + 2, "*/");
-		if (!q)
-			return fail(r, p, "unterminated comment");
-		p = skip_ws(q + 2);
-	}
+	if (p < e && p[0] == '/' && p[1] == '*' && (p = comment_end(r, p)) == NULL)
+		return -1;
 	if (p < e)
 		return fail(r, p, "unexpected '%c'; expected ',' or ')'", *p);
 	return 0;
@@ -783,9 +814,9 @@ static char *scan_item(struct trace_reader *r, char *p)
 			if (p[1] == '<') {
 				p++;
 			} else if (is_id(p[-1])) {
-				char *q = strchr(p, '>');
+				char *q = annotation_end(p, p + strlen(p));
 				if (q)
-					p = q;
+					p = q - 1;
 			}
 			break;
 		}
@@ -971,6 +1002,10 @@ static int arg_flags(struct trace_reader *r, char *s, char *e, int what,
 		if (compl)
 			piece = ~piece & (what == W_CAP ? CAP_ALL : UINT64_MAX);
 		v |= piece;
+		/* strace names a bit it has no name for: 0x8 followed by a
+		 * MAP_??? comment, then |MAP_ANONYMOUS */
+		if (p < e && p[0] == '/' && p[1] == '*' && (p = comment_end(r, p)) == NULL)
+			return -1;
 		if (p < e && *p == '|') {
 			p++;
 			continue;
@@ -1113,6 +1148,9 @@ static int clone3_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
 enum akind {
 	K_SKIP, K_NUM, K_STR, K_PROT, K_MMAP, K_MREMAP, K_MADV, K_MSYNC, K_MLOCK2,
 	K_MCL, K_OFLAGS, K_FALLOC, K_RES, K_RLIM, K_CAPDATA, K_ACC,
+	K_STAT,   /* a stat/statx struct: st_size or stx_size into args[1], args[2] = 1 */
+	K_FDPAIR, /* "[3, 4]": args[0], args[1] */
+	K_STR2,   /* a second string argument (ev->str2) */
 };
 
 struct aspec {
@@ -1159,8 +1197,70 @@ static const struct layout {
 	[SYS_TOUCH] = { 3, 3, 3, { N(0), N(1), { K_ACC, 2 } } },
 	[SYS_RECLAIM] = { 1, 1, 1, { N(0) } },
 	[SYS_DROP_CACHES] = { 1, 1, 1, { N(0) } },
+	[SYS_FSTAT] = { 2, 2, 3, { N(0), { K_STAT, -1 } } },
+	[SYS_NEWFSTATAT] = { 4, 4, 3, { N(0), { K_STR, -1 }, { K_STAT, -1 }, { K_SKIP, -1 } } },
+	[SYS_STAT] = { 2, 2, 3, { { K_STR, -1 }, { K_STAT, -1 } } },
+	[SYS_STATX] = { 5, 5, 3, { N(0), { K_STR, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 },
+				     { K_STAT, -1 } } },
+	[SYS_DUP] = { 1, 1, 1, { N(0) } },
+	[SYS_DUP2] = { 2, 2, 2, { N(0), N(1) } },
+	[SYS_DUP3] = { 3, 3, 2, { N(0), N(1), { K_SKIP, -1 } } },
+	[SYS_FDNEW] = { 0, 6, 0, { { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 },
+				   { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 } } },
+	[SYS_PIPE] = { 1, 1, 2, { { K_FDPAIR, -1 } } },
+	[SYS_PIPE2] = { 2, 2, 2, { { K_FDPAIR, -1 }, { K_SKIP, -1 } } },
+	[SYS_SOCKETPAIR] = { 4, 4, 2, { { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 },
+					{ K_FDPAIR, -1 } } },
+	[SYS_MEMFD_CREATE] = { 2, 2, 0, { { K_STR, -1 }, { K_SKIP, -1 } } },
+	[SYS_INHERIT] = { 1, 2, 0, { { K_STR, -1 }, { K_STR2, -1 } } },
+	[SYS_INHERIT_FILE] = { 2, 3, 1, { { K_STR, -1 }, N(0), { K_STR2, -1 } } },
 #undef N
 };
+
+static int stat_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
+		      char *vs, char *ve)
+{
+	struct event *ev = ctx;
+	if (!word_is(key, kl, "st_size") && !word_is(key, kl, "stx_size"))
+		return 0;
+	ev->args[2] = 1;
+	return arg_num(r, vs, ve, &ev->args[1]);
+}
+
+/* A stat buffer as strace prints it: "{st_mode=..., st_size=N, ...}", or
+ * an address when the call failed or strace could not read it. */
+static int arg_stat(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	if (*s != '{')
+		return 0;
+	char *after;
+	if (struct_fields(r, s, stat_field, ev, &after) < 0)
+		return -1;
+	return arg_end(r, after, e);
+}
+
+/* "[3, 4]" (with -y: "[3<pipe:[77]>, 4<pipe:[77]>]"); an address when the
+ * call failed */
+static int arg_fdpair(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	if (*s != '[')
+		return 0;
+	char *p = skip_ws(s + 1);
+	for (unsigned i = 0; i < 2; i++) {
+		char *q = scan_item(r, p);
+		if (!q)
+			return -1;
+		char *end = q;
+		while (end > p && is_ws(end[-1]))
+			end--;
+		if (arg_num(r, p, end, &ev->args[i]) < 0)
+			return -1;
+		if (*q != (i ? ']' : ','))
+			return fail(r, q, i ? "expected ']'" : "expected ','");
+		p = skip_ws(q + 1);
+	}
+	return arg_end(r, p, e);
+}
 
 static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 		      char *s, char *e, uint64_t *v)
@@ -1181,6 +1281,9 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 	case K_RES: return arg_flags(r, s, e, W_RLIMIT, v);
 	case K_ACC: return arg_flags(r, s, e, W_ACCESS, v);
 	case K_RLIM: return arg_rlim(r, s, e, ev);
+	case K_STR2: return arg_str(r, s, e, &ev->str2);
+	case K_STAT: return arg_stat(r, s, e, ev);
+	case K_FDPAIR: return arg_fdpair(r, s, e, ev);
 	case K_CAPDATA: {
 		size_t n = id_len(s);
 		char *after;
@@ -1236,6 +1339,24 @@ static int decode_clone3(struct trace_reader *r, struct event *ev, struct argv *
 	return 0;
 }
 
+/* fcntl(fd, F_DUPFD, N) / F_DUPFD_CLOEXEC make a descriptor; any other
+ * command (its argument has many shapes) is FCNTL_OTHER */
+static int decode_fcntl(struct trace_reader *r, struct event *ev, struct argv *a)
+{
+	if (a->n < 2 || a->n > 3)
+		return fail(r, a->n ? a->s[0] : r->cbase, "expected 2 or 3 arguments for fcntl");
+	ev->nargs = 3;
+	if (arg_num(r, a->s[0], a->e[0], &ev->args[0]) < 0)
+		return -1;
+	size_t n = id_len(a->s[1]);
+	bool dupfd = n && word_is(a->s[1], n, "F_DUPFD");
+	bool dupcl = n && word_is(a->s[1], n, "F_DUPFD_CLOEXEC");
+	ev->args[1] = dupfd ? 0 : dupcl ? 1030 : FCNTL_OTHER;
+	if ((dupfd || dupcl) && a->n == 3)
+		return arg_num(r, a->s[2], a->e[2], &ev->args[2]);
+	return 0;
+}
+
 static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 		       char *open, bool partial)
 {
@@ -1248,6 +1369,8 @@ static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 		ev->nargs = 1;
 		return decode_clone3(r, ev, a);
 	}
+	if (s == SYS_FCNTL)
+		return decode_fcntl(r, ev, a);
 	const struct layout *l = &layouts[s];
 	const struct aspec *sp = l->a;
 	unsigned n = a->n;
@@ -1264,7 +1387,7 @@ static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 			    (int)ev->name.len, ev->name.p);
 	}
 	ev->nargs = l->nslots;
-	if (s == SYS_OPEN)
+	if (s == SYS_OPEN || s == SYS_STAT)
 		ev->args[0] = (uint64_t)-100;
 	for (unsigned i = 0; i < n && i < 6 && i < MAXARGS; i++) {
 		uint64_t v = 0;
@@ -1990,6 +2113,18 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 		if (!p)
 			return -1;
 	}
+	/* strace -n "[  59] " (syscall number), -i "[00007f...] " (ip) */
+	while (*p == '[') {
+		char *q = p + 1;
+		while (*q == ' ')
+			q++;
+		char *d = q;
+		while (is_digit(*q) || (*q >= 'a' && *q <= 'f') || *q == '?')
+			q++;
+		if (q == d || *q != ']' || !is_ws(q[1]))
+			break;
+		p = skip_ws(q + 1);
+	}
 	if (p[0] == '-' && p[1] == '-' && p[2] == '-') {
 		ev_clear(ev);
 		ev->pid = pid;
@@ -2058,6 +2193,8 @@ int trace_read(struct trace_reader *r, struct event *ev)
 				return -1;
 			continue;
 		}
+		if (p[0] == '>' && is_ws(p[1]))
+			continue; /* strace -k: a frame of the call's stack */
 		if (!r->hdr_done)
 			finish_header(r);
 		int rc = parse_line(r, p, ev);

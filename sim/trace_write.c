@@ -265,11 +265,30 @@ static void put_result(struct out *o, const struct event *ev)
 
 #define SEP puts_(o, ", ")
 
+static void put_dirfd(struct out *o, uint64_t fd)
+{
+	if ((int64_t)fd == -100)
+		puts_(o, "AT_FDCWD");
+	else
+		put_s(o, fd);
+}
+
+/* a stat buffer with only its size: "{st_size=N, ...}" (a[1], if a[2]) */
+static void put_stat(struct out *o, const char *key, const uint64_t *a)
+{
+	puts_(o, "{");
+	if (a[2]) {
+		puts_(o, key);
+		putf(o, "=%" PRIu64 ", ", a[1]);
+	}
+	puts_(o, "...}");
+}
+
 static void put_call(struct out *o, const struct event *ev, const char *arch,
 		     const char *kernel)
 {
 	const uint64_t *a = ev->args;
-	if (ev->sys == SYS_UNKNOWN) {
+	if (ev->sys == SYS_UNKNOWN || ev->sys == SYS_FDNEW) {
 		put(o, ev->name.p, ev->name.len);
 		put(o, "(", 1);
 		put(o, ev->args_text.p, ev->args_text.len);
@@ -345,10 +364,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		break;
 	case SYS_OPENAT: case SYS_OPEN:
 		if (ev->sys == SYS_OPENAT) {
-			if ((int64_t)a[0] == -100)
-				puts_(o, "AT_FDCWD");
-			else
-				put_s(o, a[0]);
+			put_dirfd(o, a[0]);
 			SEP;
 		}
 		put_str(o, ev->str); SEP;
@@ -396,7 +412,60 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_RECLAIM: case SYS_DROP_CACHES:
 		put_u(o, a[0]);
 		break;
-	case SYS_UNKNOWN: case SYS_NR:
+	case SYS_FSTAT:
+		put_s(o, a[0]); SEP; put_stat(o, "st_size", a);
+		break;
+	case SYS_NEWFSTATAT:
+		put_dirfd(o, a[0]); SEP; put_str(o, ev->str); SEP; put_stat(o, "st_size", a);
+		puts_(o, ", 0");
+		break;
+	case SYS_STAT:
+		put_str(o, ev->str); SEP; put_stat(o, "st_size", a);
+		break;
+	case SYS_STATX:
+		put_dirfd(o, a[0]); SEP; put_str(o, ev->str); puts_(o, ", 0, STATX_SIZE, ");
+		put_stat(o, "stx_size", a);
+		break;
+	case SYS_DUP:
+		put_s(o, a[0]);
+		break;
+	case SYS_DUP2: case SYS_DUP3:
+		put_s(o, a[0]); SEP; put_s(o, a[1]);
+		if (ev->sys == SYS_DUP3)
+			puts_(o, ", 0");
+		break;
+	case SYS_FCNTL:
+		put_s(o, a[0]);
+		if (a[1] == FCNTL_OTHER) {
+			puts_(o, ", F_GETFD");
+		} else {
+			puts_(o, a[1] ? ", F_DUPFD_CLOEXEC, " : ", F_DUPFD, ");
+			put_s(o, a[2]);
+		}
+		break;
+	case SYS_PIPE: case SYS_PIPE2: case SYS_SOCKETPAIR:
+		if (ev->sys == SYS_SOCKETPAIR)
+			puts_(o, "AF_UNIX, SOCK_STREAM, 0, ");
+		puts_(o, "["); put_s(o, a[0]); SEP; put_s(o, a[1]); puts_(o, "]");
+		if (ev->sys == SYS_PIPE2)
+			puts_(o, ", 0");
+		break;
+	case SYS_MEMFD_CREATE:
+		put_str(o, ev->str); puts_(o, ", 0");
+		break;
+	case SYS_INHERIT:
+		put_str(o, ev->str);
+		if (ev->str2.p) {
+			SEP; put_str(o, ev->str2);
+		}
+		break;
+	case SYS_INHERIT_FILE:
+		put_str(o, ev->str); SEP; put_u(o, a[0]);
+		if (ev->str2.p) {
+			SEP; put_str(o, ev->str2);
+		}
+		break;
+	case SYS_UNKNOWN: case SYS_FDNEW: case SYS_NR:
 		break;
 	}
 	put(o, ")", 1);

@@ -200,7 +200,7 @@ static int replay(const struct ctrace *t, bool invariants, struct report *r)
 {
 	char err[512];
 	struct session ss;
-	struct session_opts o = { NULL, NULL };
+	struct session_opts o = SESSION_OPTS_INIT;
 	if (session_open(&ss, t->path, &o, err, sizeof(err))) {
 		snprintf(r->first, sizeof(r->first), "%s", err);
 		rep_printf(r, "%s\n", err);

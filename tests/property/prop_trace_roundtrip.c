@@ -339,6 +339,47 @@ static void rand_event(struct event *ev)
 	case SYS_RECLAIM: case SYS_DROP_CACHES:
 		ev->nargs = 1; a[0] = below(1000);
 		break;
+	case SYS_FSTAT: case SYS_NEWFSTATAT: case SYS_STAT: case SYS_STATX:
+		ev->nargs = 3;
+		a[0] = ev->sys == SYS_STAT ? (uint64_t)-100 : ev->sys == SYS_FSTAT ? below(100)
+		       : coin() ? (uint64_t)-100 : below(100);
+		a[2] = coin();
+		a[1] = a[2] ? rand_len() : 0;
+		if (ev->sys != SYS_FSTAT)
+			ev->str = rand_bytes(40);
+		break;
+	case SYS_DUP:
+		ev->nargs = 1; a[0] = below(300);
+		break;
+	case SYS_DUP2: case SYS_DUP3:
+		ev->nargs = 2; a[0] = below(300); a[1] = below(300);
+		break;
+	case SYS_FCNTL:
+		ev->nargs = 3; a[0] = below(300);
+		a[1] = below(3) == 0 ? FCNTL_OTHER : coin() ? 0 : 1030;
+		a[2] = a[1] == FCNTL_OTHER ? 0 : below(300);
+		break;
+	case SYS_FDNEW:
+		ev->name = keep_str(coin() ? "eventfd2" : "epoll_create1");
+		ev->args_text = keep_str(coin() ? "0" : "EPOLL_CLOEXEC");
+		break;
+	case SYS_PIPE: case SYS_PIPE2: case SYS_SOCKETPAIR:
+		ev->nargs = 2; a[0] = below(300); a[1] = below(300);
+		break;
+	case SYS_MEMFD_CREATE:
+		ev->str = rand_bytes(20);
+		break;
+	case SYS_INHERIT:
+		ev->str = keep_str("7f31a3456000-7f31a35ac000 r-xp 00026000 fe:00 332835 /usr/lib/libc.so.6");
+		if (coin())
+			ev->str2 = keep_str("rd ex mr mw me");
+		break;
+	case SYS_INHERIT_FILE:
+		ev->nargs = 1; a[0] = rand_len();
+		ev->str = rand_bytes(30);
+		if (coin())
+			ev->str2 = keep_str("0-8,12");
+		break;
 	case SYS_NR:
 		break;
 	}
@@ -394,13 +435,14 @@ static const char *diff_event(const struct event *w, const struct event *g)
 	for (int i = 0; i < 6; i++)
 		if (w->args[i] != g->args[i]) return "args";
 	if (!same_slice(w->str, g->str)) return "str";
+	if (!same_slice(w->str2, g->str2)) return "str2";
 	if (w->has_rlim != g->has_rlim) return "has_rlim";
 	if (w->has_rlim && (w->rlim_cur != g->rlim_cur || w->rlim_max != g->rlim_max)) return "rlim";
 	if (w->cap_effective != g->cap_effective) return "cap_effective";
 	if (w->res != g->res) return "res";
 	if (w->res == RES_VALUE && w->value != g->value) return "value";
 	if (w->res == RES_ERROR && w->err != g->err) return "err";
-	if (w->sys == SYS_UNKNOWN) {
+	if (w->sys == SYS_UNKNOWN || w->sys == SYS_FDNEW) {
 		if (!same_slice(w->name, g->name)) return "name";
 		if (!same_slice(w->args_text, g->args_text)) return "args_text";
 	}

@@ -36,7 +36,7 @@ static char *render(const char *path, enum view_kind v, int pid, unsigned long a
 {
 	char err[512];
 	struct session ss;
-	struct session_opts o = { NULL, NULL };
+	struct session_opts o = SESSION_OPTS_INIT;
 	int rc = session_open(&ss, path, &o, err, sizeof(err));
 	ck_assert_msg(rc == 0, "%s", err);
 	struct event *ev;

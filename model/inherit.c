@@ -1,0 +1,181 @@
+/*
+ * inherit.c - what a process had before its trace began: the mappings
+ * that execve() and the ELF loader made (fs/binfmt_elf.c:load_elf_binary(),
+ * fs/exec.c:setup_arg_pages(), arch/x86/entry/vdso/vma.c:map_vdso()),
+ * the files they map with their size and cached pages, and the holes a
+ * plain strace log only reveals by using them.
+ *
+ * Nothing here runs a kernel path: these calls set state the trace says
+ * existed, so that later calls find what the kernel found.  Owns no state
+ * of its own; calls the VMA, file and LRU units.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* fs/exec.c:setup_arg_pages(): the stack vm_execve() guessed, replaced by
+ * an inherited [stack] line. */
+static void drop_guessed_stack(struct vmsys *s, struct task *t)
+{
+	struct mm *mm = t->mm;
+	if (!mm->stack_guessed)
+		return;
+	mm->stack_guessed = false;
+	for (struct vma *v = mm->vmas.first; v; v = v->next)
+		if (v->flags & VM_GROWSDOWN) {
+			do_munmap(s, t, v->start, v->end - v->start);
+			return;
+		}
+}
+
+static struct file *inherit_file_lookup(struct vmsys *s, const char *path, size_t len)
+{
+	for (struct file *g = s->files; g; g = g->next_file)
+		if (!g->unlinked && strlen(g->path) == len && !memcmp(g->path, path, len))
+			return g;
+	return file_create(s, path, len);
+}
+
+/* The flags a mapping made before the trace has, from what /proc/PID/maps
+ * shows of it: fs/binfmt_elf.c:elf_map() maps segments MAP_PRIVATE (so
+ * VM_MAY* all set, VM_ACCOUNT when writable: mm/mmap.c:accountable_mapping()),
+ * set_brk()/vm_brk_flags() the heap and .bss, fs/exec.c:setup_arg_pages()
+ * the stack (VM_STACK_FLAGS: VM_GROWSDOWN, accounted),
+ * arch/x86/entry/vdso/vma.c:map_vdso() the vvar pages (VM_IO|VM_PFNMAP|
+ * VM_DONTEXPAND|VM_DONTDUMP) and the vdso (VM_MAY*, VM_DONTEXPAND) @ v6.18. */
+static vm_flags_t inherit_flags(const struct vm_inherit *m)
+{
+	vm_flags_t f = 0;
+	bool shared = m->perms[3] == 's';
+	if (m->perms[0] == 'r')
+		f |= VM_READ;
+	if (m->perms[1] == 'w')
+		f |= VM_WRITE;
+	if (m->perms[2] == 'x')
+		f |= VM_EXEC;
+	switch (m->kind) {
+	case VMI_VVAR:
+		return f | VM_MAYREAD | VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	case VMI_VDSO:
+		return f | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_DONTEXPAND;
+	case VMI_STACK:
+		f |= VM_GROWSDOWN;
+		break;
+	default:
+		break;
+	}
+	if (shared)
+		/* a shared file mapping: VM_MAYWRITE only if opened for writing,
+		 * which /proc does not show; a writable one was */
+		return f | VM_SHARED | VM_MAYSHARE | VM_MAYREAD | VM_MAYEXEC |
+		       ((f & VM_WRITE) ? VM_MAYWRITE : 0);
+	f |= VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	if ((f & VM_WRITE) || m->kind == VMI_STACK || m->kind == VMI_HEAP)
+		f |= VM_ACCOUNT;
+	return f;
+}
+
+int64_t vm_inherit_vma(struct vmsys *s, struct task *t, const struct vm_inherit *m)
+{
+	struct mm *mm = t->mm;
+	if (!mm || m->start >= m->end || (m->start | m->end) & ~PAGE_MASK)
+		return -KERR_EINVAL;
+	if (m->kind == VMI_STACK)
+		drop_guessed_stack(s, t);
+	if (!range_is_free(mm, m->start, m->end))
+		return -KERR_EEXIST;
+	struct file *f = NULL;
+	uint32_t ofd = 0;
+	if (m->kind == VMI_FILE) {
+		f = inherit_file_lookup(s, m->path, m->pathlen);
+		if (!f)
+			return -KERR_ENOMEM;
+		/* the loader maps every segment of one ELF file through one
+		 * open file description, so neighbouring segments can merge */
+		if (!f->exec_ofd)
+			f->exec_ofd = ++s->next_ofd;
+		ofd = f->exec_ofd;
+	}
+	vm_flags_t flags = m->flags_given ? m->flags : inherit_flags(m);
+	struct vma *v = vma_new(s, mm, m->start, m->end, flags, f, f ? m->pgoff : m->start >> PAGE_SHIFT);
+	if (!v)
+		return -KERR_ENOMEM;
+	v->ofd = ofd;
+	vma_link(s, mm, v);
+	vm_stat_account(mm, flags, (int64_t)vma_pages(v));
+	if (flags & VM_LOCKED)
+		mm->locked_vm += vma_pages(v);
+	if (m->kind == VMI_HEAP) {
+		mm->start_brk = m->start;
+		mm->brk = m->end;
+	} else if (m->kind == VMI_STACK) {
+		mm->start_stack = m->end;
+	}
+	return 0;
+}
+
+int64_t vm_inherit_file(struct vmsys *s, const char *path, size_t pathlen, uint64_t size,
+			const uint64_t *cached, size_t ncached)
+{
+	struct file *f = inherit_file_lookup(s, path, pathlen);
+	if (!f)
+		return -KERR_ENOMEM;
+	f->size = size;
+	f->size_known = true;
+	/* pages the page cache held before the trace: clean, uptodate, on the
+	 * inactive file list, read long ago (no pgpgin now) */
+	for (size_t i = 0; i + 1 < ncached; i += 2)
+		for (uint64_t idx = cached[i]; idx < cached[i + 1]; idx++) {
+			if (file_find_page(s, f, idx))
+				continue;
+			if (!file_add_cached_page(s, f, idx))
+				return -KERR_ENOMEM;
+		}
+	return 0;
+}
+
+int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const char *path,
+			   size_t pathlen, uint64_t size)
+{
+	struct file *f = NULL;
+	if (fd >= 0) {
+		f = file_lookup_fd(t, fd, NULL);
+	} else if (path) {
+		for (struct file *g = s->files; g; g = g->next_file)
+			if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen))
+				f = g;
+	}
+	if (!f || f->size_known)
+		return 0;
+	/* a file the trace did not create: the kernel's i_size is the truth,
+	 * and nothing of it is cached that the trace did not read */
+	f->size = size;
+	f->size_known = true;
+	return 1;
+}
+
+bool vmsys_hole_in(struct vmsys *s, struct task *t, uint64_t start, uint64_t end,
+		   uint64_t *hs, uint64_t *he)
+{
+	(void)s;
+	struct mm *mm = t->mm;
+	if (!mm)
+		return false;
+	start &= PAGE_MASK;
+	end = PAGE_ALIGN(end);
+	uint64_t at = start;
+	for (struct vma *v = vma_find(&mm->vmas, start); at < end; v = v->next) {
+		if (!v || v->start > at) {
+			*hs = at;
+			*he = (v && v->start < end) ? v->start : end;
+			return true;
+		}
+		at = v->end;
+		if (!v->next && at < end) {
+			*hs = at;
+			*he = end;
+			return true;
+		}
+	}
+	return false;
+}
