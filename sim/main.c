@@ -5,19 +5,41 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: vmsim COMMAND [OPTIONS] ...\n"
+	"usage: vmsim COMMAND [OPTION]... [ARG]...\n"
 	"\n"
-	"  replay [--kernel NAME] [--arch NAME] [--stop-at-first] [--check-invariants] [-q|-v] TRACE...\n"
-	"  show   [--kernel NAME] [--arch NAME] [--at LINE] VIEW TRACE\n"
+	"  replay [--kernel K] [--arch A] [--cap-ipc-lock yes|no] [--rlimit-memlock SIZE]\n"
+	"         [--max-map-count N] [--maps FILE] [--stop-at-first] [--check-invariants]\n"
+	"         [--invariant NAME] [-q|-v] TRACE...\n"
+	"  record [-o FILE] [--expect none|lock|all] [--faults] [--] PROGRAM [ARG]...\n"
+	"  show   [--kernel K] [--arch A] [--at LINE] [--pid PID] [machine options] VIEW TRACE\n"
 	"         VIEW: maps smaps status meminfo vmstat pages lru\n"
-	"  diff   --kernel A --kernel B [--all] TRACE...\n"
-	"  flags  decode|encode --arch NAME --kernel NAME KIND VALUE\n"
+	"  diff   --kernel A --kernel B [--all] [machine options] TRACE...\n"
+	"  flags  decode|encode|list --arch A --kernel K KIND VALUE\n"
 	"         KIND: mmap prot mlockall mlock2 madvise mremap msync vm\n"
-	"  check  --kernel NAME [--arch NAME] [--seed N] [--steps N] [--runs N] [--time SEC]\n"
+	"  check  --kernel K [--arch A] [--seed N] [--steps N] [--runs N] [--time SEC]\n"
 	"         [--jobs N] [--out DIR] [--invariant NAME]...\n"
+	"  help [COMMAND]    this text, or one command's\n"
+	"  version           the version (also --version, -V)\n"
 	"\n"
 	"Kernels: 4.0 lof-v1 4.4 6.1 6.18.  Exit: 0 ok, 1 divergence, 2 bad input.\n"
-	"`vmsim COMMAND --help` describes one command.\n";
+	"`vmsim help COMMAND` or `vmsim COMMAND --help` describes one command.\n";
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "replay", cmd_replay }, { "record", cmd_record }, { "show", cmd_show },
+	{ "diff", cmd_diff },     { "flags", cmd_flags },   { "check", cmd_check },
+};
+
+static int run(const char *name, int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].fn(argc, argv);
+	fprintf(stderr, "vmsim: unknown command '%s'\n\n%s", name, usage);
+	return 2;
+}
 
 int main(int argc, char **argv)
 {
@@ -27,23 +49,17 @@ int main(int argc, char **argv)
 	}
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		if (!strcmp(cmd, "help") && argc > 2) {
+			char help[] = "--help";
+			char *av[] = { argv[2], help, NULL };
+			return run(argv[2], 2, av);
+		}
 		fputs(usage, stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "--version")) {
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
 		printf("vmsim %s\n", VMSIM_VERSION);
 		return 0;
 	}
-	if (!strcmp(cmd, "replay"))
-		return cmd_replay(argc - 1, argv + 1);
-	if (!strcmp(cmd, "show"))
-		return cmd_show(argc - 1, argv + 1);
-	if (!strcmp(cmd, "diff"))
-		return cmd_diff(argc - 1, argv + 1);
-	if (!strcmp(cmd, "flags"))
-		return cmd_flags(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	fprintf(stderr, "vmsim: unknown command '%s'\n\n%s", cmd, usage);
-	return 2;
+	return run(cmd, argc - 1, argv + 1);
 }

@@ -1,0 +1,405 @@
+/*
+ * cmd_record.c - `vmsim record`: run a program under ptrace and write the
+ * trace of what it did to memory, with the kernel's own answers.
+ *
+ * The program runs as a child (with this process's limits and
+ * capabilities).  Every process and thread it makes is traced
+ * (PTRACE_O_TRACEFORK/VFORK/CLONE).  At each syscall exit the calls the
+ * model follows are written through the trace writer (rec_sys.c); after a
+ * successful execve, the address space the kernel built (rec_proc.c:
+ * inherit lines); with --faults, before each line the page faults that
+ * happened since the last one (rec_faults.c); with --expect, the kernel's
+ * state after the calls that lock or unlock memory (or after every memory
+ * call).  Lines are in the order the tracer saw the calls return.
+ */
+#include "cmds.h"
+#include "rec_faults.h"
+#include "rec_proc.h"
+#include "rec_sys.h"
+#include "syscall_table.h"
+#include "trace.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char record_usage[] =
+	"usage: vmsim record [-o FILE] [--expect none|lock|all] [--faults] [--] PROGRAM [ARG]...\n"
+	"\n"
+	"Runs PROGRAM under ptrace and writes a trace of it: every syscall the model\n"
+	"follows (memory, processes, files, limits) with its result, the address space\n"
+	"execve left (inherit lines: the ELF segments, ld.so, stack, vdso, heap, and the\n"
+	"size and page-cache residency of each mapped or opened file), and the header\n"
+	"from this machine (arch, kernel, page size, RLIMIT_MEMLOCK, CAP_IPC_LOCK,\n"
+	"max_map_count, read_ahead_kb, whether the zero page is mapped).\n"
+	"\n"
+	"  -o FILE          write the trace to FILE (default: standard output)\n"
+	"  --expect MODE    the kernel's answers from /proc: none; lock (default) after\n"
+	"                   every call that locks or unlocks memory: VmLck, the smaps\n"
+	"                   of the VMAs it touched, and (as root) the pages through\n"
+	"                   pagemap + kpageflags after draining the per-CPU batches;\n"
+	"                   all: after every memory call\n"
+	"  --faults         also every page fault (address, access, minor/major), from\n"
+	"                   perf page-fault events and the exceptions tracepoints\n"
+	"                   (root or perf_event_paranoid -1)\n"
+	"Exit: the program's exit status; 2 when recording is impossible.\n";
+
+enum expect_mode { EXP_NONE, EXP_LOCK, EXP_ALL };
+
+struct tracee {
+	pid_t tid;
+	bool started;          /* its first stop was seen */
+	bool in_call;
+	struct rec_call call;
+};
+
+struct recorder {
+	FILE *out;
+	const char *arch;
+	char kernel[32];
+	enum expect_mode expect;
+	struct rec_faults *rf;
+	struct tracee *t;
+	size_t nt, capt;
+	unsigned long nlines;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct tracee *tracee(struct recorder *r, pid_t tid, bool create)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (r->t[i].tid == tid)
+			return &r->t[i];
+	if (!create)
+		return NULL;
+	if (r->nt == r->capt) {
+		size_t nc = r->capt ? r->capt * 2 : 8;
+		struct tracee *n = realloc(r->t, nc * sizeof(*n));
+		if (!n)
+			return NULL;
+		r->t = n;
+		r->capt = nc;
+	}
+	struct tracee *t = &r->t[r->nt++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->call.nr = -1;
+	return t;
+}
+
+/* a tracee between the entry and the exit of execve: its faults belong
+ * after the inherit lines the exit writes */
+static bool in_execve(const struct recorder *r)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (r->t[i].in_call && r->t[i].call.ev.sys == SYS_EXECVE)
+			return true;
+	return false;
+}
+
+static void forget(struct recorder *r, pid_t tid)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (r->t[i].tid == tid) {
+			r->t[i] = r->t[--r->nt];
+			return;
+		}
+}
+
+static void emit(struct recorder *r, struct event *ev)
+{
+	/* the faults of a successful execve are in the new image, which its
+	 * inherit lines describe: they follow them */
+	if (!(ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0))
+		rec_faults_flush(r->rf, r->out);
+	trace_write_event(r->out, ev, r->arch, r->kernel);
+	r->nlines++;
+}
+
+/* which calls get the kernel's answers */
+static bool wants_expect(const struct recorder *r, const struct event *ev)
+{
+	if (r->expect == EXP_NONE || ev->res != RES_VALUE)
+		return false;
+	switch (ev->sys) {
+	case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_MLOCKALL: case SYS_MUNLOCKALL:
+		return true;
+	case SYS_MMAP: case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MREMAP: case SYS_MADVISE:
+	case SYS_BRK:
+		return r->expect == EXP_ALL;
+	default:
+		return false;
+	}
+}
+
+static void after_call(struct recorder *r, struct tracee *t)
+{
+	struct event *ev = &t->call.ev;
+	if (ev->res == RES_VALUE && (ev->sys == SYS_OPENAT || ev->sys == SYS_OPEN) &&
+	    !(ev->args[2] & 0200 /* O_EXCL */) && ev->str.len) {
+		/* a file that existed: its size and cached pages before the call */
+		rec_faults_flush(r->rf, r->out);
+		char path[4200];
+		snprintf(path, sizeof(path), "%.*s", (int)ev->str.len, ev->str.p);
+		rec_write_file(r->out, t->tid, path);
+	}
+	emit(r, ev);
+	if (ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0) {
+		rec_write_inherited(r->out, t->tid, now());
+		rec_faults_flush(r->rf, r->out);
+	}
+	if (wants_expect(r, ev)) {
+		uint64_t addr = 0, len = 0;
+		if (ev->sys == SYS_MMAP) {
+			addr = (uint64_t)ev->value;
+			len = ev->args[1];
+		} else if (ev->sys != SYS_MLOCKALL && ev->sys != SYS_MUNLOCKALL && ev->sys != SYS_BRK) {
+			addr = ev->args[0];
+			len = ev->sys == SYS_MREMAP ? ev->args[2] : ev->args[1];
+			if (ev->sys == SYS_MREMAP)
+				addr = (uint64_t)ev->value;
+		}
+		if (ev->sys == SYS_MLOCKALL || ev->sys == SYS_MUNLOCKALL || ev->sys == SYS_BRK || len)
+			rec_write_expect(r->out, t->tid, addr, len, len != 0, 64);
+	}
+}
+
+static void syscall_stop(struct recorder *r, pid_t tid)
+{
+	struct tracee *t = tracee(r, tid, true);
+	if (!t)
+		return;
+	struct __ptrace_syscall_info si;
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(si), &si) <= 0)
+		return;
+	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
+		uint64_t a[6];
+		for (int i = 0; i < 6; i++)
+			a[i] = si.entry.args[i];
+		t->in_call = rec_sys_enter(&t->call, tid, (long)si.entry.nr, a);
+		if (t->in_call && (t->call.ev.sys == SYS_EXIT || t->call.ev.sys == SYS_EXIT_GROUP)) {
+			emit(r, &t->call.ev); /* no exit stop follows */
+			t->in_call = false;
+		}
+	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT && t->in_call) {
+		t->in_call = false;
+		rec_sys_exit(&t->call, tid, si.exit.rval);
+		after_call(r, t);
+	}
+}
+
+static const char *sig_name(int sig)
+{
+	const char *n = systab_sym_name(SK_SIGNAL, (uint64_t)sig);
+	return n ? n : "SIG?";
+}
+
+static void signal_stop(struct recorder *r, pid_t tid, int sig, int *deliver)
+{
+	siginfo_t si;
+	*deliver = sig;
+	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) < 0)
+		return;
+	rec_faults_flush(r->rf, r->out);
+	if (sig == SIGSEGV || sig == SIGBUS) {
+		const char *code = sig == SIGSEGV ? (si.si_code == SEGV_MAPERR   ? "SEGV_MAPERR"
+						     : si.si_code == SEGV_ACCERR ? "SEGV_ACCERR"
+										 : "SI_KERNEL")
+						  : (si.si_code == BUS_ADRERR ? "BUS_ADRERR" : "BUS_OBJERR");
+		fprintf(r->out, "%d  --- %s {si_signo=%s, si_code=%s, si_addr=%p} ---\n", (int)tid,
+			sig_name(sig), sig_name(sig), code, si.si_addr);
+	} else {
+		fprintf(r->out, "%d  --- %s {si_signo=%s} ---\n", (int)tid, sig_name(sig), sig_name(sig));
+	}
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder r;
+	memset(&r, 0, sizeof(r));
+	r.expect = EXP_LOCK;
+	const char *outpath = NULL;
+	bool faults = false;
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "faults", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	/* "+": the first non-option is the program; its options are its own */
+	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'f': faults = true; break;
+		case 'e':
+			if (!strcmp(optarg, "none"))
+				r.expect = EXP_NONE;
+			else if (!strcmp(optarg, "lock"))
+				r.expect = EXP_LOCK;
+			else if (!strcmp(optarg, "all"))
+				r.expect = EXP_ALL;
+			else {
+				fprintf(stderr, "vmsim record: --expect takes none, lock or all, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h': fputs(record_usage, stdout); return 0;
+		case ':':
+			fprintf(stderr, "vmsim record: %s needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "vmsim record: unknown option '%s'\n%s", argv[optind - 1],
+				record_usage);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "vmsim record: no program given\n%s", record_usage);
+		return 2;
+	}
+	if (!rec_sys_supported()) {
+		fprintf(stderr, "vmsim record: recording needs x86_64 (this build decodes only its "
+				"syscalls); replay strace -f -o logs instead\n");
+		return 2;
+	}
+	r.out = outpath ? fopen(outpath, "we") : stdout;
+	if (!r.out) {
+		fprintf(stderr, "vmsim record: %s: %s\n", outpath, strerror(errno));
+		return 2;
+	}
+	r.arch = "x86_64";
+	pid_t child = fork();
+	if (child < 0) {
+		fprintf(stderr, "vmsim record: fork: %s\n", strerror(errno));
+		return 2;
+	}
+	if (child == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0) {
+			fprintf(stderr, "vmsim record: ptrace refused: %s (in a container, allow "
+					"ptrace: CAP_SYS_PTRACE, kernel.yama.ptrace_scope <= 1)\n",
+				strerror(errno));
+			_exit(126);
+		}
+		raise(SIGSTOP);
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "vmsim record: %s: %s\n", argv[optind], strerror(errno));
+		_exit(127);
+	}
+	int st;
+	if (waitpid(child, &st, 0) < 0 || !WIFSTOPPED(st)) {
+		fprintf(stderr, "vmsim record: the program did not start under ptrace\n");
+		return 2;
+	}
+	rec_write_header(r.out, argc - optind, argv + optind);
+	snprintf(r.kernel, sizeof(r.kernel), "6.18");
+	{
+		/* the flag tables of the running kernel name the flags */
+		FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+		unsigned maj, min;
+		if (f && fscanf(f, "%u.%u", &maj, &min) == 2)
+			snprintf(r.kernel, sizeof(r.kernel), "%u.%u", maj, min);
+		if (f)
+			fclose(f);
+	}
+	if (faults) {
+		char why[256];
+		r.rf = rec_faults_open(child, why, sizeof(why));
+		if (!r.rf) {
+			fprintf(stderr, "vmsim record: --faults: %s; recording without fault lines\n", why);
+			fprintf(r.out, "# note: no fault lines: %s\n", why);
+		}
+	}
+	if (ptrace(PTRACE_SETOPTIONS, child, NULL,
+		   (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+				  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) < 0) {
+		fprintf(stderr, "vmsim record: PTRACE_SETOPTIONS: %s\n", strerror(errno));
+		kill(child, SIGKILL);
+		return 2;
+	}
+	tracee(&r, child, true)->started = true;
+	ptrace(PTRACE_SYSCALL, child, NULL, NULL);
+	int status = 0;
+	while (r.nt) {
+		pid_t tid = waitpid(-1, &st, __WALL | (r.rf ? WNOHANG : 0));
+		if (tid == 0) {
+			/* the tracees run: drain the sample buffers now and then */
+			struct pollfd p = { rec_faults_fd(r.rf), POLLIN, 0 };
+			poll(&p, 1, 2);
+			if (!in_execve(&r))
+				rec_faults_flush(r.rf, r.out);
+			continue;
+		}
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			rec_faults_flush(r.rf, r.out);
+			if (WIFEXITED(st))
+				fprintf(r.out, "%d  +++ exited with %d +++\n", (int)tid, WEXITSTATUS(st));
+			else
+				fprintf(r.out, "%d  +++ killed by %s%s +++\n", (int)tid, sig_name(WTERMSIG(st)),
+					WCOREDUMP(st) ? " (core dumped)" : "");
+			if (tid == child)
+				status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			forget(&r, tid);
+			continue;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		int sig = WSTOPSIG(st), deliver = 0;
+		unsigned event = (unsigned)st >> 16;
+		struct tracee *tt = tracee(&r, tid, true);
+		if (tt && !tt->started) {
+			/* a new child or thread starts with a SIGSTOP of its own */
+			tt->started = true;
+			if (sig == SIGSTOP && tid != child)
+				sig = 0;
+		}
+		if (sig == (SIGTRAP | 0x80)) {
+			syscall_stop(&r, tid);
+		} else if (event) {
+			if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+			    event == PTRACE_EVENT_CLONE) {
+				unsigned long nt;
+				if (!ptrace(PTRACE_GETEVENTMSG, tid, NULL, &nt))
+					tracee(&r, (pid_t)nt, true);
+			}
+		} else if (sig) {
+			signal_stop(&r, tid, sig, &deliver);
+		}
+		ptrace(PTRACE_SYSCALL, tid, NULL, (void *)(long)deliver);
+	}
+	rec_faults_flush(r.rf, r.out);
+	if (rec_faults_lost(r.rf))
+		fprintf(r.out, "# note: %lu page-fault samples were lost (ring buffer full)\n",
+			rec_faults_lost(r.rf));
+	rec_faults_close(r.rf);
+	free(r.t);
+	if (outpath && fclose(r.out)) {
+		fprintf(stderr, "vmsim record: %s: %s\n", outpath, strerror(errno));
+		return 2;
+	}
+	return status;
+}

@@ -1,0 +1,41 @@
+/*
+ * rec_faults.h - `vmsim record --faults`: every page fault of the traced
+ * processes as a fault(ADDR, MODE) = MINOR|MAJOR line, from perf events.
+ *
+ * Four sampled events per recording, inherited by every child and thread
+ * (their samples land in the first process's ring buffers):
+ *   PERF_COUNT_SW_PAGE_FAULTS_MIN / _MAJ   the fault's address and kind
+ *     (mm/memory.c:mm_account_fault() @ 6.x, once per fault, after the
+ *     retry if there was one), and
+ *   the tracepoints exceptions:page_fault_user / page_fault_kernel
+ *     (arch/x86/mm/fault.c:trace_page_fault_entries()) for the access
+ *     type, which the software events do not carry: error_code bit 1 is a
+ *     write, bit 4 an instruction fetch.
+ * A kernel-mode fault on user memory (copy_to_user() in read()) is a fault
+ * of the process too, ordered before the call's line.  All times are
+ * CLOCK_MONOTONIC.  Faults that the kernel refused (no MIN/MAJ follows)
+ * are not written: the SIGSEGV line says it.
+ *
+ * Uses perf_event_open(2) and tracefs; writes fault lines to a FILE.
+ */
+#ifndef VMSIM_REC_FAULTS_H
+#define VMSIM_REC_FAULTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct rec_faults;
+
+/* Open the events on pid (stopped, not yet exec'd; counting starts at its
+ * execve).  NULL with the reason and what to do in why. */
+struct rec_faults *rec_faults_open(pid_t pid, char *why, size_t whylen);
+/* Write every completed fault sampled so far, in time order. */
+void rec_faults_flush(struct rec_faults *rf, FILE *out);
+/* Samples the kernel dropped (ring buffer full), for a note. */
+unsigned long rec_faults_lost(const struct rec_faults *rf);
+/* poll(2) descriptors to wait on with the tracees (may be -1). */
+int rec_faults_fd(const struct rec_faults *rf);
+void rec_faults_close(struct rec_faults *rf);
+
+#endif

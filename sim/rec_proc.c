@@ -1,0 +1,368 @@
+/* rec_proc.c - the live system's answers for `vmsim record`.  See rec_proc.h. */
+#include "rec_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* "VmLck:     12 kB" of /proc/PID/status (or /proc/meminfo), -1 if absent */
+static long status_kb(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[256];
+	size_t kl = strlen(key);
+	long v = -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ':') {
+			v = strtol(line + kl + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* kpageflags bit 24 (KPF_ZERO_PAGE) of the page an anonymous read fault
+ * mapped; -1 when it cannot be seen (no root: pagemap shows no pfn) */
+static int probe_zero_page(void)
+{
+	volatile char *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	(void)p[0];
+	uint64_t e = 0, fl = 0;
+	int rc = -1;
+	int pm = open("/proc/self/pagemap", O_RDONLY), kf = open("/proc/kpageflags", O_RDONLY);
+	if (pm >= 0 && kf >= 0 && pread(pm, &e, 8, (off_t)((uintptr_t)p / 4096) * 8) == 8) {
+		uint64_t pfn = e & ((1ULL << 55) - 1);
+		if ((e >> 63) && pfn && pread(kf, &fl, 8, (off_t)(pfn * 8)) == 8)
+			rc = (int)((fl >> 24) & 1);
+	}
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+	munmap((void *)p, 4096);
+	return rc;
+}
+
+static void size_text(uint64_t v, char *buf, size_t n)
+{
+	if (v == RLIM_INFINITY)
+		snprintf(buf, n, "unlimited");
+	else if (v && v % (1 << 20) == 0)
+		snprintf(buf, n, "%" PRIu64 "M", v >> 20);
+	else if (v && v % 1024 == 0)
+		snprintf(buf, n, "%" PRIu64 "K", v >> 10);
+	else
+		snprintf(buf, n, "%" PRIu64, v);
+}
+
+void rec_write_header(FILE *out, int argc, char **argv)
+{
+	struct utsname u;
+	uname(&u);
+	unsigned maj = 0, min = 0;
+	sscanf(u.release, "%u.%u", &maj, &min);
+	struct rlimit rl;
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	char rls[32];
+	size_text(rl.rlim_cur, rls, sizeof(rls));
+	uint64_t capeff = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	if (f) {
+		char line[256];
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "CapEff:", 7))
+				capeff = strtoull(line + 7, NULL, 16);
+		fclose(f);
+	}
+	long mmc = read_long("/proc/sys/vm/max_map_count");
+	long swap = status_kb("/proc/meminfo", "SwapTotal");
+	long ram = status_kb("/proc/meminfo", "MemTotal");
+	long ra = -1;
+	struct stat st;
+	if (!stat(".", &st)) {
+		char p[96];
+		snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/read_ahead_kb", major(st.st_dev),
+			 minor(st.st_dev));
+		ra = read_long(p);
+	}
+	int zp = probe_zero_page();
+	fprintf(out, "# vmsim-trace: 1\n# arch: %s\n# kernel: %u.%u\n# page-size: %ld\n", u.machine, maj,
+		min, sysconf(_SC_PAGESIZE));
+	if (ram > 0)
+		fprintf(out, "# ram: %ldK\n", ram);
+	if (swap >= 0)
+		fprintf(out, "# swap: %ldK\n", swap);
+	fprintf(out, "# rlimit-memlock: %s\n", rls);
+	fprintf(out, "# cap-ipc-lock: %s\n", (capeff >> 14) & 1 ? "yes" : "no");
+	if (mmc > 0)
+		fprintf(out, "# max-map-count: %ld\n", mmc);
+	if (ra >= 0)
+		fprintf(out, "# read-ahead-kb: %ld\n", ra);
+	if (zp >= 0)
+		fprintf(out, "# zero-page: %s\n", zp ? "yes" : "no");
+	fprintf(out, "# description: vmsim record --");
+	for (int i = 0; i < argc; i++)
+		fprintf(out, " %s", argv[i]);
+	fprintf(out, "\n# recorded-by: vmsim record on Linux %s %s (%ld cpus)%s\n", u.release, u.machine,
+		sysconf(_SC_NPROCESSORS_ONLN), geteuid() ? "" : ", as root");
+	if (rl.rlim_cur != rl.rlim_max) {
+		char h[32];
+		size_text(rl.rlim_max, h, sizeof(h));
+		fprintf(out, "# note: RLIMIT_MEMLOCK hard limit %s (the header gives the soft one)\n", h);
+	}
+	if (zp < 0)
+		fprintf(out, "# note: whether the kernel maps the zero page could not be probed "
+			     "(kpageflags needs root); replay assumes the semantics' default\n");
+	if (ra < 0)
+		fprintf(out, "# note: read_ahead_kb of the working directory's device not found\n");
+}
+
+/* ---- the inherited address space ---------------------------------------- */
+
+static void put_quoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 32)
+			fprintf(out, "\\%03o", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* the page cache residency of a regular file, as "0-8,12"; false when the
+ * file cannot be read */
+static bool residency(const char *path, uint64_t *size, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	*size = (uint64_t)st.st_size;
+	buf[0] = 0;
+	size_t pages = ((uint64_t)st.st_size + 4095) / 4096, used = 0;
+	if (pages) {
+		void *m = mmap(NULL, pages * 4096, PROT_READ, MAP_SHARED, fd, 0);
+		unsigned char *vec = m != MAP_FAILED ? malloc(pages) : NULL;
+		if (vec && !mincore(m, pages * 4096, vec)) {
+			for (size_t i = 0; i < pages;) {
+				if (!(vec[i] & 1)) {
+					i++;
+					continue;
+				}
+				size_t j = i;
+				while (j + 1 < pages && (vec[j + 1] & 1))
+					j++;
+				int w = i == j ? snprintf(buf + used, n - used, "%s%zu", used ? "," : "", i)
+					       : snprintf(buf + used, n - used, "%s%zu-%zu", used ? "," : "", i, j);
+				if (w < 0 || (size_t)w >= n - used) {
+					buf[used] = 0; /* too fragmented to say: what fits */
+					break;
+				}
+				used += (size_t)w;
+				i = j + 1;
+			}
+		}
+		free(vec);
+		if (m != MAP_FAILED)
+			munmap(m, pages * 4096);
+	}
+	close(fd);
+	return true;
+}
+
+static bool seen_file(char **seen, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(seen[i], path))
+			return true;
+	return false;
+}
+
+int rec_write_file(FILE *out, pid_t pid, const char *path)
+{
+	static char ranges[1 << 16];
+	uint64_t size;
+	if (path[0] != '/' || !residency(path, &size, ranges, sizeof(ranges)))
+		return 0;
+	fprintf(out, "%d  inherit_file(", (int)pid);
+	put_quoted(out, path);
+	fprintf(out, ", %" PRIu64 ", ", size);
+	put_quoted(out, ranges);
+	fprintf(out, ") = 0\n");
+	return 1;
+}
+
+int rec_write_inherited(FILE *out, pid_t pid, double ts)
+{
+	(void)ts;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[4096], cur[4096] = "";
+	char *files[256];
+	size_t nfiles = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "VmFlags:", 8)) {
+			const char *fl = line + 8;
+			while (*fl == ' ')
+				fl++;
+			/* the file first, so the mapping finds its size and cache */
+			const char *p = cur;
+			for (int k = 0; k < 5 && *p; k++) {
+				p += strcspn(p, " ");
+				p += strspn(p, " ");
+			}
+			if (*p == '/' && !strstr(p, " (deleted)") && nfiles < 256 &&
+			    !seen_file(files, nfiles, p)) {
+				files[nfiles] = strdup(p);
+				if (files[nfiles]) {
+					nfiles++;
+					rec_write_file(out, pid, p);
+				}
+			}
+			fprintf(out, "%d  inherit(", (int)pid);
+			put_quoted(out, cur);
+			fprintf(out, ", ");
+			char flags[4096];
+			snprintf(flags, sizeof(flags), "%s", fl);
+			size_t fl_len = strlen(flags);
+			while (fl_len && flags[fl_len - 1] == ' ')
+				flags[--fl_len] = 0;
+			put_quoted(out, flags);
+			fprintf(out, ") = 0\n");
+			cur[0] = 0;
+			continue;
+		}
+		size_t w = strcspn(line, " ");
+		if (w && line[w - 1] == ':')
+			continue; /* a field line */
+		snprintf(cur, sizeof(cur), "%s", line);
+	}
+	fclose(f);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	return 0;
+}
+
+/* ---- the kernel's answers ------------------------------------------------ */
+
+struct smaps_vma {
+	uint64_t start, end;
+	long rss, locked;
+	char flags[4096];
+};
+
+/* lru_add_drain_all() from user space: migrate_pages() to the same node
+ * drains every CPU's batches (mm/mempolicy.c:migrate_pages -> lru_cache_disable) */
+static void drain(pid_t pid)
+{
+	unsigned long mask = 1;
+	syscall(SYS_migrate_pages, pid, 2, &mask, &mask);
+}
+
+void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pages,
+		      unsigned max_pages)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	long vmlck = status_kb(path, "VmLck");
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[4096];
+	struct smaps_vma v;
+	bool have = false;
+	uint64_t end = len ? addr + len : UINT64_MAX;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Rss:", 4)) {
+			v.rss = strtol(line + 4, NULL, 10);
+		} else if (!strncmp(line, "Locked:", 7)) {
+			v.locked = strtol(line + 7, NULL, 10);
+		} else if (!strncmp(line, "VmFlags:", 8)) {
+			const char *fl = line + 8;
+			while (*fl == ' ')
+				fl++;
+			snprintf(v.flags, sizeof(v.flags), "%s", fl);
+			size_t n = strlen(v.flags);
+			while (n && (v.flags[n - 1] == '\n' || v.flags[n - 1] == ' '))
+				v.flags[--n] = 0;
+			if (have && v.start < end && v.end > addr && v.start < 0x800000000000ULL)
+				fprintf(out, "%d  expect(vma, %#" PRIx64 ") = {start=%#" PRIx64 ", end=%#" PRIx64
+					", Rss=%ld kB, Locked=%ld kB, VmFlags=\"%s\"}\n",
+					(int)pid, v.start, v.start, v.end, v.rss, v.locked, v.flags);
+			have = false;
+		} else {
+			size_t w = strcspn(line, " ");
+			if (w && line[w - 1] != ':' &&
+			    sscanf(line, "%" SCNx64 "-%" SCNx64, &v.start, &v.end) == 2) {
+				have = true;
+				v.rss = v.locked = 0;
+			}
+		}
+	}
+	fclose(f);
+	if (vmlck >= 0)
+		fprintf(out, "%d  expect(VmLck) = %ld kB\n", (int)pid, vmlck);
+	if (!pages || geteuid() != 0 || !len)
+		return;
+	drain(pid);
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	int pm = open(path, O_RDONLY), kf = open("/proc/kpageflags", O_RDONLY);
+	if (pm >= 0 && kf >= 0) {
+		uint64_t a = addr & ~4095ULL;
+		for (unsigned i = 0; i < max_pages && a < addr + len; i++, a += 4096) {
+			uint64_t e = 0, fl = 0;
+			if (pread(pm, &e, 8, (off_t)(a / 4096) * 8) != 8)
+				break;
+			uint64_t pfn = e & ((1ULL << 55) - 1);
+			if ((e >> 63) && pfn && pread(kf, &fl, 8, (off_t)(pfn * 8)) == 8)
+				fprintf(out, "%d  expect(page, %#" PRIx64 ") = {present=1, mlocked=%d, "
+					"unevictable=%d}\n", (int)pid, a, (int)(fl >> 33 & 1),
+					(int)(fl >> 18 & 1));
+			else
+				fprintf(out, "%d  expect(page, %#" PRIx64 ") = {present=%d}\n", (int)pid, a,
+					(int)(e >> 63));
+		}
+	}
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+}

@@ -1,0 +1,290 @@
+/* rec_sys.c - syscalls of a stopped tracee as trace events.  See rec_sys.h. */
+#include "rec_sys.h"
+
+#include <string.h>
+#include <sys/uio.h>
+
+#if defined(__x86_64__)
+#define REC_X86_64 1
+#else
+#define REC_X86_64 0
+#endif
+
+bool rec_sys_supported(void)
+{
+	return REC_X86_64;
+}
+
+/* tracee memory, NUL-terminated string (n includes room for the NUL) */
+static size_t read_mem(pid_t tid, uint64_t addr, void *buf, size_t n)
+{
+	if (!addr)
+		return 0;
+	struct iovec l = { buf, n }, r = { (void *)(uintptr_t)addr, n };
+	ssize_t got = process_vm_readv(tid, &l, 1, &r, 1, 0);
+	if (got <= 0) {
+		/* a string may end before a page the tracee cannot give: read
+		 * up to the page end only */
+		size_t to_page = 4096 - (addr & 4095);
+		if (to_page < n) {
+			l.iov_len = r.iov_len = to_page;
+			got = process_vm_readv(tid, &l, 1, &r, 1, 0);
+		}
+	}
+	return got > 0 ? (size_t)got : 0;
+}
+
+static struct strslice read_str(struct rec_call *c, size_t at, pid_t tid, uint64_t addr, size_t max)
+{
+	struct strslice s = { c->buf + at, 0 };
+	size_t got = read_mem(tid, addr, c->buf + at, max - 1);
+	c->buf[at + got] = 0;
+	s.len = strnlen(c->buf + at, got);
+	return s;
+}
+
+static uint64_t sext32(uint64_t v)
+{
+	return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+}
+
+/* x86_64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl) */
+enum {
+	NR_read = 0, NR_write = 1, NR_open = 2, NR_close = 3, NR_stat = 4, NR_fstat = 5,
+	NR_lstat = 6, NR_mmap = 9, NR_mprotect = 10, NR_munmap = 11, NR_brk = 12,
+	NR_pread64 = 17, NR_pwrite64 = 18, NR_pipe = 22, NR_mremap = 25, NR_msync = 26,
+	NR_madvise = 28, NR_dup = 32, NR_dup2 = 33, NR_socket = 41, NR_accept = 43,
+	NR_socketpair = 53, NR_clone = 56, NR_fork = 57, NR_vfork = 58, NR_execve = 59,
+	NR_exit = 60, NR_fcntl = 72, NR_ftruncate = 77, NR_unlink = 87, NR_capset = 126,
+	NR_mlock = 149, NR_munlock = 150, NR_mlockall = 151, NR_munlockall = 152,
+	NR_setrlimit = 160, NR_epoll_create = 213, NR_exit_group = 231, NR_inotify_init = 253,
+	NR_openat = 257, NR_newfstatat = 262, NR_unlinkat = 263, NR_signalfd = 282,
+	NR_timerfd_create = 283, NR_eventfd = 284, NR_fallocate = 285, NR_accept4 = 288,
+	NR_signalfd4 = 289, NR_eventfd2 = 290, NR_epoll_create1 = 291, NR_dup3 = 292,
+	NR_pipe2 = 293, NR_inotify_init1 = 294, NR_perf_event_open = 298,
+	NR_fanotify_init = 300, NR_prlimit64 = 302, NR_memfd_create = 319, NR_execveat = 322,
+	NR_userfaultfd = 323, NR_mlock2 = 325, NR_statx = 332, NR_io_uring_setup = 425,
+	NR_pidfd_open = 434, NR_clone3 = 435,
+};
+
+bool rec_sys_is_execve(long nr)
+{
+	return nr == NR_execve || nr == NR_execveat;
+}
+
+static const char *fd_maker(long nr)
+{
+	switch (nr) {
+	case NR_socket: return "socket";
+	case NR_accept: return "accept";
+	case NR_accept4: return "accept4";
+	case NR_epoll_create: return "epoll_create";
+	case NR_epoll_create1: return "epoll_create1";
+	case NR_inotify_init: return "inotify_init";
+	case NR_inotify_init1: return "inotify_init1";
+	case NR_signalfd: return "signalfd";
+	case NR_signalfd4: return "signalfd4";
+	case NR_timerfd_create: return "timerfd_create";
+	case NR_eventfd: return "eventfd";
+	case NR_eventfd2: return "eventfd2";
+	case NR_perf_event_open: return "perf_event_open";
+	case NR_fanotify_init: return "fanotify_init";
+	case NR_userfaultfd: return "userfaultfd";
+	case NR_io_uring_setup: return "io_uring_setup";
+	case NR_pidfd_open: return "pidfd_open";
+	default: return NULL;
+	}
+}
+
+#define O_CREAT_G 0100u
+#define O_TMPFILE_G 020000000u
+#define MREMAP_FIXED_G 2u
+
+bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
+{
+	struct event *ev = &c->ev;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = EV_CALL;
+	ev->pid = (int)tid;
+	ev->timestamp = -1;
+	ev->res = RES_UNKNOWN;
+	c->nr = nr;
+	memcpy(c->a, a, sizeof(c->a));
+	c->modelled = true;
+	uint64_t *x = ev->args;
+	const char *maker = fd_maker(nr);
+	if (maker) {
+		ev->sys = SYS_FDNEW;
+		ev->name.p = maker;
+		ev->name.len = strlen(maker);
+		ev->args_text.p = "";
+		return true;
+	}
+	switch (nr) {
+	case NR_mmap:
+		ev->sys = SYS_MMAP; ev->nargs = 6;
+		memcpy(x, a, 6 * sizeof(*x));
+		x[4] = sext32(a[4]);
+		break;
+	case NR_munmap: ev->sys = SYS_MUNMAP; ev->nargs = 2; x[0] = a[0]; x[1] = a[1]; break;
+	case NR_mprotect:
+		ev->sys = SYS_MPROTECT; ev->nargs = 3; memcpy(x, a, 3 * sizeof(*x)); break;
+	case NR_mremap:
+		ev->sys = SYS_MREMAP;
+		ev->nargs = (a[3] & MREMAP_FIXED_G) ? 5 : 4;
+		memcpy(x, a, 5 * sizeof(*x));
+		if (ev->nargs == 4)
+			x[4] = 0;
+		break;
+	case NR_madvise: ev->sys = SYS_MADVISE; ev->nargs = 3; memcpy(x, a, 3 * sizeof(*x)); break;
+	case NR_msync: ev->sys = SYS_MSYNC; ev->nargs = 3; memcpy(x, a, 3 * sizeof(*x)); break;
+	case NR_brk: ev->sys = SYS_BRK; ev->nargs = 1; x[0] = a[0]; break;
+	case NR_mlock: ev->sys = SYS_MLOCK; ev->nargs = 2; x[0] = a[0]; x[1] = a[1]; break;
+	case NR_mlock2: ev->sys = SYS_MLOCK2; ev->nargs = 3; memcpy(x, a, 3 * sizeof(*x)); break;
+	case NR_munlock: ev->sys = SYS_MUNLOCK; ev->nargs = 2; x[0] = a[0]; x[1] = a[1]; break;
+	case NR_mlockall: ev->sys = SYS_MLOCKALL; ev->nargs = 1; x[0] = a[0]; break;
+	case NR_munlockall: ev->sys = SYS_MUNLOCKALL; break;
+	case NR_fork: ev->sys = SYS_FORK; break;
+	case NR_vfork: ev->sys = SYS_VFORK; break;
+	case NR_clone: ev->sys = SYS_CLONE; ev->nargs = 1; x[0] = a[0]; break;
+	case NR_clone3: {
+		uint64_t ca[5] = { 0 };
+		read_mem(tid, a[0], ca, sizeof(ca)); /* struct clone_args: flags @0, exit_signal @32 */
+		ev->sys = SYS_CLONE3; ev->nargs = 1;
+		x[0] = ca[0] | (ca[4] & 0xff);
+		break;
+	}
+	case NR_execve:
+	case NR_execveat:
+		ev->sys = SYS_EXECVE;
+		ev->str = read_str(c, 0, tid, nr == NR_execve ? a[0] : a[1], 4096);
+		break;
+	case NR_exit: ev->sys = SYS_EXIT; ev->nargs = 1; x[0] = sext32(a[0]); break;
+	case NR_exit_group: ev->sys = SYS_EXIT_GROUP; ev->nargs = 1; x[0] = sext32(a[0]); break;
+	case NR_open:
+	case NR_openat: {
+		bool at = nr == NR_openat;
+		ev->sys = at ? SYS_OPENAT : SYS_OPEN;
+		x[0] = at ? sext32(a[0]) : (uint64_t)-100;
+		ev->str = read_str(c, 0, tid, at ? a[1] : a[0], 4096);
+		x[2] = at ? a[2] : a[1];
+		x[3] = at ? a[3] : a[2];
+		ev->nargs = (x[2] & (O_CREAT_G | O_TMPFILE_G)) ? 4 : 3;
+		if (ev->nargs == 3)
+			x[3] = 0;
+		break;
+	}
+	case NR_close: ev->sys = SYS_CLOSE; ev->nargs = 1; x[0] = sext32(a[0]); break;
+	case NR_unlink:
+	case NR_unlinkat:
+		ev->sys = SYS_UNLINK;
+		ev->str = read_str(c, 0, tid, nr == NR_unlink ? a[0] : a[1], 4096);
+		break;
+	case NR_ftruncate: ev->sys = SYS_FTRUNCATE; ev->nargs = 2; x[0] = sext32(a[0]); x[1] = a[1]; break;
+	case NR_fallocate:
+		ev->sys = SYS_FALLOCATE; ev->nargs = 4;
+		x[0] = sext32(a[0]); x[1] = a[1]; x[2] = a[2]; x[3] = a[3];
+		break;
+	case NR_read: case NR_write:
+		ev->sys = nr == NR_read ? SYS_READ : SYS_WRITE; ev->nargs = 3;
+		x[0] = sext32(a[0]); x[2] = a[2];
+		break;
+	case NR_pread64: case NR_pwrite64:
+		ev->sys = nr == NR_pread64 ? SYS_PREAD64 : SYS_PWRITE64; ev->nargs = 4;
+		x[0] = sext32(a[0]); x[2] = a[2]; x[3] = a[3];
+		break;
+	case NR_setrlimit:
+	case NR_prlimit64: {
+		bool pl = nr == NR_prlimit64;
+		ev->sys = pl ? SYS_PRLIMIT64 : SYS_SETRLIMIT;
+		ev->nargs = pl ? 2 : 1;
+		if (pl) {
+			x[0] = sext32(a[0]);
+			x[1] = a[1];
+		} else {
+			x[0] = a[0];
+		}
+		uint64_t r[2];
+		uint64_t p = pl ? a[2] : a[1];
+		if (p && read_mem(tid, p, r, sizeof(r)) == sizeof(r)) {
+			ev->has_rlim = true;
+			ev->rlim_cur = r[0];
+			ev->rlim_max = r[1];
+		}
+		break;
+	}
+	case NR_capset: {
+		uint32_t d[6] = { 0 }; /* two __user_cap_data_struct {effective, permitted, inheritable} */
+		read_mem(tid, a[1], d, sizeof(d));
+		ev->sys = SYS_CAPSET;
+		ev->cap_effective = (uint64_t)d[0] | (uint64_t)d[3] << 32;
+		break;
+	}
+	case NR_fstat: ev->sys = SYS_FSTAT; ev->nargs = 3; x[0] = sext32(a[0]); break;
+	case NR_stat: case NR_lstat:
+		ev->sys = SYS_STAT; ev->nargs = 3; x[0] = (uint64_t)-100;
+		ev->str = read_str(c, 0, tid, a[0], 4096);
+		break;
+	case NR_newfstatat: case NR_statx:
+		ev->sys = nr == NR_statx ? SYS_STATX : SYS_NEWFSTATAT; ev->nargs = 3;
+		x[0] = sext32(a[0]);
+		ev->str = read_str(c, 0, tid, a[1], 4096);
+		break;
+	case NR_dup: ev->sys = SYS_DUP; ev->nargs = 1; x[0] = sext32(a[0]); break;
+	case NR_dup2: case NR_dup3:
+		ev->sys = nr == NR_dup2 ? SYS_DUP2 : SYS_DUP3; ev->nargs = 2;
+		x[0] = sext32(a[0]); x[1] = sext32(a[1]);
+		break;
+	case NR_fcntl:
+		if (a[1] != 0 && a[1] != 1030)
+			return c->modelled = false; /* no descriptor made */
+		ev->sys = SYS_FCNTL; ev->nargs = 3;
+		x[0] = sext32(a[0]); x[1] = a[1]; x[2] = sext32(a[2]);
+		break;
+	case NR_pipe: ev->sys = SYS_PIPE; ev->nargs = 2; break;
+	case NR_pipe2: ev->sys = SYS_PIPE2; ev->nargs = 2; break;
+	case NR_socketpair: ev->sys = SYS_SOCKETPAIR; ev->nargs = 2; break;
+	case NR_memfd_create:
+		ev->sys = SYS_MEMFD_CREATE;
+		ev->str = read_str(c, 0, tid, a[0], 256);
+		break;
+	default:
+		return c->modelled = false;
+	}
+	return true;
+}
+
+void rec_sys_exit(struct rec_call *c, pid_t tid, int64_t ret)
+{
+	struct event *ev = &c->ev;
+	if (ret < 0 && ret >= -4095) {
+		int e = (int)-ret;
+		ev->res = (e >= 512 && e <= 516) ? RES_RESTART : RES_ERROR;
+		ev->err = e;
+		return;
+	}
+	ev->res = RES_VALUE;
+	ev->value = ret;
+	switch (ev->sys) {
+	case SYS_FSTAT: case SYS_STAT: case SYS_NEWFSTATAT: case SYS_STATX: {
+		/* st_size at offset 48 of x86_64 struct stat; stx_size at 40 of struct statx */
+		uint64_t buf = ev->sys == SYS_FSTAT || ev->sys == SYS_STAT ? c->a[1]
+			       : ev->sys == SYS_STATX ? c->a[4] : c->a[2];
+		uint64_t off = ev->sys == SYS_STATX ? 40 : 48, size;
+		if (ret == 0 && read_mem(tid, buf + off, &size, sizeof(size)) == sizeof(size)) {
+			ev->args[1] = size;
+			ev->args[2] = 1;
+		}
+		break;
+	}
+	case SYS_PIPE: case SYS_PIPE2: case SYS_SOCKETPAIR: {
+		int fds[2] = { -1, -1 };
+		read_mem(tid, ev->sys == SYS_SOCKETPAIR ? c->a[3] : c->a[0], fds, sizeof(fds));
+		ev->args[0] = (uint64_t)(int64_t)fds[0];
+		ev->args[1] = (uint64_t)(int64_t)fds[1];
+		break;
+	}
+	default:
+		break;
+	}
+}
