@@ -154,6 +154,28 @@ int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const ch
 	return 1;
 }
 
+int64_t vm_evict_cached(struct vmsys *s, const char *path, size_t pathlen, uint64_t index,
+			uint64_t nr)
+{
+	struct file *f = NULL;
+	for (struct file *g = s->files; g; g = g->next_file)
+		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen))
+			f = g;
+	if (!f)
+		return 0;
+	int64_t n = 0;
+	for (uint64_t i = index; i < index + nr; i++) {
+		pfn_t pfn = file_find_page(s, f, i);
+		/* reclaim never takes an mlocked page (mm/vmscan.c: folio_evictable()):
+		 * the model keeps it, and a later fault shows who was right */
+		if (!pfn || (spage(s, pfn)->flags & PG_MLOCKED))
+			continue;
+		file_remove_page(s, f, i);
+		n++;
+	}
+	return n;
+}
+
 bool vmsys_hole_in(struct vmsys *s, struct task *t, uint64_t start, uint64_t end,
 		   uint64_t *hs, uint64_t *he)
 {

@@ -78,6 +78,7 @@ struct file {
 	/* file_ra_state of the last readahead (kept per inode, not per open
 	 * file): window start/size/async_size and folio order */
 	uint64_t ra_start, ra_size, ra_async;
+	uint64_t ra_prev_pos;  /* file_ra_state.prev_pos: where the last read ended */
 	unsigned ra_order;
 	struct file *next_file;
 };
@@ -282,6 +283,10 @@ struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
 /* a file named path (shmem under /dev/shm), with the name's reference */
 struct file *file_create(struct vmsys *s, const char *path, size_t len);
 pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index);
+/* A buffered read of pages [first, last] of a disk file: sync readahead
+ * at each missing page, async at a marked folio (mm/filemap.c:
+ * filemap_get_pages() @ v6.18); memory.c. */
+bool filemap_read_ra(struct vmsys *s, struct file *f, uint64_t first, uint64_t last);
 int64_t fd_install(struct vmsys *s, struct task *t, int want_fd, struct file *f, uint32_t ofd,
 		   uint64_t oflags);
 void fdtable_put(struct vmsys *s, struct fdtable *ft);

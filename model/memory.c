@@ -333,6 +333,73 @@ static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t
 	return ra_order_read(s, f, f->ra_start);
 }
 
+/* mm/readahead.c:get_init_ra_size() */
+static uint64_t init_ra_size(uint64_t req, uint64_t max)
+{
+	uint64_t n = 1;
+	while (n < req)
+		n <<= 1;
+	return n <= max / 32 ? n * 4 : n <= max / 4 ? n * 2 : max;
+}
+
+/* mm/readahead.c:page_cache_sync_ra() @ v6.18 for a buffered read that
+ * found no page at idx, req pages wanted: from the start of the file, a
+ * sequential miss or an oversized read, the initial window (async part
+ * marked); else a read as is, or a window as long as the history the
+ * page cache holds before idx (page_cache_prev_miss()). */
+static bool sync_read_ra(struct vmsys *s, struct file *f, uint64_t idx, uint64_t req)
+{
+	uint64_t max = s->ra_pages;
+	if (!max)
+		return ra_unbounded(s, f, idx, 1, 0); /* force_page_cache_ra() of one page */
+	uint64_t prev = f->ra_prev_pos >> PAGE_SHIFT;
+	if (!idx || req > max || idx - prev <= 1) {
+		f->ra_start = idx;
+		f->ra_size = init_ra_size(req, max);
+		f->ra_async = f->ra_size > req ? f->ra_size - req : f->ra_size >> 1;
+		f->ra_order = 0;
+		return ra_order_read(s, f, idx);
+	}
+	uint64_t miss = idx - 1, seen = 0;
+	while (seen < max && file_find_page(s, f, miss)) {
+		seen++;
+		if (!miss--)
+			break;
+	}
+	uint64_t contig = seen;
+	if (contig <= req)
+		return ra_unbounded(s, f, idx, req, 0);
+	if (seen < max && miss == UINT64_MAX)
+		contig *= 2; /* cached from the start of the file */
+	f->ra_start = idx;
+	f->ra_size = contig + req < max ? contig + req : max;
+	f->ra_async = 1;
+	f->ra_order = 0;
+	return ra_order_read(s, f, idx);
+}
+
+bool filemap_read_ra(struct vmsys *s, struct file *f, uint64_t first, uint64_t last)
+{
+	uint64_t idx = first;
+	while (idx <= last) {
+		if (!file_find_page(s, f, idx) && !sync_read_ra(s, f, idx, last + 1 - idx))
+			return false;
+		/* the batch of cached pages from idx (filemap_get_read_batch());
+		 * a PG_readahead folio ending it starts async readahead
+		 * (filemap_readahead() -> page_cache_async_ra()) */
+		uint64_t end = idx;
+		while (end <= last && file_find_page(s, f, end))
+			end++;
+		if (end == idx)
+			return true; /* beyond EOF or nothing to read: vm_file_io() adds it */
+		pfn_t tail = file_find_page(s, f, end - 1);
+		if ((spage(s, tail)->flags & PG_RECLAIM) && !async_readahead(s, f, end - 1, tail))
+			return false;
+		idx = end;
+	}
+	return true;
+}
+
 /* A read fault that started I/O (read-around, async readahead) is retried
  * (VM_FAULT_RETRY) and the retry's fault-around (filemap_map_pages()) maps
  * the page when it is cached and uptodate: true when it did. */

@@ -137,6 +137,13 @@ int64_t vm_inherit_file(struct vmsys *s, const char *path, size_t pathlen, uint6
  * 0 nothing to learn. */
 int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const char *path,
 			   size_t pathlen, uint64_t size);
+/* Pages [index, index+nr) of the file named path left the page cache by
+ * something outside the trace (memory pressure of other processes, the
+ * host; recorded from the tracepoint filemap:mm_filemap_delete_from_page_cache):
+ * unmapped everywhere and dropped, as shrink_folio_list() does with a
+ * clean page.  Returns the number dropped. */
+int64_t vm_evict_cached(struct vmsys *s, const char *path, size_t pathlen, uint64_t index,
+			uint64_t nr);
 /* The first hole (no VMA) in [start, end), page aligned: true with it in
  * [*hs, *he). */
 bool vmsys_hole_in(struct vmsys *s, struct task *t, uint64_t start, uint64_t end,

@@ -49,6 +49,11 @@ int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, ch
 			vm_drain_all(s);
 		return 0;
 	}
+	if (ev->type == EV_CALL && ev->sys == SYS_EVICT) {
+		/* the machine's page cache, whichever process is current */
+		vm_evict_cached(s, ev->str.p, ev->str.len, ev->args[0], ev->args[1]);
+		return 0;
+	}
 	struct task *t = vmsys_task(s, ev->pid, true);
 	if (!t) {
 		snprintf(err, errlen, "out of memory creating process %d", ev->pid);
@@ -194,6 +199,8 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		*out = from_ret(r, out->pid);
 		break;
 	}
+	case SYS_EVICT: /* handled in apply_event() */
+		break;
 	case SYS_INHERIT_FILE: {
 		int64_t r;
 		if (inherit_apply_file(s, ev, &r, err, errlen) < 0)

@@ -57,12 +57,30 @@ enum expect_mode { EXP_NONE, EXP_LOCK, EXP_ALL };
 struct tracee {
 	pid_t tid;
 	bool started;          /* its first stop was seen */
+	bool exited;
+	uint64_t exec_entry_ns; /* when its execve entered (CLOCK_MONOTONIC) */
+	bool fork_line;        /* its parent's fork-like line is written (maybe held) */
+	pid_t parent;
+	bool announced;        /* the fork-like line that made it is written: until
+				* then its lines wait in held (the model must see
+				* the clone before the child's calls) */
+	char *held;
+	size_t heldlen;
+	FILE *hold;
 	bool in_call;
 	struct rec_call call;
 };
 
+struct known_file {
+	uint32_t dev;
+	uint64_t ino;
+	char *path;
+};
+
 struct recorder {
 	FILE *out;
+	struct known_file *files; /* (dev, ino) -> path, for evict lines */
+	size_t nfiles, capfiles;
 	const char *arch;
 	char kernel[32];
 	enum expect_mode expect;
@@ -71,13 +89,6 @@ struct recorder {
 	size_t nt, capt;
 	unsigned long nlines;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static struct tracee *tracee(struct recorder *r, pid_t tid, bool create)
 {
@@ -101,12 +112,12 @@ static struct tracee *tracee(struct recorder *r, pid_t tid, bool create)
 	return t;
 }
 
-/* a tracee between the entry and the exit of execve: its faults belong
- * after the inherit lines the exit writes */
-static bool in_execve(const struct recorder *r)
+/* tracees still running (an exited child whose fork line is not written
+ * yet stays in the table, holding its lines) */
+static bool live(const struct recorder *r)
 {
 	for (size_t i = 0; i < r->nt; i++)
-		if (r->t[i].in_call && r->t[i].call.ev.sys == SYS_EXECVE)
+		if (!r->t[i].exited)
 			return true;
 	return false;
 }
@@ -115,19 +126,119 @@ static void forget(struct recorder *r, pid_t tid)
 {
 	for (size_t i = 0; i < r->nt; i++)
 		if (r->t[i].tid == tid) {
+			if (r->t[i].hold)
+				fclose(r->t[i].hold);
+			free(r->t[i].held);
 			r->t[i] = r->t[--r->nt];
 			return;
 		}
 }
 
-static void emit(struct recorder *r, struct event *ev)
+/* where a tracee's lines go now: the trace, or its hold until announced */
+static FILE *sink_of(struct recorder *r, struct tracee *t)
+{
+	if (!t || t->announced)
+		return r->out;
+	if (!t->hold)
+		t->hold = open_memstream(&t->held, &t->heldlen);
+	return t->hold ? t->hold : r->out;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void file_seen(void *ctx, const char *path, uint32_t dev, uint64_t ino)
+{
+	struct recorder *r = ctx;
+	for (size_t i = 0; i < r->nfiles; i++)
+		if (r->files[i].dev == dev && r->files[i].ino == ino)
+			return;
+	if (r->nfiles == r->capfiles) {
+		size_t nc = r->capfiles ? r->capfiles * 2 : 64;
+		struct known_file *n = realloc(r->files, nc * sizeof(*n));
+		if (!n)
+			return;
+		r->files = n;
+		r->capfiles = nc;
+	}
+	char *p = strdup(path);
+	if (p)
+		r->files[r->nfiles++] = (struct known_file){ dev, ino, p };
+}
+
+static const char *file_path(void *ctx, uint32_t dev, uint64_t ino)
+{
+	struct recorder *r = ctx;
+	for (size_t i = 0; i < r->nfiles; i++)
+		if (r->files[i].dev == dev && r->files[i].ino == ino)
+			return r->files[i].path;
+	return NULL;
+}
+
+static FILE *fault_sink(void *ctx, unsigned tid, uint64_t time)
+{
+	struct recorder *r = ctx;
+	if (!tid)
+		return r->out; /* the machine's: page-cache evictions */
+	struct tracee *t = tracee(r, (pid_t)tid, true);
+	/* an unannounced child's faults wait, and so do those an execve in
+	 * progress made in its new image: they belong after its inherit lines */
+	if (!t || !t->announced ||
+	    (t->in_call && t->call.ev.sys == SYS_EXECVE && time >= t->exec_entry_ns))
+		return NULL;
+	return r->out;
+}
+
+static void flush_faults(struct recorder *r)
+{
+	rec_faults_flush(r->rf, fault_sink, file_path, r);
+}
+
+/* the fork-like call of parent returned child: the child's held lines
+ * follow it */
+static void announce(struct recorder *r, pid_t child)
+{
+	struct tracee *t = tracee(r, child, true);
+	if (!t || t->announced)
+		return;
+	t->announced = true;
+	if (t->hold) {
+		fclose(t->hold);
+		t->hold = NULL;
+		fwrite(t->held, 1, t->heldlen, r->out);
+		free(t->held);
+		t->held = NULL;
+	}
+	/* children whose fork lines were in the text just written */
+	for (size_t i = 0; i < r->nt; i++)
+		if (r->t[i].parent == child && r->t[i].fork_line && !r->t[i].announced)
+			announce(r, r->t[i].tid);
+	flush_faults(r);
+}
+
+static void emit(struct recorder *r, struct tracee *t, struct event *ev)
 {
 	/* the faults of a successful execve are in the new image, which its
 	 * inherit lines describe: they follow them */
 	if (!(ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0))
-		rec_faults_flush(r->rf, r->out);
-	trace_write_event(r->out, ev, r->arch, r->kernel);
+		flush_faults(r);
+	trace_write_event(sink_of(r, t), ev, r->arch, r->kernel);
 	r->nlines++;
+	bool forks = ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
+		     ev->sys == SYS_CLONE3;
+	if (forks && ev->res == RES_VALUE && ev->value > 0) {
+		struct tracee *c = tracee(r, (pid_t)ev->value, true);
+		if (c) {
+			c->fork_line = true;
+			c->parent = t ? t->tid : 0;
+		}
+		if (!t || t->announced)
+			announce(r, (pid_t)ev->value);
+	}
 }
 
 /* which calls get the kernel's answers */
@@ -152,15 +263,17 @@ static void after_call(struct recorder *r, struct tracee *t)
 	if (ev->res == RES_VALUE && (ev->sys == SYS_OPENAT || ev->sys == SYS_OPEN) &&
 	    !(ev->args[2] & 0200 /* O_EXCL */) && ev->str.len) {
 		/* a file that existed: its size and cached pages before the call */
-		rec_faults_flush(r->rf, r->out);
+		flush_faults(r);
 		char path[4200];
 		snprintf(path, sizeof(path), "%.*s", (int)ev->str.len, ev->str.p);
-		rec_write_file(r->out, t->tid, path);
+		rec_write_file(sink_of(r, t), t->tid, path);
 	}
-	emit(r, ev);
+	emit(r, t, ev);
 	if (ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0) {
-		rec_write_inherited(r->out, t->tid, now());
-		rec_faults_flush(r->rf, r->out);
+		uint64_t major[256];
+		size_t nmajor = rec_faults_pending_major(r->rf, (unsigned)t->tid, major, 256);
+		rec_write_inherited(sink_of(r, t), t->tid, major, nmajor);
+		flush_faults(r);
 	}
 	if (wants_expect(r, ev)) {
 		uint64_t addr = 0, len = 0;
@@ -174,7 +287,7 @@ static void after_call(struct recorder *r, struct tracee *t)
 				addr = (uint64_t)ev->value;
 		}
 		if (ev->sys == SYS_MLOCKALL || ev->sys == SYS_MUNLOCKALL || ev->sys == SYS_BRK || len)
-			rec_write_expect(r->out, t->tid, addr, len, len != 0, 64);
+			rec_write_expect(sink_of(r, t), t->tid, addr, len, len != 0, 64);
 	}
 }
 
@@ -192,8 +305,13 @@ static void syscall_stop(struct recorder *r, pid_t tid)
 		for (int i = 0; i < 6; i++)
 			a[i] = si.entry.args[i];
 		t->in_call = rec_sys_enter(&t->call, tid, (long)si.entry.nr, a);
+		if (t->in_call && t->call.ev.sys == SYS_EXECVE) {
+			/* faults until now were in the old image */
+			t->exec_entry_ns = now_ns();
+			flush_faults(r);
+		}
 		if (t->in_call && (t->call.ev.sys == SYS_EXIT || t->call.ev.sys == SYS_EXIT_GROUP)) {
-			emit(r, &t->call.ev); /* no exit stop follows */
+			emit(r, t, &t->call.ev); /* no exit stop follows */
 			t->in_call = false;
 		}
 	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT && t->in_call) {
@@ -215,16 +333,17 @@ static void signal_stop(struct recorder *r, pid_t tid, int sig, int *deliver)
 	*deliver = sig;
 	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) < 0)
 		return;
-	rec_faults_flush(r->rf, r->out);
+	flush_faults(r);
+	FILE *out = sink_of(r, tracee(r, tid, false));
 	if (sig == SIGSEGV || sig == SIGBUS) {
 		const char *code = sig == SIGSEGV ? (si.si_code == SEGV_MAPERR   ? "SEGV_MAPERR"
 						     : si.si_code == SEGV_ACCERR ? "SEGV_ACCERR"
 										 : "SI_KERNEL")
 						  : (si.si_code == BUS_ADRERR ? "BUS_ADRERR" : "BUS_OBJERR");
-		fprintf(r->out, "%d  --- %s {si_signo=%s, si_code=%s, si_addr=%p} ---\n", (int)tid,
+		fprintf(out, "%d  --- %s {si_signo=%s, si_code=%s, si_addr=%p} ---\n", (int)tid,
 			sig_name(sig), sig_name(sig), code, si.si_addr);
 	} else {
-		fprintf(r->out, "%d  --- %s {si_signo=%s} ---\n", (int)tid, sig_name(sig), sig_name(sig));
+		fprintf(out, "%d  --- %s {si_signo=%s} ---\n", (int)tid, sig_name(sig), sig_name(sig));
 	}
 }
 
@@ -311,6 +430,7 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	rec_write_header(r.out, argc - optind, argv + optind);
+	rec_proc_on_file(file_seen, &r);
 	snprintf(r.kernel, sizeof(r.kernel), "6.18");
 	{
 		/* the flag tables of the running kernel name the flags */
@@ -336,17 +456,17 @@ int cmd_record(int argc, char **argv)
 		kill(child, SIGKILL);
 		return 2;
 	}
-	tracee(&r, child, true)->started = true;
+	struct tracee *first = tracee(&r, child, true);
+	first->started = first->announced = true;
 	ptrace(PTRACE_SYSCALL, child, NULL, NULL);
 	int status = 0;
-	while (r.nt) {
+	while (live(&r)) {
 		pid_t tid = waitpid(-1, &st, __WALL | (r.rf ? WNOHANG : 0));
 		if (tid == 0) {
 			/* the tracees run: drain the sample buffers now and then */
 			struct pollfd p = { rec_faults_fd(r.rf), POLLIN, 0 };
 			poll(&p, 1, 2);
-			if (!in_execve(&r))
-				rec_faults_flush(r.rf, r.out);
+			flush_faults(&r);
 			continue;
 		}
 		if (tid < 0) {
@@ -355,12 +475,18 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			rec_faults_flush(r.rf, r.out);
+			flush_faults(&r);
+			FILE *out = sink_of(&r, tracee(&r, tid, false));
 			if (WIFEXITED(st))
-				fprintf(r.out, "%d  +++ exited with %d +++\n", (int)tid, WEXITSTATUS(st));
+				fprintf(out, "%d  +++ exited with %d +++\n", (int)tid, WEXITSTATUS(st));
 			else
-				fprintf(r.out, "%d  +++ killed by %s%s +++\n", (int)tid, sig_name(WTERMSIG(st)),
+				fprintf(out, "%d  +++ killed by %s%s +++\n", (int)tid, sig_name(WTERMSIG(st)),
 					WCOREDUMP(st) ? " (core dumped)" : "");
+			struct tracee *gone = tracee(&r, tid, false);
+			if (gone && !gone->announced) {
+				gone->exited = true;
+				continue; /* its lines wait for its parent's fork line */
+			}
 			if (tid == child)
 				status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 			forget(&r, tid);
@@ -391,12 +517,17 @@ int cmd_record(int argc, char **argv)
 		}
 		ptrace(PTRACE_SYSCALL, tid, NULL, (void *)(long)deliver);
 	}
-	rec_faults_flush(r.rf, r.out);
+	flush_faults(&r);
+	for (size_t i = 0; i < r.nt; i++)
+		announce(&r, r.t[i].tid); /* parents that never returned from fork */
 	if (rec_faults_lost(r.rf))
 		fprintf(r.out, "# note: %lu page-fault samples were lost (ring buffer full)\n",
 			rec_faults_lost(r.rf));
 	rec_faults_close(r.rf);
 	free(r.t);
+	for (size_t i = 0; i < r.nfiles; i++)
+		free(r.files[i].path);
+	free(r.files);
 	if (outpath && fclose(r.out)) {
 		fprintf(stderr, "vmsim record: %s: %s\n", outpath, strerror(errno));
 		return 2;

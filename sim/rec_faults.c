@@ -14,16 +14,24 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { EV_MIN, EV_MAJ, EV_TP_USER, EV_TP_KERNEL, NEV };
+enum { EV_MIN, EV_MAJ, EV_TP_USER, EV_TP_KERNEL, EV_EVICT, NEV };
 
 #define RB_PAGES 1024 /* 4 MiB of samples per event and CPU between two drains */
 #define MAXCPU 256
 
 struct sample {
-	uint64_t time, addr, error_code;
-	uint32_t tid;
+	uint64_t time, addr, error_code; /* EV_EVICT: addr = ino, error_code = index */
+	uint32_t dev, order;
+	uint32_t tid, pid;  /* thread, and its thread group (the mm) */
 	unsigned char kind; /* EV_* */
 };
+
+/* a completed fault, to tell a fault that raced with another thread's */
+struct done {
+	uint64_t entry, end, page;
+	uint32_t tid, pid;
+};
+#define NDONE 64
 
 /* An inherited event cannot be mapped per task (kernel/events/core.c:
  * perf_mmap() refuses cpu == -1 with inherit), so each is opened once per
@@ -39,6 +47,8 @@ struct rec_faults {
 	/* the latest tracepoint sample per tid that no MIN/MAJ has consumed */
 	struct sample *tp;
 	size_t ntp, captp;
+	struct done done[NDONE];
+	unsigned ndone;
 };
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
@@ -51,7 +61,7 @@ static long tracepoint_id(const char *name)
 	char path[160];
 	const char *roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/events/exceptions/%s/id", roots[i], name);
+		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], name);
 		FILE *f = fopen(path, "r");
 		if (!f && i == 0 && errno == ENOENT && geteuid() == 0) {
 			/* tracefs not mounted: mount it where the kernel expects it */
@@ -82,7 +92,9 @@ struct rec_faults *rec_faults_open(pid_t pid, char *why, size_t whylen)
 	for (int i = 0; i < NEV * MAXCPU; i++)
 		rf->fd[i] = -1;
 	rf->rblen = (size_t)(RB_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
-	long tpu = tracepoint_id("page_fault_user"), tpk = tracepoint_id("page_fault_kernel");
+	long tpu = tracepoint_id("exceptions/page_fault_user");
+	long tpk = tracepoint_id("exceptions/page_fault_kernel");
+	long tpe = tracepoint_id("filemap/mm_filemap_delete_from_page_cache");
 	if (tpu < 0 || tpk < 0) {
 		snprintf(why, whylen, "the tracepoints exceptions:page_fault_user/kernel are not "
 			 "available (tracefs at /sys/kernel/tracing, root, CONFIG_TRACING): the access "
@@ -101,18 +113,24 @@ struct rec_faults *rec_faults_open(pid_t pid, char *why, size_t whylen)
 			a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
 		} else {
 			a.type = PERF_TYPE_TRACEPOINT;
-			a.config = (uint64_t)(i == EV_TP_USER ? tpu : tpk);
+			a.config = (uint64_t)(i == EV_TP_USER ? tpu : i == EV_TP_KERNEL ? tpk : tpe);
 			a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
 		}
 		a.sample_period = 1;
-		a.inherit = 1;
-		a.enable_on_exec = 1;
-		a.disabled = 1;
+		if (i != EV_EVICT) {
+			a.inherit = 1;
+			a.enable_on_exec = 1;
+			a.disabled = 1;
+		}
 		a.use_clockid = 1;
 		a.clockid = CLOCK_MONOTONIC;
 		a.wakeup_watermark = (uint32_t)(rf->rblen / 2);
 		a.watermark = 1;
-		rf->fd[j] = (int)perf_open(&a, pid, cpu);
+		if (i == EV_EVICT && tpe < 0)
+			continue; /* no such tracepoint: evictions go unseen */
+		rf->fd[j] = (int)perf_open(&a, i == EV_EVICT ? -1 : pid, cpu);
+		if (rf->fd[j] < 0 && i == EV_EVICT)
+			continue;
 		if (rf->fd[j] < 0) {
 			int e = errno;
 			snprintf(why, whylen, "perf_event_open(%s) refused: %s%s",
@@ -153,7 +171,7 @@ static void read_ring(struct rec_faults *rf, int j)
 {
 	int i = j / rf->ncpu;
 	struct perf_event_mmap_page *mp = rf->rb[j];
-	if (!mp)
+	if (!mp || rf->fd[j] < 0)
 		return;
 	unsigned char *data = (unsigned char *)mp + mp->data_offset;
 	uint64_t size = mp->data_size;
@@ -176,14 +194,23 @@ static void read_ring(struct rec_faults *rf, int j)
 		}
 		if (h.type != PERF_RECORD_SAMPLE)
 			continue;
-		struct sample s = { 0, 0, 0, 0, (unsigned char)i };
+		struct sample s = { 0, 0, 0, 0, 0, 0, 0, (unsigned char)i };
 		const unsigned char *p = rec + sizeof(h);
 		uint32_t pidtid[2];
 		memcpy(pidtid, p, 8);
+		s.pid = pidtid[0];
 		s.tid = pidtid[1];
 		memcpy(&s.time, p + 8, 8);
 		if (i == EV_MIN || i == EV_MAJ) {
 			memcpy(&s.addr, p + 16, 8);
+		} else if (i == EV_EVICT) {
+			/* pfn, i_ino, index, s_dev, order after the common fields */
+			unsigned char order;
+			memcpy(&s.addr, p + 20 + 16, 8);
+			memcpy(&s.error_code, p + 20 + 24, 8);
+			memcpy(&s.dev, p + 20 + 32, 4);
+			memcpy(&order, p + 20 + 36, 1);
+			s.order = order;
 		} else {
 			/* RAW: u32 size, then the tracepoint record: common fields
 			 * (8 bytes), address, ip, error_code */
@@ -204,15 +231,32 @@ static int by_time(const void *a, const void *b)
 	return (int)y->kind - (int)x->kind;
 }
 
-void rec_faults_flush(struct rec_faults *rf, FILE *out)
+void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx)
 {
 	if (!rf)
 		return;
 	for (int j = 0; j < NEV * rf->ncpu; j++)
 		read_ring(rf, j);
 	qsort(rf->s, rf->ns, sizeof(*rf->s), by_time);
+	size_t kept = 0;
 	for (size_t i = 0; i < rf->ns; i++) {
 		struct sample *s = &rf->s[i];
+		if (s->kind == EV_EVICT) {
+			const char *path = path_of(ctx, s->dev, s->addr);
+			FILE *eo = path ? sink(ctx, 0, s->time) : NULL;
+			if (eo) {
+				fprintf(eo, "evict(\"");
+				for (const char *c = path; *c; c++)
+					fprintf(eo, (*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
+				fprintf(eo, "\", %" PRIu64 ", %u) = 0\n", s->error_code, 1u << s->order);
+			}
+			continue;
+		}
+		FILE *out = sink(ctx, s->tid, s->time);
+		if (!out) {
+			rf->s[kept++] = *s;
+			continue;
+		}
 		if (s->kind == EV_TP_USER || s->kind == EV_TP_KERNEL) {
 			size_t k;
 			for (k = 0; k < rf->ntp && rf->tp[k].tid != s->tid; k++)
@@ -224,17 +268,49 @@ void rec_faults_flush(struct rec_faults *rf, FILE *out)
 			continue;
 		}
 		const char *mode = "READ";
+		uint64_t entry = s->time;
 		for (size_t k = 0; k < rf->ntp; k++)
 			if (rf->tp[k].tid == s->tid && rf->tp[k].addr == s->addr) {
 				uint64_t ec = rf->tp[k].error_code;
 				mode = (ec & 16) ? "EXEC" : (ec & 2) ? "WRITE" : "READ";
+				entry = rf->tp[k].time;
 				rf->tp[k] = rf->tp[--rf->ntp];
 				break;
 			}
+		/* Another thread of the same mm was handling a fault within the
+		 * fault-around window (64 KiB, mm/memory.c:fault_around_bytes)
+		 * when this one entered: which of the two mapped the page is a
+		 * race the trace cannot order, so the result is not given. */
+		uint64_t page = s->addr >> 12;
+		const struct done *raced = NULL;
+		for (unsigned k = 0; k < rf->ndone && k < NDONE; k++) {
+			const struct done *d = &rf->done[k];
+			if (d->pid == s->pid && d->tid != s->tid && d->end > entry &&
+			    (d->page > page ? d->page - page : page - d->page) < 16)
+				raced = d;
+		}
+		if (raced)
+			fprintf(out, "# fault of %" PRIu32 " raced with one of thread %" PRIu32
+				" on a nearby page; its kind (%s) is not checked\n",
+				s->tid, raced->tid, s->kind == EV_MAJ ? "MAJOR" : "MINOR");
 		fprintf(out, "%" PRIu32 "  fault(%#" PRIx64 ", %s) = %s\n", s->tid, s->addr, mode,
-			s->kind == EV_MAJ ? "MAJOR" : "MINOR");
+			raced ? "?" : s->kind == EV_MAJ ? "MAJOR" : "MINOR");
+		rf->done[rf->ndone++ % NDONE] = (struct done){ entry, s->time, page, s->tid, s->pid };
 	}
-	rf->ns = 0;
+	rf->ns = kept;
+}
+
+size_t rec_faults_pending_major(struct rec_faults *rf, unsigned tid, uint64_t *addr, size_t max)
+{
+	if (!rf)
+		return 0;
+	for (int j = 0; j < NEV * rf->ncpu; j++)
+		read_ring(rf, j);
+	size_t n = 0;
+	for (size_t i = 0; i < rf->ns && n < max; i++)
+		if (rf->s[i].kind == EV_MAJ && rf->s[i].tid == tid)
+			addr[n++] = rf->s[i].addr;
+	return n;
 }
 
 unsigned long rec_faults_lost(const struct rec_faults *rf)

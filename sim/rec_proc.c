@@ -158,25 +158,48 @@ static void put_quoted(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* the page cache residency of a regular file, as "0-8,12"; false when the
- * file cannot be read */
-static bool residency(const char *path, uint64_t *size, char *buf, size_t n)
+static rec_file_fn on_file;
+static void *on_file_ctx;
+
+void rec_proc_on_file(rec_file_fn fn, void *ctx)
+{
+	on_file = fn;
+	on_file_ctx = ctx;
+}
+
+/* The page cache residency of a regular file, as "0-8,12" (malloc'd),
+ * less the pages in skip[] (pages a major fault read in since: they were
+ * not cached before); NULL when the file cannot be read. */
+static char *residency(const char *path, uint64_t *size, const uint64_t *skip, size_t nskip)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return NULL;
 	struct stat st;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return false;
+		return NULL;
 	}
 	*size = (uint64_t)st.st_size;
-	buf[0] = 0;
-	size_t pages = ((uint64_t)st.st_size + 4095) / 4096, used = 0;
+	if (on_file)
+		on_file(on_file_ctx, path, (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev)),
+			(uint64_t)st.st_ino);
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *m = open_memstream(&buf, &blen);
+	if (!m) {
+		close(fd);
+		return NULL;
+	}
+	size_t pages = ((uint64_t)st.st_size + 4095) / 4096;
 	if (pages) {
-		void *m = mmap(NULL, pages * 4096, PROT_READ, MAP_SHARED, fd, 0);
-		unsigned char *vec = m != MAP_FAILED ? malloc(pages) : NULL;
-		if (vec && !mincore(m, pages * 4096, vec)) {
+		void *map = mmap(NULL, pages * 4096, PROT_READ, MAP_SHARED, fd, 0);
+		unsigned char *vec = map != MAP_FAILED ? malloc(pages) : NULL;
+		if (vec && !mincore(map, pages * 4096, vec)) {
+			for (size_t k = 0; k < nskip; k++)
+				if (skip[k] < pages)
+					vec[skip[k]] = 0;
+			bool first = true;
 			for (size_t i = 0; i < pages;) {
 				if (!(vec[i] & 1)) {
 					i++;
@@ -185,99 +208,130 @@ static bool residency(const char *path, uint64_t *size, char *buf, size_t n)
 				size_t j = i;
 				while (j + 1 < pages && (vec[j + 1] & 1))
 					j++;
-				int w = i == j ? snprintf(buf + used, n - used, "%s%zu", used ? "," : "", i)
-					       : snprintf(buf + used, n - used, "%s%zu-%zu", used ? "," : "", i, j);
-				if (w < 0 || (size_t)w >= n - used) {
-					buf[used] = 0; /* too fragmented to say: what fits */
-					break;
-				}
-				used += (size_t)w;
+				fprintf(m, i == j ? "%s%zu" : "%s%zu-%zu", first ? "" : ",", i, j);
+				first = false;
 				i = j + 1;
 			}
 		}
 		free(vec);
-		if (m != MAP_FAILED)
-			munmap(m, pages * 4096);
+		if (map != MAP_FAILED)
+			munmap(map, pages * 4096);
 	}
 	close(fd);
-	return true;
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
-static bool seen_file(char **seen, size_t n, const char *path)
+static int write_file(FILE *out, pid_t pid, const char *path, const uint64_t *skip, size_t nskip)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(seen[i], path))
-			return true;
-	return false;
-}
-
-int rec_write_file(FILE *out, pid_t pid, const char *path)
-{
-	static char ranges[1 << 16];
 	uint64_t size;
-	if (path[0] != '/' || !residency(path, &size, ranges, sizeof(ranges)))
+	char *ranges = path[0] == '/' ? residency(path, &size, skip, nskip) : NULL;
+	if (!ranges)
 		return 0;
 	fprintf(out, "%d  inherit_file(", (int)pid);
 	put_quoted(out, path);
 	fprintf(out, ", %" PRIu64 ", ", size);
 	put_quoted(out, ranges);
 	fprintf(out, ") = 0\n");
+	free(ranges);
 	return 1;
 }
 
-int rec_write_inherited(FILE *out, pid_t pid, double ts)
+int rec_write_file(FILE *out, pid_t pid, const char *path)
 {
-	(void)ts;
+	return write_file(out, pid, path, NULL, 0);
+}
+
+struct inh_vma {
+	char line[4096];
+	char flags[4096];
+	uint64_t start, end, pgoff;
+	const char *path; /* into line, or NULL */
+};
+
+int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmajor)
+{
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -1;
-	char line[4096], cur[4096] = "";
-	char *files[256];
-	size_t nfiles = 0;
+	struct inh_vma *v = NULL;
+	size_t nv = 0, cap = 0;
+	char line[4096];
+	int rc = 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!strncmp(line, "VmFlags:", 8)) {
+			if (!nv)
+				continue;
 			const char *fl = line + 8;
 			while (*fl == ' ')
 				fl++;
-			/* the file first, so the mapping finds its size and cache */
-			const char *p = cur;
-			for (int k = 0; k < 5 && *p; k++) {
-				p += strcspn(p, " ");
-				p += strspn(p, " ");
-			}
-			if (*p == '/' && !strstr(p, " (deleted)") && nfiles < 256 &&
-			    !seen_file(files, nfiles, p)) {
-				files[nfiles] = strdup(p);
-				if (files[nfiles]) {
-					nfiles++;
-					rec_write_file(out, pid, p);
-				}
-			}
-			fprintf(out, "%d  inherit(", (int)pid);
-			put_quoted(out, cur);
-			fprintf(out, ", ");
-			char flags[4096];
-			snprintf(flags, sizeof(flags), "%s", fl);
-			size_t fl_len = strlen(flags);
-			while (fl_len && flags[fl_len - 1] == ' ')
-				flags[--fl_len] = 0;
-			put_quoted(out, flags);
-			fprintf(out, ") = 0\n");
-			cur[0] = 0;
+			snprintf(v[nv - 1].flags, sizeof(v[nv - 1].flags), "%s", fl);
+			size_t n = strlen(v[nv - 1].flags);
+			while (n && v[nv - 1].flags[n - 1] == ' ')
+				v[nv - 1].flags[--n] = 0;
 			continue;
 		}
 		size_t w = strcspn(line, " ");
-		if (w && line[w - 1] == ':')
+		if (!w || line[w - 1] == ':')
 			continue; /* a field line */
-		snprintf(cur, sizeof(cur), "%s", line);
+		if (nv == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct inh_vma *nw = realloc(v, nc * sizeof(*nw));
+			if (!nw) {
+				rc = -1;
+				break;
+			}
+			v = nw;
+			cap = nc;
+		}
+		struct inh_vma *e = &v[nv++];
+		memset(e, 0, sizeof(*e));
+		snprintf(e->line, sizeof(e->line), "%s", line);
+		uint64_t off = 0;
+		sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64, &e->start, &e->end, &off);
+		e->pgoff = off / 4096;
+		const char *p = e->line;
+		for (int k = 0; k < 5 && *p; k++) {
+			p += strcspn(p, " ");
+			p += strspn(p, " ");
+		}
+		e->path = (*p == '/' && !strstr(p, " (deleted)")) ? p : NULL;
 	}
 	fclose(f);
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i]);
-	return 0;
+	uint64_t *skip = nmajor ? malloc(nmajor * sizeof(*skip)) : NULL;
+	for (size_t i = 0; i < nv; i++) {
+		if (v[i].path) {
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = v[j].path && !strcmp(v[j].path, v[i].path);
+			/* the file first, so the mapping finds its size and cache;
+			 * pages its major faults read in were not cached before */
+			size_t nskip = 0;
+			for (size_t k = 0; !seen && k < nmajor; k++)
+				for (size_t j = 0; j < nv; j++)
+					if (v[j].path && !strcmp(v[j].path, v[i].path) &&
+					    major[k] >= v[j].start && major[k] < v[j].end) {
+						skip[nskip++] = v[j].pgoff + (major[k] - v[j].start) / 4096;
+						break;
+					}
+			if (!seen)
+				write_file(out, pid, v[i].path, skip, nskip);
+		}
+		fprintf(out, "%d  inherit(", (int)pid);
+		put_quoted(out, v[i].line);
+		fprintf(out, ", ");
+		put_quoted(out, v[i].flags);
+		fprintf(out, ") = 0\n");
+	}
+	free(skip);
+	free(v);
+	return rc;
 }
 
 /* ---- the kernel's answers ------------------------------------------------ */

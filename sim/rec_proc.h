@@ -21,10 +21,17 @@
  * description. */
 void rec_write_header(FILE *out, int argc, char **argv);
 
-/* The address space of pid as inherit(...) lines (maps line, VmFlags,
- * present pages of anonymous VMAs) and inherit_file(...) lines for every
- * mapped file (its size and the pages the page cache holds: mincore). */
-int rec_write_inherited(FILE *out, pid_t pid, double ts);
+/* The address space of pid as inherit(...) lines (maps line, VmFlags)
+ * and inherit_file(...) lines for every mapped file (its size and the
+ * pages the page cache holds: mincore), less the pages at the addresses
+ * major[] (faults of the execve itself, which read them in). */
+int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmajor);
+
+/* Called for every file an inherit_file line names, with its device
+ * (kernel encoding, major << 20 | minor) and inode: the recorder's map
+ * from the page-cache tracepoints' (dev, ino) to the trace's path. */
+typedef void (*rec_file_fn)(void *ctx, const char *path, uint32_t dev, uint64_t ino);
+void rec_proc_on_file(rec_file_fn fn, void *ctx);
 
 /* An inherit_file(...) line for path (a regular file: its size and the
  * pages of it the page cache holds); 0 when it is not one. */

@@ -41,6 +41,7 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_PIPE2] = "pipe2",         [SYS_SOCKETPAIR] = "socketpair",
 	[SYS_MEMFD_CREATE] = "memfd_create",
 	[SYS_INHERIT] = "inherit",     [SYS_INHERIT_FILE] = "inherit_file",
+	[SYS_EVICT] = "evict",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -85,7 +86,7 @@ static const struct {
 	S("inotify_init1", SYS_FDNEW), S("userfaultfd", SYS_FDNEW), S("pidfd_open", SYS_FDNEW),
 	S("fanotify_init", SYS_FDNEW), S("perf_event_open", SYS_FDNEW),
 	S("io_uring_setup", SYS_FDNEW), S("accept", SYS_FDNEW), S("accept4", SYS_FDNEW),
-	S("inherit", SYS_INHERIT), S("inherit_file", SYS_INHERIT_FILE),
+	S("inherit", SYS_INHERIT), S("inherit_file", SYS_INHERIT_FILE), S("evict", SYS_EVICT),
 #undef S
 };
 

@@ -37,6 +37,7 @@
  *   memfd_create - (str = name)    other fd makers (FDNEW): - (name = the call)
  *   inherit    - (str = /proc/PID/maps line, str2 = VmFlags text or empty)
  *   inherit_file size - (str = path, str2 = cached page ranges "0-8,12")
+ *   evict      index nr (str = path): pages that left the page cache from outside
  * Negative numbers (fd -1, AT_FDCWD) are stored two's complement.
  * Resource numbers use the generic numbering (RLIMIT_MEMLOCK = 8).
  */
@@ -71,7 +72,7 @@ enum sysno {
 	SYS_FDNEW, SYS_PIPE, SYS_PIPE2, SYS_SOCKETPAIR, SYS_MEMFD_CREATE,
 	/* pseudo-events */
 	SYS_FAULT, SYS_TOUCH, SYS_RECLAIM, SYS_DROP_CACHES,
-	SYS_INHERIT, SYS_INHERIT_FILE,
+	SYS_INHERIT, SYS_INHERIT_FILE, SYS_EVICT,
 	SYS_NR
 };
 

@@ -1214,6 +1214,7 @@ static const struct layout {
 	[SYS_MEMFD_CREATE] = { 2, 2, 0, { { K_STR, -1 }, { K_SKIP, -1 } } },
 	[SYS_INHERIT] = { 1, 2, 0, { { K_STR, -1 }, { K_STR2, -1 } } },
 	[SYS_INHERIT_FILE] = { 2, 3, 1, { { K_STR, -1 }, N(0), { K_STR2, -1 } } },
+	[SYS_EVICT] = { 3, 3, 2, { { K_STR, -1 }, N(0), N(1) } },
 #undef N
 };
 

@@ -465,6 +465,9 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 			SEP; put_str(o, ev->str2);
 		}
 		break;
+	case SYS_EVICT:
+		put_str(o, ev->str); SEP; put_u(o, a[0]); SEP; put_u(o, a[1]);
+		break;
 	case SYS_UNKNOWN: case SYS_FDNEW: case SYS_NR:
 		break;
 	}

@@ -380,6 +380,10 @@ static void rand_event(struct event *ev)
 		if (coin())
 			ev->str2 = keep_str("0-8,12");
 		break;
+	case SYS_EVICT:
+		ev->nargs = 2; a[0] = below(100000); a[1] = 1 + below(512);
+		ev->str = rand_bytes(30);
+		break;
 	case SYS_NR:
 		break;
 	}
