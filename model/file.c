@@ -51,6 +51,13 @@ static bool path_is_shmem(const char *path, size_t len)
 	       (len >= 9 && !memcmp(path, "/run/shm/", 9));
 }
 
+/* /proc, /sys and device files have no page cache of their own */
+static bool path_is_pseudo(const char *path, size_t len)
+{
+	return (len >= 6 && !memcmp(path, "/proc/", 6)) || (len >= 5 && !memcmp(path, "/sys/", 5)) ||
+	       (len >= 5 && !memcmp(path, "/dev/", 5) && !path_is_shmem(path, len));
+}
+
 static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
 {
 	struct file *f = calloc(1, sizeof(*f));
@@ -65,6 +72,7 @@ static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool
 	f->path[len] = 0;
 	f->id = ++s->next_file_id;
 	f->shmem = shmem;
+	f->no_cache = path_is_pseudo(path, len);
 	f->ino = ++s->next_ino;
 	radix_init(&f->cache);
 	f->refs = 1; /* the name */
@@ -86,6 +94,7 @@ struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
 		return NULL;
 	f->size = size;
 	f->size_known = true;
+	f->no_cache = false; /* shmem pages of its own, despite the /dev name */
 	f->unlinked = true;
 	f->refs = 0; /* only its mappings hold it */
 	return f;
@@ -521,6 +530,55 @@ static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 	f->size_known = true;
 }
 
+/* fs/sync.c:do_fsync() -> file_write_and_wait_range(): every dirty page
+ * is written back and clean when the call returns */
+int64_t vm_fsync(struct vmsys *s, struct task *t, int64_t fd)
+{
+	struct file *f = file_lookup_fd(t, fd, NULL);
+	if (!f)
+		return -KERR_EBADF;
+	uint64_t idx = 0;
+	while (radix_next(&f->cache, &idx, RADIX_KEY_MAX)) {
+		struct page *p = spage(s, (pfn_t)radix_get(&f->cache, idx));
+		if ((p->flags & PG_DIRTY) && !f->shmem) {
+			p->flags &= ~PG_DIRTY;
+			count_vm(s, NR_DIRTY, -1);
+		}
+		idx++;
+	}
+	return 0;
+}
+
+/* mm/fadvise.c:generic_fadvise() POSIX_FADV_DONTNEED @ v6.18: after
+ * lru_add_drain(), mapping_try_invalidate() drops the pages of the range
+ * that are clean, unmapped and not mlocked (mm/truncate.c:
+ * mapping_evict_folio()); the partial pages at both ends stay */
+int64_t vm_fadvise(struct vmsys *s, struct task *t, int64_t fd, uint64_t off, uint64_t len,
+		   uint64_t advice)
+{
+	struct file *f = file_lookup_fd(t, fd, NULL);
+	if (!f)
+		return -KERR_EBADF;
+	if (advice != 4 || f->shmem)
+		return 0; /* shmem: fadvise is a no-op on tmpfs */
+	lru_add_drain(s);
+	uint64_t end = len ? off + len - 1 : UINT64_MAX - 1;
+	uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT, last = (end + 1) >> PAGE_SHIFT;
+	if (end == UINT64_MAX - 1)
+		last = RADIX_KEY_MAX;
+	else if (last)
+		last--; /* the page holding end only if end is its last byte */
+	else
+		return 0;
+	for (uint64_t idx = first; idx <= last && radix_next(&f->cache, &idx, last); idx++) {
+		struct page *p = spage(s, (pfn_t)radix_get(&f->cache, idx));
+		if ((p->flags & (PG_DIRTY | PG_MLOCKED)) || p->mapcount)
+			continue;
+		file_remove_page(s, f, idx);
+	}
+	return 0;
+}
+
 int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len)
 {
 	struct fd_entry *e;
@@ -692,6 +750,11 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 		return -KERR_EBADF;
 	uint64_t pos = off < 0 ? e->pos : (uint64_t)off;
 	uint64_t n = done >= 0 ? (uint64_t)done : count;
+	if (f->no_cache) {
+		if (off < 0)
+			e->pos = pos + n;
+		return (int64_t)n;
+	}
 	if (!write) {
 		if (done < 0)
 			n = pos >= f->size ? 0 : (f->size - pos < count ? f->size - pos : count);

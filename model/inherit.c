@@ -28,6 +28,28 @@ static void drop_guessed_stack(struct vmsys *s, struct task *t)
 		}
 }
 
+static struct file *special_file(struct vmsys *s, const char *name, size_t len, uint64_t size)
+{
+	struct file *f = NULL;
+	for (struct file *g = s->files; g && !f; g = g->next_file)
+		if (g->special && strlen(g->path) == len && !memcmp(g->path, name, len))
+			f = g;
+	if (!f) {
+		f = file_create(s, name, len);
+		if (!f)
+			return NULL;
+		f->special = true;
+		f->no_cache = false;
+		f->size_known = true;
+	}
+	if (f->size < size)
+		f->size = size;
+	for (uint64_t i = 0; i < size >> PAGE_SHIFT; i++)
+		if (!file_find_page(s, f, i) && !file_add_cached_page(s, f, i))
+			return NULL;
+	return f;
+}
+
 static struct file *inherit_file_lookup(struct vmsys *s, const char *path, size_t len)
 {
 	for (struct file *g = s->files; g; g = g->next_file)
@@ -86,7 +108,15 @@ int64_t vm_inherit_vma(struct vmsys *s, struct task *t, const struct vm_inherit 
 		return -KERR_EEXIST;
 	struct file *f = NULL;
 	uint32_t ofd = 0;
-	if (m->kind == VMI_FILE) {
+	if (m->kind == VMI_VDSO) {
+		/* arch/x86/entry/vdso/vma.c: the vdso image's pages, the same
+		 * for every process, mapped one by one by special_mapping_fault()
+		 * and counted in Rss as file pages: a file of the model whose
+		 * pages are all resident, without readahead or fault-around */
+		f = special_file(s, m->path, m->pathlen, m->end - m->start);
+		if (!f)
+			return -KERR_ENOMEM;
+	} else if (m->kind == VMI_FILE) {
 		f = inherit_file_lookup(s, m->path, m->pathlen);
 		if (!f)
 			return -KERR_ENOMEM;

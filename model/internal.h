@@ -69,6 +69,8 @@ struct file {
 	bool size_known;       /* size told by the trace or made by it; else a
 				* guess (0) that an fstat line may correct */
 	bool anon_inode;       /* pipe, eventfd, socket ...: no mmap */
+	bool no_cache;         /* procfs, sysfs, devices: reads and writes use no page cache */
+	bool special;          /* the vdso's pages: always present, no fault-around (inherit.c) */
 	uint32_t exec_ofd;     /* the open file description the ELF loader
 				* mapped it through (inherit.c) */
 	uint64_t ino;

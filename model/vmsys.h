@@ -98,6 +98,13 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
  * (its result in the trace), or count when unknown; off < 0 = file position. */
 int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 		   int64_t off, uint64_t count, int64_t done);
+/* fsync/fdatasync: the file's dirty pages are written back (clean now) */
+int64_t vm_fsync(struct vmsys *s, struct task *t, int64_t fd);
+/* fadvise64(fd, off, len, advice): POSIX_FADV_DONTNEED (4) drops the
+ * clean, unmapped, unlocked pages of the range; other advice changes
+ * nothing the model follows */
+int64_t vm_fadvise(struct vmsys *s, struct task *t, int64_t fd, uint64_t off, uint64_t len,
+		   uint64_t advice);
 int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint64_t max);
 int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock);
 

@@ -196,9 +196,20 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		if (inherit_apply_line(s, t, ev->str.p, ev->str.len, ev->str2.p, ev->str2.p ? ev->str2.len : 0,
 				       &r, err, errlen, &col) < 0)
 			return -1;
+		if (r == 0 && ev->str3.p && inherit_apply_present(s, t, ev->str.p, ev->str.len, ev->str3.p,
+								  ev->str3.len, err, errlen) < 0)
+			return -1;
 		*out = from_ret(r, out->pid);
 		break;
 	}
+	case SYS_FSYNC:
+		if (has_val && ev->value == 0)
+			vm_fsync(s, t, (int64_t)a[0]);
+		break;
+	case SYS_FADVISE64:
+		if (has_val && ev->value == 0)
+			vm_fadvise(s, t, (int64_t)a[0], a[1], a[2], a[3]);
+		break;
 	case SYS_EVICT: /* handled in apply_event() */
 		break;
 	case SYS_INHERIT_FILE: {

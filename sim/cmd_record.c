@@ -260,19 +260,23 @@ static bool wants_expect(const struct recorder *r, const struct event *ev)
 static void after_call(struct recorder *r, struct tracee *t)
 {
 	struct event *ev = &t->call.ev;
-	if (ev->res == RES_VALUE && (ev->sys == SYS_OPENAT || ev->sys == SYS_OPEN) &&
-	    !(ev->args[2] & 0200 /* O_EXCL */) && ev->str.len) {
-		/* a file that existed: its size and cached pages before the call */
-		flush_faults(r);
+	if (ev->res == RES_VALUE && (ev->sys == SYS_OPENAT || ev->sys == SYS_OPEN) && ev->str.len) {
 		char path[4200];
 		snprintf(path, sizeof(path), "%.*s", (int)ev->str.len, ev->str.p);
-		rec_write_file(sink_of(r, t), t->tid, path);
+		if (ev->args[2] & 0200 /* O_EXCL */) {
+			rec_note_file(path); /* made now: the model knows all of it */
+		} else {
+			/* a file that existed: its size and cached pages before the call */
+			flush_faults(r);
+			rec_write_file(sink_of(r, t), t->tid, path);
+		}
 	}
 	emit(r, t, ev);
 	if (ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0) {
-		uint64_t major[256];
-		size_t nmajor = rec_faults_pending_major(r->rf, (unsigned)t->tid, major, 256);
-		rec_write_inherited(sink_of(r, t), t->tid, major, nmajor);
+		uint64_t fault[256];
+		bool major[256];
+		size_t nfault = rec_faults_pending(r->rf, (unsigned)t->tid, fault, major, 256);
+		rec_write_inherited(sink_of(r, t), t->tid, fault, major, nfault);
 		flush_faults(r);
 	}
 	if (wants_expect(r, ev)) {

@@ -128,45 +128,73 @@ int inherit_apply_line(struct vmsys *s, struct task *t, const char *line, size_t
 	return 0;
 }
 
-int inherit_apply_file(struct vmsys *s, const struct event *ev, int64_t *result, char *err,
-		       size_t errlen)
+/* "0-8,12" into [a, b) pairs; false on malformed text */
+static bool parse_ranges(const char *p, const char *e, uint64_t *out, size_t max, size_t *n,
+			 const char **stop)
 {
-	uint64_t ranges[64];
-	size_t n = 0;
-	const char *p = ev->str2.p, *e = p ? p + ev->str2.len : NULL;
-	while (p && p < e) {
+	*n = 0;
+	while (p < e && *n + 2 <= max) {
 		char *q;
 		errno = 0;
 		uint64_t a = strtoull(p, &q, 10), b = a;
-		if (q == p || errno) {
-			snprintf(err, errlen, "inherit_file: expected page ranges such as \"0-8,12\"");
-			return -1;
-		}
+		if (q == p || errno)
+			return false;
 		if (q < e && *q == '-') {
 			p = q + 1;
 			b = strtoull(p, &q, 10);
-			if (q == p || errno || b < a) {
-				snprintf(err, errlen, "inherit_file: expected a range END >= START");
-				return -1;
-			}
+			if (q == p || errno || b < a)
+				return false;
 		}
-		if (n + 2 > sizeof(ranges) / sizeof(ranges[0])) {
-			*result = vm_inherit_file(s, ev->str.p, ev->str.len, ev->args[0], ranges, n);
-			if (*result < 0)
-				return 0;
-			n = 0;
-		}
-		ranges[n++] = a;
-		ranges[n++] = b + 1;
+		out[(*n)++] = a;
+		out[(*n)++] = b + 1;
 		p = q;
 		if (p < e && *p == ',')
 			p++;
-		else if (p < e) {
-			snprintf(err, errlen, "inherit_file: expected ',' between page ranges");
+		else if (p < e)
+			return false;
+	}
+	*stop = p;
+	return true;
+}
+
+int inherit_apply_present(struct vmsys *s, struct task *t, const char *line, size_t len,
+			  const char *ranges, size_t rlen, char *err, size_t errlen)
+{
+	uint64_t start = 0;
+	const char *q = hexnum(line, line + len, &start);
+	if (!q) {
+		snprintf(err, errlen, "inherit: expected START-END");
+		return -1;
+	}
+	const char *p = ranges, *e = ranges + rlen;
+	while (p < e) {
+		uint64_t r[64];
+		size_t n;
+		if (!parse_ranges(p, e, r, 64, &n, &p)) {
+			snprintf(err, errlen, "inherit: expected present pages such as \"0-2,30\"");
 			return -1;
 		}
+		for (size_t i = 0; i < n; i += 2)
+			for (uint64_t pg = r[i]; pg < r[i + 1]; pg++)
+				vm_access(s, t, start + (pg << 12), 2);
 	}
-	*result = vm_inherit_file(s, ev->str.p, ev->str.len, ev->args[0], ranges, n);
+	return 0;
+}
+
+int inherit_apply_file(struct vmsys *s, const struct event *ev, int64_t *result, char *err,
+		       size_t errlen)
+{
+	const char *p = ev->str2.p, *e = p ? p + ev->str2.len : NULL;
+	*result = 0;
+	do {
+		uint64_t r[64];
+		size_t n = 0;
+		if (p && !parse_ranges(p, e, r, 64, &n, &p)) {
+			snprintf(err, errlen, "inherit_file: expected page ranges such as \"0-8,12\"");
+			return -1;
+		}
+		*result = vm_inherit_file(s, ev->str.p, ev->str.len, ev->args[0], r, n);
+	} while (*result >= 0 && p && p < e);
 	return 0;
 }
 

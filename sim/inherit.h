@@ -59,6 +59,12 @@ int inherit_after(struct inherit_state *st, struct vmsys *s, const struct event 
 int inherit_apply_line(struct vmsys *s, struct task *t, const char *line, size_t len,
 		       const char *vmflags, size_t flen, int64_t *result, char *err, size_t errlen,
 		       long *col);
+/* The present pages of an inherited anonymous VMA ("0-2,30": page
+ * indexes from its start), as the kernel wrote them before the trace
+ * began (argv and auxv on the stack): each is made present as a write
+ * would make it. */
+int inherit_apply_present(struct vmsys *s, struct task *t, const char *line, size_t len,
+			  const char *ranges, size_t rlen, char *err, size_t errlen);
 /* An inherit_file(...) line: size in ev->args[0], ranges "0-8,12" in str2 */
 int inherit_apply_file(struct vmsys *s, const struct event *ev, int64_t *result, char *err,
 		       size_t errlen);

@@ -300,7 +300,8 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 	rf->ns = kept;
 }
 
-size_t rec_faults_pending_major(struct rec_faults *rf, unsigned tid, uint64_t *addr, size_t max)
+size_t rec_faults_pending(struct rec_faults *rf, unsigned tid, uint64_t *addr, bool *major,
+			  size_t max)
 {
 	if (!rf)
 		return 0;
@@ -308,8 +309,10 @@ size_t rec_faults_pending_major(struct rec_faults *rf, unsigned tid, uint64_t *a
 		read_ring(rf, j);
 	size_t n = 0;
 	for (size_t i = 0; i < rf->ns && n < max; i++)
-		if (rf->s[i].kind == EV_MAJ && rf->s[i].tid == tid)
+		if ((rf->s[i].kind == EV_MAJ || rf->s[i].kind == EV_MIN) && rf->s[i].tid == tid) {
+			major[n] = rf->s[i].kind == EV_MAJ;
 			addr[n++] = rf->s[i].addr;
+		}
 	return n;
 }
 

@@ -46,9 +46,11 @@ typedef const char *(*rec_path_fn)(void *ctx, uint32_t dev, uint64_t ino);
  * other processes' memory pressure, the host) are written as
  * evict("PATH", INDEX, NR) lines, to sink(ctx, 0, time). */
 void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx);
-/* The addresses of tid's major faults sampled and not yet written (the
- * faults of an execve in progress), at most max into addr. */
-size_t rec_faults_pending_major(struct rec_faults *rf, unsigned tid, uint64_t *addr, size_t max);
+/* The addresses of tid's faults sampled and not yet written (the faults
+ * of an execve in progress), at most max into addr; major[i] says which
+ * were major. */
+size_t rec_faults_pending(struct rec_faults *rf, unsigned tid, uint64_t *addr, bool *major,
+			  size_t max);
 /* Samples the kernel dropped (ring buffer full), for a note. */
 unsigned long rec_faults_lost(const struct rec_faults *rf);
 /* poll(2) descriptors to wait on with the tracees (may be -1). */

@@ -240,9 +240,60 @@ static int write_file(FILE *out, pid_t pid, const char *path, const uint64_t *sk
 	return 1;
 }
 
+void rec_note_file(const char *path)
+{
+	struct stat st;
+	if (on_file && path[0] == '/' && !stat(path, &st) && S_ISREG(st.st_mode))
+		on_file(on_file_ctx, path, (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev)),
+			(uint64_t)st.st_ino);
+}
+
 int rec_write_file(FILE *out, pid_t pid, const char *path)
 {
 	return write_file(out, pid, path, NULL, 0);
+}
+
+/* the present pages of [start, end) of pid, from pagemap (bit 63; the
+ * present bit needs no privilege), as "0-2,30" relative to start */
+static char *present_pages(pid_t pid, uint64_t start, uint64_t end, const uint64_t *fault,
+			   size_t nfault)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *m = open_memstream(&buf, &blen);
+	if (!m) {
+		close(fd);
+		return NULL;
+	}
+	uint64_t n = (end - start) / 4096, run = 0;
+	bool first = true, in = false;
+	for (uint64_t i = 0; i <= n; i++) {
+		uint64_t e = 0;
+		bool p = i < n && pread(fd, &e, 8, (off_t)((start / 4096 + i) * 8)) == 8 && (e >> 63);
+		for (size_t k = 0; p && k < nfault; k++)
+			if (fault[k] >> 12 == start / 4096 + i)
+				p = false; /* the execve's own fault made it: its line follows */
+		if (p && !in) {
+			run = i;
+			in = true;
+		} else if (!p && in) {
+			fprintf(m, i - 1 == run ? "%s%" PRIu64 : "%s%" PRIu64 "-%" PRIu64, first ? "" : ",", run,
+				i - 1);
+			first = false;
+			in = false;
+		}
+	}
+	close(fd);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 struct inh_vma {
@@ -252,7 +303,8 @@ struct inh_vma {
 	const char *path; /* into line, or NULL */
 };
 
-int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmajor)
+int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool *major,
+			size_t nfault)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
@@ -304,7 +356,7 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmaj
 		e->path = (*p == '/' && !strstr(p, " (deleted)")) ? p : NULL;
 	}
 	fclose(f);
-	uint64_t *skip = nmajor ? malloc(nmajor * sizeof(*skip)) : NULL;
+	uint64_t *skip = nfault ? malloc(nfault * sizeof(*skip)) : NULL;
 	for (size_t i = 0; i < nv; i++) {
 		if (v[i].path) {
 			bool seen = false;
@@ -313,11 +365,11 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmaj
 			/* the file first, so the mapping finds its size and cache;
 			 * pages its major faults read in were not cached before */
 			size_t nskip = 0;
-			for (size_t k = 0; !seen && k < nmajor; k++)
-				for (size_t j = 0; j < nv; j++)
+			for (size_t k = 0; !seen && skip && k < nfault; k++)
+				for (size_t j = 0; major[k] && j < nv; j++)
 					if (v[j].path && !strcmp(v[j].path, v[i].path) &&
-					    major[k] >= v[j].start && major[k] < v[j].end) {
-						skip[nskip++] = v[j].pgoff + (major[k] - v[j].start) / 4096;
+					    fault[k] >= v[j].start && fault[k] < v[j].end) {
+						skip[nskip++] = v[j].pgoff + (fault[k] - v[j].start) / 4096;
 						break;
 					}
 			if (!seen)
@@ -327,6 +379,19 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmaj
 		put_quoted(out, v[i].line);
 		fprintf(out, ", ");
 		put_quoted(out, v[i].flags);
+		/* the pages execve wrote into anonymous memory (the stack's argv,
+		 * envp and auxv): present though no fault of the trace made them */
+		const char *name = v[i].line + strlen(v[i].line);
+		while (name > v[i].line && name[-1] != ' ')
+			name--;
+		if (!v[i].path && (!*name || !strcmp(name, "[stack]") || !strcmp(name, "[heap]"))) {
+			char *present = present_pages(pid, v[i].start, v[i].end, fault, nfault);
+			if (present && *present) {
+				fprintf(out, ", ");
+				put_quoted(out, present);
+			}
+			free(present);
+		}
 		fprintf(out, ") = 0\n");
 	}
 	free(skip);
@@ -338,7 +403,7 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmaj
 
 struct smaps_vma {
 	uint64_t start, end;
-	long rss, locked;
+	long rss, pss, locked;
 	char flags[4096];
 };
 
@@ -367,6 +432,8 @@ void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pa
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "Rss:", 4)) {
 			v.rss = strtol(line + 4, NULL, 10);
+		} else if (!strncmp(line, "Pss:", 4)) {
+			v.pss = strtol(line + 4, NULL, 10);
 		} else if (!strncmp(line, "Locked:", 7)) {
 			v.locked = strtol(line + 7, NULL, 10);
 		} else if (!strncmp(line, "VmFlags:", 8)) {
@@ -377,17 +444,23 @@ void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pa
 			size_t n = strlen(v.flags);
 			while (n && (v.flags[n - 1] == '\n' || v.flags[n - 1] == ' '))
 				v.flags[--n] = 0;
+			/* Locked: is proportional (fs/proc/task_mmu.c: pss_locked): pages
+			 * that processes outside the trace map too (libc) count a share
+			 * the trace cannot know, so it is checked only where Pss = Rss */
+			char locked[48] = "";
+			if (v.pss == v.rss)
+				snprintf(locked, sizeof(locked), ", Locked=%ld kB", v.locked);
 			if (have && v.start < end && v.end > addr && v.start < 0x800000000000ULL)
 				fprintf(out, "%d  expect(vma, %#" PRIx64 ") = {start=%#" PRIx64 ", end=%#" PRIx64
-					", Rss=%ld kB, Locked=%ld kB, VmFlags=\"%s\"}\n",
-					(int)pid, v.start, v.start, v.end, v.rss, v.locked, v.flags);
+					", Rss=%ld kB%s, VmFlags=\"%s\"}\n",
+					(int)pid, v.start, v.start, v.end, v.rss, locked, v.flags);
 			have = false;
 		} else {
 			size_t w = strcspn(line, " ");
 			if (w && line[w - 1] != ':' &&
 			    sscanf(line, "%" SCNx64 "-%" SCNx64, &v.start, &v.end) == 2) {
 				have = true;
-				v.rss = v.locked = 0;
+				v.rss = v.pss = v.locked = 0;
 			}
 		}
 	}

@@ -23,9 +23,11 @@ void rec_write_header(FILE *out, int argc, char **argv);
 
 /* The address space of pid as inherit(...) lines (maps line, VmFlags)
  * and inherit_file(...) lines for every mapped file (its size and the
- * pages the page cache holds: mincore), less the pages at the addresses
- * major[] (faults of the execve itself, which read them in). */
-int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *major, size_t nmajor);
+ * pages the page cache holds: mincore), as they were before the execve's
+ * own faults (fault[], major[i] for those that read a page in): its
+ * major faults' pages were not cached, its faults' pages not present. */
+int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool *major,
+			size_t nfault);
 
 /* Called for every file an inherit_file line names, with its device
  * (kernel encoding, major << 20 | minor) and inode: the recorder's map
@@ -36,6 +38,10 @@ void rec_proc_on_file(rec_file_fn fn, void *ctx);
 /* An inherit_file(...) line for path (a regular file: its size and the
  * pages of it the page cache holds); 0 when it is not one. */
 int rec_write_file(FILE *out, pid_t pid, const char *path);
+
+/* Tell the recorder's file map about path (a file the trace creates)
+ * without writing anything. */
+void rec_note_file(const char *path);
 
 /* expect lines for [addr, addr+len) of pid (len 0: every VMA): VmLck,
  * the smaps of each VMA the range touches, and with pages the pagemap +

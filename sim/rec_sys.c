@@ -64,7 +64,7 @@ enum {
 	NR_pipe2 = 293, NR_inotify_init1 = 294, NR_perf_event_open = 298,
 	NR_fanotify_init = 300, NR_prlimit64 = 302, NR_memfd_create = 319, NR_execveat = 322,
 	NR_userfaultfd = 323, NR_mlock2 = 325, NR_statx = 332, NR_io_uring_setup = 425,
-	NR_pidfd_open = 434, NR_clone3 = 435,
+	NR_pidfd_open = 434, NR_clone3 = 435, NR_fsync = 74, NR_fdatasync = 75, NR_fadvise64 = 221,
 };
 
 bool rec_sys_is_execve(long nr)
@@ -240,6 +240,13 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 			return c->modelled = false; /* no descriptor made */
 		ev->sys = SYS_FCNTL; ev->nargs = 3;
 		x[0] = sext32(a[0]); x[1] = a[1]; x[2] = sext32(a[2]);
+		break;
+	case NR_fsync: case NR_fdatasync:
+		ev->sys = SYS_FSYNC; ev->nargs = 1; x[0] = sext32(a[0]);
+		break;
+	case NR_fadvise64:
+		ev->sys = SYS_FADVISE64; ev->nargs = 4;
+		x[0] = sext32(a[0]); x[1] = a[1]; x[2] = a[2]; x[3] = a[3];
 		break;
 	case NR_pipe: ev->sys = SYS_PIPE; ev->nargs = 2; break;
 	case NR_pipe2: ev->sys = SYS_PIPE2; ev->nargs = 2; break;

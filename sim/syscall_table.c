@@ -41,7 +41,8 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_PIPE2] = "pipe2",         [SYS_SOCKETPAIR] = "socketpair",
 	[SYS_MEMFD_CREATE] = "memfd_create",
 	[SYS_INHERIT] = "inherit",     [SYS_INHERIT_FILE] = "inherit_file",
-	[SYS_EVICT] = "evict",
+	[SYS_EVICT] = "evict",         [SYS_FSYNC] = "fsync",
+	[SYS_FADVISE64] = "fadvise64",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -80,6 +81,7 @@ static const struct {
 	S("dup", SYS_DUP), S("dup2", SYS_DUP2), S("dup3", SYS_DUP3), S("fcntl", SYS_FCNTL),
 	S("fcntl64", SYS_FCNTL), S("pipe", SYS_PIPE), S("pipe2", SYS_PIPE2),
 	S("socketpair", SYS_SOCKETPAIR), S("memfd_create", SYS_MEMFD_CREATE),
+	S("fsync", SYS_FSYNC), S("fdatasync", SYS_FSYNC), S("fadvise64", SYS_FADVISE64),
 	S("eventfd", SYS_FDNEW), S("eventfd2", SYS_FDNEW), S("epoll_create", SYS_FDNEW),
 	S("epoll_create1", SYS_FDNEW), S("socket", SYS_FDNEW), S("signalfd", SYS_FDNEW),
 	S("signalfd4", SYS_FDNEW), S("timerfd_create", SYS_FDNEW), S("inotify_init", SYS_FDNEW),
@@ -189,6 +191,11 @@ static const struct sym access_tab[] = {
 	B("READ", ACC_READ), B("WRITE", ACC_WRITE), B("EXEC", ACC_EXEC),
 };
 
+static const struct sym fadv_tab[] = {
+	E("POSIX_FADV_NORMAL", 0), E("POSIX_FADV_RANDOM", 1), E("POSIX_FADV_SEQUENTIAL", 2),
+	E("POSIX_FADV_WILLNEED", 3), E("POSIX_FADV_DONTNEED", 4), E("POSIX_FADV_NOREUSE", 5),
+};
+
 static const struct sym faultres_tab[] = {
 	E("MINOR", FR_MINOR), E("MAJOR", FR_MAJOR), E("SIGSEGV", FR_SIGSEGV),
 	E("SIGBUS", FR_SIGBUS),
@@ -209,6 +216,7 @@ static const struct {
 	[SK_CAP] = { cap_tab, ARRAY_SIZE(cap_tab) },
 	[SK_ACCESS] = { access_tab, ARRAY_SIZE(access_tab) },
 	[SK_FAULTRES] = { faultres_tab, ARRAY_SIZE(faultres_tab) },
+	[SK_FADV] = { fadv_tab, ARRAY_SIZE(fadv_tab) },
 };
 
 const struct sym *systab_table(enum symkind k, size_t *n)

@@ -27,6 +27,7 @@ enum symkind {
 	SK_CAP,      /* CAP_* capability numbers (not bits) */
 	SK_ACCESS,   /* READ WRITE EXEC (fault/touch modes) */
 	SK_FAULTRES, /* MINOR MAJOR SIGSEGV SIGBUS */
+	SK_FADV,     /* POSIX_FADV_* advice (generic numbering) */
 	SK_NKINDS
 };
 

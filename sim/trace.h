@@ -34,8 +34,10 @@
  *   dup        fd                  dup2/dup3 fd newfd
  *   fcntl      fd cmd arg          (cmd: 0 F_DUPFD, 1030 F_DUPFD_CLOEXEC, else FCNTL_OTHER)
  *   pipe/pipe2/socketpair  fd0 fd1 (the array strace prints)
+ *   fsync/fdatasync fd             fadvise64 fd off len advice (POSIX_FADV_*)
  *   memfd_create - (str = name)    other fd makers (FDNEW): - (name = the call)
- *   inherit    - (str = /proc/PID/maps line, str2 = VmFlags text or empty)
+ *   inherit    - (str = /proc/PID/maps line, str2 = VmFlags text or empty,
+ *              str3 = pages present in an anonymous VMA, "0-2,30", relative)
  *   inherit_file size - (str = path, str2 = cached page ranges "0-8,12")
  *   evict      index nr (str = path): pages that left the page cache from outside
  * Negative numbers (fd -1, AT_FDCWD) are stored two's complement.
@@ -70,6 +72,7 @@ enum sysno {
 	SYS_FSTAT, SYS_NEWFSTATAT, SYS_STAT, SYS_STATX,
 	SYS_DUP, SYS_DUP2, SYS_DUP3, SYS_FCNTL,
 	SYS_FDNEW, SYS_PIPE, SYS_PIPE2, SYS_SOCKETPAIR, SYS_MEMFD_CREATE,
+	SYS_FSYNC, SYS_FADVISE64,
 	/* pseudo-events */
 	SYS_FAULT, SYS_TOUCH, SYS_RECLAIM, SYS_DROP_CACHES,
 	SYS_INHERIT, SYS_INHERIT_FILE, SYS_EVICT,
@@ -143,6 +146,7 @@ struct event {
 	uint64_t args[6];
 	struct strslice str;   /* path argument (openat, open, unlink, execve) */
 	struct strslice str2;  /* second string (inherit, inherit_file) */
+	struct strslice str3;  /* third string (inherit: present pages) */
 	struct strslice args_text; /* raw text between the parentheses (the writer
 				  * reproduces SYS_UNKNOWN calls from it) */
 	bool has_rlim;         /* setrlimit/prlimit64 new limit given (not NULL) */

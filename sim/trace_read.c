@@ -871,7 +871,7 @@ static char *split_args(struct trace_reader *r, char *open, struct argv *a)
 
 /* what: an enum flag_kind (flag tables of the arch/kernel), or one of these */
 enum {
-	W_OFLAGS = 32, W_FALLOC, W_CLONE, W_ACCESS, W_CAP, W_RLIMIT, W_SIGNAL,
+	W_OFLAGS = 32, W_FALLOC, W_CLONE, W_ACCESS, W_CAP, W_RLIMIT, W_SIGNAL, W_FADV,
 };
 
 #define CAP_ALL ((UINT64_C(1) << 41) - 1)
@@ -903,6 +903,10 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 		    systab_sym(SK_SIGNAL, p, n, v) == 0)
 			return 0;
 		break;
+	case W_FADV:
+		if (systab_sym(SK_FADV, p, n, v) == 0)
+			return 0;
+		return fail(r, p, "unknown advice '%.*s'", (int)n, p);
 	case W_SIGNAL:
 		if (systab_sym(SK_SIGNAL, p, n, v) == 0)
 			return 0;
@@ -1151,6 +1155,8 @@ enum akind {
 	K_STAT,   /* a stat/statx struct: st_size or stx_size into args[1], args[2] = 1 */
 	K_FDPAIR, /* "[3, 4]": args[0], args[1] */
 	K_STR2,   /* a second string argument (ev->str2) */
+	K_STR3,   /* a third (ev->str3) */
+	K_FADV,   /* POSIX_FADV_* */
 };
 
 struct aspec {
@@ -1212,9 +1218,11 @@ static const struct layout {
 	[SYS_SOCKETPAIR] = { 4, 4, 2, { { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 },
 					{ K_FDPAIR, -1 } } },
 	[SYS_MEMFD_CREATE] = { 2, 2, 0, { { K_STR, -1 }, { K_SKIP, -1 } } },
-	[SYS_INHERIT] = { 1, 2, 0, { { K_STR, -1 }, { K_STR2, -1 } } },
+	[SYS_INHERIT] = { 1, 3, 0, { { K_STR, -1 }, { K_STR2, -1 }, { K_STR3, -1 } } },
 	[SYS_INHERIT_FILE] = { 2, 3, 1, { { K_STR, -1 }, N(0), { K_STR2, -1 } } },
 	[SYS_EVICT] = { 3, 3, 2, { { K_STR, -1 }, N(0), N(1) } },
+	[SYS_FSYNC] = { 1, 1, 1, { N(0) } },
+	[SYS_FADVISE64] = { 4, 4, 4, { N(0), N(1), N(2), { K_FADV, 3 } } },
 #undef N
 };
 
@@ -1283,6 +1291,8 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 	case K_ACC: return arg_flags(r, s, e, W_ACCESS, v);
 	case K_RLIM: return arg_rlim(r, s, e, ev);
 	case K_STR2: return arg_str(r, s, e, &ev->str2);
+	case K_STR3: return arg_str(r, s, e, &ev->str3);
+	case K_FADV: return arg_flags(r, s, e, W_FADV, v);
 	case K_STAT: return arg_stat(r, s, e, ev);
 	case K_FDPAIR: return arg_fdpair(r, s, e, ev);
 	case K_CAPDATA: {

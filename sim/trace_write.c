@@ -455,8 +455,11 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		break;
 	case SYS_INHERIT:
 		put_str(o, ev->str);
-		if (ev->str2.p) {
+		if (ev->str2.p || ev->str3.p) {
 			SEP; put_str(o, ev->str2);
+		}
+		if (ev->str3.p) {
+			SEP; put_str(o, ev->str3);
 		}
 		break;
 	case SYS_INHERIT_FILE:
@@ -464,6 +467,12 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		if (ev->str2.p) {
 			SEP; put_str(o, ev->str2);
 		}
+		break;
+	case SYS_FSYNC:
+		put_s(o, a[0]);
+		break;
+	case SYS_FADVISE64:
+		put_s(o, a[0]); SEP; put_u(o, a[1]); SEP; put_u(o, a[2]); SEP; put_enum(o, SK_FADV, a[3]);
 		break;
 	case SYS_EVICT:
 		put_str(o, ev->str); SEP; put_u(o, a[0]); SEP; put_u(o, a[1]);

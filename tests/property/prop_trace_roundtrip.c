@@ -373,12 +373,20 @@ static void rand_event(struct event *ev)
 		ev->str = keep_str("7f31a3456000-7f31a35ac000 r-xp 00026000 fe:00 332835 /usr/lib/libc.so.6");
 		if (coin())
 			ev->str2 = keep_str("rd ex mr mw me");
+		if (ev->str2.p && coin())
+			ev->str3 = keep_str("0-2,30");
 		break;
 	case SYS_INHERIT_FILE:
 		ev->nargs = 1; a[0] = rand_len();
 		ev->str = rand_bytes(30);
 		if (coin())
 			ev->str2 = keep_str("0-8,12");
+		break;
+	case SYS_FSYNC:
+		ev->nargs = 1; a[0] = below(300);
+		break;
+	case SYS_FADVISE64:
+		ev->nargs = 4; a[0] = below(300); a[1] = rand_len(); a[2] = rand_len(); a[3] = below(6);
 		break;
 	case SYS_EVICT:
 		ev->nargs = 2; a[0] = below(100000); a[1] = 1 + below(512);
@@ -440,6 +448,7 @@ static const char *diff_event(const struct event *w, const struct event *g)
 		if (w->args[i] != g->args[i]) return "args";
 	if (!same_slice(w->str, g->str)) return "str";
 	if (!same_slice(w->str2, g->str2)) return "str2";
+	if (!same_slice(w->str3, g->str3)) return "str3";
 	if (w->has_rlim != g->has_rlim) return "has_rlim";
 	if (w->has_rlim && (w->rlim_cur != g->rlim_cur || w->rlim_max != g->rlim_max)) return "rlim";
 	if (w->cap_effective != g->cap_effective) return "cap_effective";

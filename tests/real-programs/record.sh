@@ -1,0 +1,19 @@
+#!/bin/sh
+# record.sh [NAME...] - build each program here and record it twice over:
+# NAME.trace with `vmsim record --faults` and NAME.strace with plain
+# `strace -f -o`.  Run as root on the machine whose kernel the traces
+# describe (the recordings in the repository: Linux 6.18 x86_64, as root).
+# Each program runs once before it is recorded, so the files it maps are in
+# the page cache (faults on them are minor in both recordings).
+set -eu
+cd "$(dirname "$0")"
+vmsim=${VMSIM:-../../vmsim}
+names=${*:-$(ls *.c | sed 's/\.c$//')}
+for n in $names; do
+	cc -O1 -Wall -o "/tmp/vmsim-rp-$n" "$n.c" -lpthread
+	"/tmp/vmsim-rp-$n" >/dev/null || true
+	"$vmsim" record --faults -o "$n.trace" -- "/tmp/vmsim-rp-$n" >/dev/null
+	strace -f -o "$n.strace" "/tmp/vmsim-rp-$n" >/dev/null
+	echo "$n: $("$vmsim" replay -q "$n.trace" | tail -n 1)"
+	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes "$n.strace" | tail -n 1)"
+done
