@@ -28,6 +28,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 CONF_SRC  := $(sort $(wildcard tests/conformance/*.c))
 PROP_SRC  := $(sort $(wildcard tests/property/*.c))
+LIVE_TESTS := $(sort $(wildcard tests/live/*.sh))
 TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 
 ifeq ($(BUILD),build)
@@ -94,7 +95,7 @@ check: check-deps
 	@$(MAKE) --no-print-directory valgrind
 
 test: $(VMSIM) $(TEST_BINS)
-	@sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS)
+	@sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS) $(LIVE_TESTS)
 
 valgrind: $(VMSIM) $(TEST_BINS)
 	@sh tools/run-suites.sh "$(VMSIM)" valgrind $(TEST_BINS)
@@ -106,7 +107,7 @@ asan: check-deps
 
 asan-run: $(VMSIM) $(TEST_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS)
+	    sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS) $(LIVE_TESTS)
 
 bench: $(VMSIM)
 	@sh tools/bench.sh ./$(VMSIM)

@@ -2,6 +2,7 @@
 # run-suites.sh VMSIM MODE BIN...  - run each test binary (MODE plain or
 # valgrind), then print one closing line "N passed, N failed".
 vmsim=$1; mode=$2; shift 2
+export VMSIM="$vmsim"  # for the script suites (tests/live/)
 passed=0; failed=0
 for bin in "$@"; do
 	name=$(echo "$bin" | sed 's|^build[^/]*/tests/||')

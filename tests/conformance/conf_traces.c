@@ -13,6 +13,11 @@
  *
  * A trace "carries expectations" when it has an expect(...) line or a
  * recorded result other than "= ?"; others are not tests.
+ *
+ * tests/real-programs/ holds real programs recorded twice: NAME.trace by
+ * `vmsim record --faults` (replayed like the others) and NAME.strace by
+ * plain `strace -f -o` as root (replayed with --cap-ipc-lock yes, the
+ * address space before the trace assumed where calls show it).
  */
 #include <CUnit/Basic.h>
 #include <dirent.h>
@@ -38,10 +43,13 @@
 struct ctrace {
 	char *path;    /* as opened */
 	char *name;    /* relative to VMSIM_SRCDIR (or "shared/golden/...") */
+	bool as_root;  /* a plain strace log recorded as root: CAP_IPC_LOCK */
 };
 
 static struct ctrace *traces;
 static size_t ntraces, captraces;
+
+static bool ends_with(const char *s, const char *suffix);
 
 static void add_trace(const char *path, const char *name)
 {
@@ -55,6 +63,7 @@ static void add_trace(const char *path, const char *name)
 	}
 	traces[ntraces].path = strdup(path);
 	traces[ntraces].name = strdup(name);
+	traces[ntraces].as_root = ends_with(name, ".strace");
 	ntraces++;
 }
 
@@ -130,7 +139,8 @@ static void walk(const char *dir, const char *rel, const char *skip_dir)
 				 * not reproduce yet (its README says why) */
 				if (strcmp(name, skip_dir) && strcmp(name, "traces/known-divergent"))
 					walk(path, name, skip_dir);
-			} else if (S_ISREG(st.st_mode) && ends_with(names[i], ".trace") &&
+			} else if (S_ISREG(st.st_mode) &&
+				   (ends_with(names[i], ".trace") || ends_with(names[i], ".strace")) &&
 				   has_expectations(path)) {
 				add_trace(path, name);
 			}
@@ -201,6 +211,8 @@ static int replay(const struct ctrace *t, bool invariants, struct report *r)
 	char err[512];
 	struct session ss;
 	struct session_opts o = SESSION_OPTS_INIT;
+	if (t->as_root)
+		o.cap_ipc_lock = 1;
 	if (session_open(&ss, t->path, &o, err, sizeof(err))) {
 		snprintf(r->first, sizeof(r->first), "%s", err);
 		rep_printf(r, "%s\n", err);
@@ -214,7 +226,7 @@ static int replay(const struct ctrace *t, bool invariants, struct report *r)
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN)
 			continue;
 		struct outcome out;
-		if (apply_event(ss.sys, ev, &out, err, sizeof(err))) {
+		if (session_apply(&ss, ev, &out, err, sizeof(err))) {
 			snprintf(r->first, sizeof(r->first), "%s:%lu: error: %s", t->name, ev->line, err);
 			rep_printf(r, "%s\n", r->first);
 			ret = -1;
@@ -311,6 +323,7 @@ static void add_suite(const char *title, size_t from, size_t to)
 int main(void)
 {
 	walk(VMSIM_SRCDIR "/traces", "traces", "traces/semantics");
+	walk(VMSIM_SRCDIR "/tests/real-programs", "tests/real-programs", "");
 	size_t nbundled = ntraces;
 	glob_t g;
 	if (glob(VMSIM_SRCDIR "/../shared/golden/*/*.trace", 0, NULL, &g) == 0) {
