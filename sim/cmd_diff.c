@@ -5,6 +5,7 @@
  *
  * Exit: 0 the kernels agree on every trace, 1 they differ, 2 bad input.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@
 #include "session.h"
 
 static const char diff_usage[] =
-	"usage: vmsim diff --kernel A --kernel B [--arch NAME] [--all] TRACE...\n"
+	"usage: vmsim diff --kernel A --kernel B [OPTION]... TRACE...\n"
 	"\n"
 	"Replays each trace under kernels A and B side by side and reports the first\n"
 	"event where the two models differ (--all: every such event): FILE:LINE, the\n"
@@ -25,59 +26,64 @@ static const char diff_usage[] =
 	"records are not compared.  Symbolic flags are read with the trace's\n"
 	"`# kernel:` tables (else A's); each model reads the numbers with its own.\n"
 	"\n"
-	"  --kernel NAME   4.0 lof-v1 4.4 6.1 6.18 (given twice)\n"
-	"  --arch NAME     flag tables of this arch (default: `# arch:`, else x86_64)\n"
+	"  --kernel NAME          4.0 lof-v1 4.4 6.1 6.18 (given twice: A, then B)\n"
+	SESSION_OPTS_HELP
 	"  --all           report every differing event, not only the first\n"
 	"Exit: 0 the kernels agree, 1 they differ, 2 bad input.\n";
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { NULL, NULL, NULL, false };
-	int first = argc;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(diff_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--kernel") || !strcmp(a, "--arch")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "vmsim diff: %s needs a value\n", a);
+	struct session_opts mo = SESSION_OPTS_INIT;
+	struct diff_opts o = { NULL, NULL, NULL, false, &mo };
+	static const struct option longopts[] = {
+		SESSION_LONGOPTS,
+		{ "all", no_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == 'k') { /* given twice: A then B */
+			if (!semantics_find_checked(optarg))
+				return 2;
+			if (!o.kernel_a) {
+				o.kernel_a = optarg;
+			} else if (!o.kernel_b) {
+				o.kernel_b = optarg;
+			} else {
+				fprintf(stderr, "vmsim diff: --kernel given more than twice\n");
 				return 2;
 			}
-			val = argv[++i];
-		} else if (!strncmp(a, "--kernel=", 9) || !strncmp(a, "--arch=", 7)) {
-			val = strchr(a, '=') + 1;
-		} else if (!strcmp(a, "--all")) {
-			o.all = true;
 			continue;
-		} else if (!strcmp(a, "--")) {
-			first = i + 1;
-			break;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "vmsim diff: unknown option '%s'\n%s", a, diff_usage);
-			return 2;
-		} else {
-			first = i;
-			break;
 		}
-		if (!strncmp(a, "--arch", 6)) {
-			o.arch = val;
-		} else if (!o.kernel_a) {
-			o.kernel_a = val;
-		} else if (!o.kernel_b) {
-			o.kernel_b = val;
-		} else {
-			fprintf(stderr, "vmsim diff: --kernel given more than twice\n");
+		int r = session_opt(&mo, c, optarg, "diff");
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
+			fputs(diff_usage, stdout);
+			return 0;
+		case 'A':
+			o.all = true;
+			break;
+		case ':':
+			fprintf(stderr, "vmsim diff: %s needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "vmsim diff: unknown option '%s'\n%s", argv[optind - 1], diff_usage);
 			return 2;
 		}
 	}
+	o.arch = mo.arch;
+	int first = optind;
 	if (!o.kernel_a || !o.kernel_b) {
 		fprintf(stderr, "vmsim diff: two --kernel options are needed\n%s", diff_usage);
 		return 2;
 	}
-	if (!semantics_find_checked(o.kernel_a) || !semantics_find_checked(o.kernel_b))
-		return 2;
 	if (first >= argc) {
 		fprintf(stderr, "vmsim diff: no trace given\n%s", diff_usage);
 		return 2;

@@ -7,6 +7,7 @@
  * the model are not reported here (that is `vmsim replay`).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include "views.h"
 
 static const char show_usage[] =
-	"usage: vmsim show [--kernel NAME] [--arch NAME] [--at LINE] [--pid PID] VIEW TRACE\n"
+	"usage: vmsim show [OPTION]... VIEW TRACE\n"
 	"\n"
 	"Replays TRACE on the model up to and including the event at trace line LINE\n"
 	"(default: the whole trace) and prints VIEW as the kernel would print it.\n"
@@ -31,9 +32,7 @@ static const char show_usage[] =
 	"            pages     per process: every present or swapped page with its pfn,\n"
 	"                      pagemap bits, mapcount, mlock_count and kpageflags\n"
 	"            lru       the five LRU lists head -> tail (whole machine)\n"
-	"  --kernel NAME   semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n"
-	"                  `# kernel:` header, else 6.18)\n"
-	"  --arch NAME     flag tables of this arch (default: `# arch:`, else x86_64)\n"
+	SESSION_OPTS_HELP
 	"  --at LINE       stop after the last event that ends on or before trace line LINE\n"
 	"                  (0 = before the first event)\n"
 	"  --pid PID       the process to show (default: the first one of the trace)\n"
@@ -64,64 +63,55 @@ int cmd_show(int argc, char **argv)
 	struct session_opts o = SESSION_OPTS_INIT;
 	bool have_at = false;
 	unsigned long at = 0, pid = 0;
-	const char *pos[2] = { NULL, NULL };
-	unsigned npos = 0;
-	bool opts_done = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		if (opts_done || a[0] != '-' || !a[1]) {
-			if (npos >= 2) {
-				fprintf(stderr, "vmsim show: too many arguments ('%s')\n%s", a, show_usage);
-				return 2;
-			}
-			pos[npos++] = a;
+	static const struct option longopts[] = {
+		SESSION_LONGOPTS,
+		{ "at", required_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		int r = session_opt(&o, c, optarg, "show");
+		if (r < 0)
+			return 2;
+		if (r > 0)
 			continue;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		switch (c) {
+		case 'h':
 			fputs(show_usage, stdout);
 			return 0;
-		}
-		if (!strcmp(a, "--")) {
-			opts_done = true;
-			continue;
-		}
-		static const char *const with_value[] = { "--kernel", "--arch", "--at", "--pid" };
-		const char *name = NULL;
-		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
-			size_t l = strlen(with_value[k]);
-			if (!strcmp(a, with_value[k])) {
-				if (i + 1 >= argc) {
-					fprintf(stderr, "vmsim show: %s needs a value\n", a);
-					return 2;
-				}
-				name = with_value[k];
-				val = argv[++i];
-			} else if (!strncmp(a, with_value[k], l) && a[l] == '=') {
-				name = with_value[k];
-				val = a + l + 1;
-			}
-		}
-		if (!name) {
-			fprintf(stderr, "vmsim show: unknown option '%s'\n%s", a, show_usage);
-			return 2;
-		}
-		if (!strcmp(name, "--kernel")) {
-			o.kernel = val;
-		} else if (!strcmp(name, "--arch")) {
-			o.arch = val;
-		} else if (!strcmp(name, "--at")) {
-			if (parse_ulong(name, val, &at))
+		case 'a':
+			if (parse_ulong("--at", optarg, &at))
 				return 2;
 			have_at = true;
-		} else {
-			if (parse_ulong(name, val, &pid))
+			break;
+		case 'p':
+			if (parse_ulong("--pid", optarg, &pid))
 				return 2;
 			if (pid == 0 || pid > 0x7fffffff) {
 				fprintf(stderr, "vmsim show: --pid needs a pid > 0\n");
 				return 2;
 			}
+			break;
+		case ':':
+			fprintf(stderr, "vmsim show: %s needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "vmsim show: unknown option '%s'\n%s", argv[optind - 1], show_usage);
+			return 2;
 		}
+	}
+	const char *pos[2] = { NULL, NULL };
+	unsigned npos = 0;
+	for (int i = optind; i < argc; i++) {
+		if (npos >= 2) {
+			fprintf(stderr, "vmsim show: too many arguments ('%s')\n%s", argv[i], show_usage);
+			return 2;
+		}
+		pos[npos++] = argv[i];
 	}
 	if (npos < 2) {
 		fprintf(stderr, "vmsim show: %s\n%s", npos ? "no trace given" : "no view given",
@@ -133,9 +123,6 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "vmsim show: unknown view '%s' (views: %s)\n", pos[0], view_list());
 		return 2;
 	}
-	if (o.kernel && !semantics_find_checked(o.kernel))
-		return 2;
-
 	char err[512];
 	struct session ss;
 	if (session_open(&ss, pos[1], &o, err, sizeof(err))) {
@@ -154,8 +141,8 @@ int cmd_show(int argc, char **argv)
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN)
 			continue;
 		struct outcome out;
-		if (apply_event(ss.sys, ev, &out, err, sizeof(err))) {
-			fprintf(stderr, "%s:%lu: error: %s\n", pos[1], ev->line, err);
+		if (session_apply(&ss, ev, &out, err, sizeof(err))) {
+			fprintf(stderr, "%s:%lu:1: error: %s\n", pos[1], ev->line, err);
 			rc = 2;
 			break;
 		}
@@ -165,10 +152,10 @@ int cmd_show(int argc, char **argv)
 		rc = 2;
 	}
 	if (rc == 0) {
-		struct view_ctx c = { ss.sys, NULL, ss.arch, ss.sem->name };
+		struct view_ctx vc = { ss.sys, NULL, ss.arch, ss.sem->name };
 		if (!view_is_global((enum view_kind)view)) {
-			c.task = vmsys_task(ss.sys, (int)pid, false);
-			if (!c.task) {
+			vc.task = vmsys_task(ss.sys, (int)pid, false);
+			if (!vc.task) {
 				if (pid)
 					fprintf(stderr, "vmsim show: %s: no process %lu%s\n", pos[1], pid,
 						have_at ? " at that line" : "");
@@ -176,11 +163,11 @@ int cmd_show(int argc, char **argv)
 					fprintf(stderr, "vmsim show: %s: no process%s\n", pos[1],
 						have_at ? " at that line" : "");
 				rc = 2;
-			} else if (!task_alive(c.task)) {
-				if (task_pid(c.task) > 0)
+			} else if (!task_alive(vc.task)) {
+				if (task_pid(vc.task) > 0)
 					fprintf(stderr, "vmsim show: note: process %d has exited%s; "
 						"its address space is gone\n",
-						task_pid(c.task), have_at ? " by that line" : "");
+						task_pid(vc.task), have_at ? " by that line" : "");
 				else
 					fprintf(stderr, "vmsim show: note: the process has exited%s; "
 						"its address space is gone (use --at LINE)\n",
@@ -190,7 +177,7 @@ int cmd_show(int argc, char **argv)
 		if (rc == 0) {
 			if (view_drains((enum view_kind)view))
 				vm_drain_all(ss.sys);
-			view_print(stdout, (enum view_kind)view, &c);
+			view_print(stdout, (enum view_kind)view, &vc);
 		}
 	}
 	session_close(&ss);
