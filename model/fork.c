@@ -133,6 +133,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 	c->rlim_memlock_cur = t->rlim_memlock_cur;
 	c->rlim_memlock_max = t->rlim_memlock_max;
 	c->cap_ipc_lock = t->cap_ipc_lock;
+	c->cap_sys_resource = t->cap_sys_resource;
 	if (clone_flags & CLONE_FILES_G) {
 		c->files = t->files;
 		if (c->files)
@@ -208,19 +209,20 @@ int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint
 	(void)s;
 	if (cur > max)
 		return -KERR_EINVAL;
-	/* raising the hard limit needs CAP_SYS_RESOURCE, which traced
-	 * processes are assumed to hold when they run as root (cap-ipc-lock) */
-	if (max > t->rlim_memlock_max && !t->cap_ipc_lock)
+	/* kernel/sys.c:do_prlimit(): raising the hard limit needs
+	 * CAP_SYS_RESOURCE (header cap-sys-resource, default: as cap-ipc-lock) */
+	if (max > t->rlim_memlock_max && !t->cap_sys_resource)
 		return -KERR_EPERM;
 	t->rlim_memlock_cur = cur;
 	t->rlim_memlock_max = max;
 	return 0;
 }
 
-int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock)
+int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock, bool cap_sys_resource)
 {
 	(void)s;
 	t->cap_ipc_lock = cap_ipc_lock;
+	t->cap_sys_resource = cap_sys_resource;
 	return 0;
 }
 

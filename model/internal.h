@@ -141,6 +141,7 @@ struct task {
 	struct fdtable *files;
 	uint64_t rlim_memlock_cur, rlim_memlock_max;
 	bool cap_ipc_lock;
+	bool cap_sys_resource;     /* may raise a hard rlimit (kernel/sys.c:do_prlimit()) */
 	bool oom_killed;           /* SIGKILL pending from the OOM killer */
 	struct task *next;
 };
@@ -172,6 +173,7 @@ struct vmsys {
 	char events[MAX_EVENTS][96];
 	uint64_t default_rlim;
 	bool default_cap;
+	bool default_cap_res;      /* CAP_SYS_RESOURCE of new processes */
 };
 
 /* ---- helpers shared between modules ---- */

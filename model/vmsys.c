@@ -21,6 +21,7 @@ void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem)
 	c->swap = 0;
 	c->rlimit_memlock = 8ULL << 20;
 	c->cap_ipc_lock = false;
+	c->cap_sys_resource = -1;
 	c->max_map_count = 65530;
 	c->zero_page = -1;
 	c->read_ahead_kb = 8192;
@@ -141,6 +142,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->default_mmap_base = c->mmap_base ? c->mmap_base : DEFAULT_MMAP_BASE;
 	s->default_rlim = c->rlimit_memlock;
 	s->default_cap = c->cap_ipc_lock;
+	s->default_cap_res = c->cap_sys_resource < 0 ? c->cap_ipc_lock : c->cap_sys_resource;
 	if (physmem_init(&s->pm, c->ram >> PAGE_SHIFT)) {
 		physmem_destroy(&s->pm);
 		free(s);
@@ -221,6 +223,7 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 		return NULL;
 	t->rlim_memlock_cur = t->rlim_memlock_max = s->default_rlim;
 	t->cap_ipc_lock = s->default_cap;
+	t->cap_sys_resource = s->default_cap_res;
 	t->mm = mm_alloc(s);
 	t->files = fdtable_dup(NULL);
 	if (!t->mm || !t->files) {

@@ -31,6 +31,7 @@ struct vmsys_config {
 	uint64_t swap;            /* bytes of swap, default 0 */
 	uint64_t rlimit_memlock;  /* bytes; UINT64_MAX = unlimited; default 8 MiB */
 	bool cap_ipc_lock;        /* default false */
+	int cap_sys_resource;     /* -1 (default): as cap_ipc_lock; 0 no, 1 yes */
 	uint64_t max_map_count;   /* default 65530 */
 	int zero_page;            /* -1 = the semantics' default, 0 no, 1 yes */
 	uint64_t read_ahead_kb;   /* the file system's bdi read_ahead_kb (ra_pages =
@@ -106,7 +107,7 @@ int64_t vm_fsync(struct vmsys *s, struct task *t, int64_t fd);
 int64_t vm_fadvise(struct vmsys *s, struct task *t, int64_t fd, uint64_t off, uint64_t len,
 		   uint64_t advice);
 int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint64_t max);
-int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock);
+int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock, bool cap_sys_resource);
 
 /* descriptors: dup/dup2/dup3/F_DUPFD share the open file description
  * (newfd < 0: lowest free); vm_fd_new() installs fd for a call the model

@@ -10,6 +10,7 @@
 
 #define RLIMIT_MEMLOCK_G 8
 #define CAP_IPC_LOCK_BIT 14
+#define CAP_SYS_RESOURCE_BIT 24
 #define CLONE_VM_G 0x100u
 #define CLONE_VFORK_G 0x4000u
 #define SIGCHLD_G 17u
@@ -257,7 +258,8 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		break;
 	case SYS_CAPSET:
 		if (trace_ok)
-			*out = from_ret(vm_capset(s, t, (ev->cap_effective >> CAP_IPC_LOCK_BIT) & 1),
+			*out = from_ret(vm_capset(s, t, (ev->cap_effective >> CAP_IPC_LOCK_BIT) & 1,
+						  (ev->cap_effective >> CAP_SYS_RESOURCE_BIT) & 1),
 					out->pid);
 		break;
 	case SYS_FAULT: {

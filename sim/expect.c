@@ -229,7 +229,7 @@ unsigned expect_check(struct vmsys *s, const struct event *ev, char *why, size_t
 		uint64_t kb;
 		(*nchecked)++;
 		if (status_field(s, t, e->field, &kb) || meminfo_field(s, e->field, &kb)) {
-			uint64_t want = e->value_in_kb ? e->value / 1024 : e->value;
+			uint64_t want = e->value;
 			if (kb != want) {
 				append(why, len, "  %.*s: expected %" PRIu64 " kB, model %" PRIu64 " kB\n",
 				       (int)e->field.len, e->field.p, want, kb);

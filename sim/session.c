@@ -43,15 +43,19 @@ int session_opt(struct session_opts *o, int code, const char *arg, const char *c
 		o->arch = arg;
 		return 1;
 	case 0x101:
+	case 0x105: {
+		int *dst = code == 0x101 ? &o->cap_ipc_lock : &o->cap_sys_resource;
 		if (!strcmp(arg, "yes") || !strcmp(arg, "1") || !strcmp(arg, "true")) {
-			o->cap_ipc_lock = 1;
+			*dst = 1;
 		} else if (!strcmp(arg, "no") || !strcmp(arg, "0") || !strcmp(arg, "false")) {
-			o->cap_ipc_lock = 0;
+			*dst = 0;
 		} else {
-			fprintf(stderr, "vmsim %s: --cap-ipc-lock takes yes or no, not '%s'\n", cmd, arg);
+			fprintf(stderr, "vmsim %s: %s takes yes or no, not '%s'\n", cmd,
+				code == 0x101 ? "--cap-ipc-lock" : "--cap-sys-resource", arg);
 			return -1;
 		}
 		return 1;
+	}
 	case 0x102:
 		if (!strcmp(arg, "unlimited") || !strcmp(arg, "infinity")) {
 			o->rlimit_memlock = RLIM_INFINITY_VALUE;
@@ -108,6 +112,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.rlimit_memlock = h->rlimit_memlock;
 	if (h->has_cap_ipc_lock)
 		c.cap_ipc_lock = h->cap_ipc_lock;
+	if (h->has_cap_sys_resource)
+		c.cap_sys_resource = h->cap_sys_resource;
 	if (h->has_max_map_count)
 		c.max_map_count = h->max_map_count;
 	if (h->has_zero_page)
@@ -117,6 +123,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 	/* the command line overrides the header (the trace contract) */
 	if (o && o->cap_ipc_lock >= 0)
 		c.cap_ipc_lock = o->cap_ipc_lock;
+	if (o && o->cap_sys_resource >= 0)
+		c.cap_sys_resource = o->cap_sys_resource;
 	if (o && o->has_rlimit_memlock)
 		c.rlimit_memlock = o->rlimit_memlock;
 	if (o && o->has_max_map_count)

@@ -20,13 +20,14 @@ struct session_opts {
 	const char *kernel;    /* NULL: from the header */
 	const char *arch;      /* NULL: from the header */
 	int cap_ipc_lock;      /* -1: from the header; 0 no, 1 yes */
+	int cap_sys_resource;  /* -1: from the header (else as cap_ipc_lock) */
 	bool has_rlimit_memlock;
 	uint64_t rlimit_memlock;  /* bytes, RLIM_INFINITY_VALUE = unlimited */
 	bool has_max_map_count;
 	uint64_t max_map_count;
 	const char *maps;      /* --maps FILE: the address space before the trace */
 };
-#define SESSION_OPTS_INIT { NULL, NULL, -1, false, 0, false, 0, NULL }
+#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL }
 
 /* The machine options every command that replays takes (--kernel,
  * --arch, --cap-ipc-lock, --rlimit-memlock, --max-map-count, --maps):
@@ -38,12 +39,15 @@ struct session_opts {
 	{ "cap-ipc-lock", required_argument, NULL, 0x101 },            \
 	{ "rlimit-memlock", required_argument, NULL, 0x102 },          \
 	{ "max-map-count", required_argument, NULL, 0x103 },           \
-	{ "maps", required_argument, NULL, 0x104 }
+	{ "maps", required_argument, NULL, 0x104 },                    \
+	{ "cap-sys-resource", required_argument, NULL, 0x105 }
 #define SESSION_OPTS_HELP                                                              \
 	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n" \
 	"                         `# kernel:` header, else 6.18)\n"                        \
 	"  --arch NAME            flag tables of this arch (default: `# arch:`, else x86_64)\n" \
 	"  --cap-ipc-lock yes|no  whether the process holds CAP_IPC_LOCK (overrides the header)\n" \
+	"  --cap-sys-resource yes|no  whether it may raise a hard limit (default: as\n" \
+	"                         --cap-ipc-lock)\n"                                         \
 	"  --rlimit-memlock SIZE  RLIMIT_MEMLOCK at start: 65536, 64K, 8M or unlimited\n"   \
 	"  --max-map-count N      vm.max_map_count (default 65530)\n"                      \
 	"  --maps FILE            a saved /proc/PID/maps (or smaps) of the process as execve\n" \

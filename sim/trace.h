@@ -126,8 +126,8 @@ struct expect {
 	struct strslice field; /* EXP_FIELD: "VmLck" */
 	uint64_t addr, end;    /* EXP_VMA/EXP_PAGE: addr; EXP_VMAS: addr..end */
 	bool none;             /* "= none" */
-	uint64_t value;        /* EXP_FIELD / EXP_VMAS numeric value (bytes for "kB" values) */
-	bool value_in_kb;      /* EXP_FIELD value was given with "kB" */
+	uint64_t value;        /* EXP_FIELD / EXP_VMAS numeric value; in kB when value_in_kb */
+	bool value_in_kb;      /* EXP_FIELD value was given with "kB" (or MB/GB, converted) */
 	unsigned nkv;
 	struct expect_kv kv[EXPECT_MAX_KV];
 };
@@ -179,6 +179,7 @@ struct trace_header {
 	uint64_t swap;               bool has_swap;    /* bytes */
 	uint64_t rlimit_memlock;     bool has_rlimit_memlock; /* bytes, RLIM_INFINITY_VALUE = unlimited */
 	bool cap_ipc_lock;           bool has_cap_ipc_lock;
+	bool cap_sys_resource;       bool has_cap_sys_resource; /* vmsim's own key */
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
 	uint64_t read_ahead_kb;      bool has_read_ahead_kb; /* vmsim's own key */

@@ -536,6 +536,10 @@ static int header_line(struct trace_reader *r, char *p)
 		if (!parse_bool(v, n, &h->cap_ipc_lock))
 			BAD("yes or no");
 		h->has_cap_ipc_lock = true;
+	} else if (KEY("cap-sys-resource")) {
+		if (!parse_bool(v, n, &h->cap_sys_resource))
+			BAD("yes or no");
+		h->has_cap_sys_resource = true;
 	} else if (KEY("max-map-count")) {
 		if (!parse_size(v, n, &h->max_map_count))
 			BAD("a number");
@@ -1668,11 +1672,26 @@ static int parse_expect(struct trace_reader *r, char *open, struct event *ev)
 			return -1;
 		}
 	} else {
-		p = scaled_num(r, p, &x->value, &x->value_in_kb);
+		/* a /proc/PID/status or meminfo size is kept in kB as printed:
+		 * the kernel prints any 64-bit count of kB (VmLck after a
+		 * locked_vm wrap is 18446744073709551600 kB) */
+		bool ovf, bad;
+		uint64_t mul;
+		char *num = p;
+		p = scan_u64(p, &x->value, &ovf);
+		if (!p || ovf)
+			return fail(r, num, p ? "number too large (more than 2^64-1)" : "expected a number");
+		p = parse_unit(r, p, &mul, &x->value_in_kb, &bad);
 		if (!p)
 			return -1;
-		if (x->kind == EXP_VMAS && x->value_in_kb)
+		if (x->kind == EXP_VMAS && (x->value_in_kb || mul != 1))
 			return fail(r, p, "expected a plain count");
+		if (mul > 1024) { /* MB, GB: in kB */
+			if (x->value > UINT64_MAX / (mul / 1024))
+				return fail(r, num, "number too large");
+			x->value *= mul / 1024;
+			x->value_in_kb = true;
+		}
 	}
 	p = skip_ws(p);
 	if (*p)
@@ -1735,6 +1754,23 @@ static int sig_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
 	if (word_is(key, kl, "si_code")) {
 		ev->si_code.p = vs;
 		ev->si_code.len = (size_t)(ve - vs);
+		if (is_digit(*vs)) {
+			/* -X verbose/raw: "0x1 /" "* SEGV_MAPERR *" "/" or a bare number */
+			char *c = strstr(vs, "/*");
+			if (c && c < ve) {
+				char *nm = skip_ws(c + 2);
+				ev->si_code.p = nm;
+				ev->si_code.len = id_len(nm);
+			} else {
+				uint64_t code;
+				if (arg_num(r, vs, ve, &code) < 0)
+					return -1;
+				static const char *const segv[] = { "?", "SEGV_MAPERR", "SEGV_ACCERR" };
+				const char *nm = code < 3 ? segv[code] : "?";
+				ev->si_code.p = nm;
+				ev->si_code.len = strlen(nm);
+			}
+		}
 	} else if (word_is(key, kl, "si_addr")) {
 		ev->has_si_addr = true;
 		return arg_num(r, vs, ve, &ev->si_addr);

@@ -491,8 +491,8 @@ static void put_expect(struct out *o, const struct expect *x)
 	case EXP_FIELD:
 		put(o, x->field.p, x->field.len);
 		puts_(o, ") = ");
-		if (x->value_in_kb && x->value % 1024 == 0)
-			putf(o, "%" PRIu64 " kB", x->value / 1024);
+		if (x->value_in_kb)
+			putf(o, "%" PRIu64 " kB", x->value);
 		else
 			put_u(o, x->value);
 		return;
@@ -641,6 +641,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 	}
 	if (h->has_cap_ipc_lock)
 		fprintf(f, "# cap-ipc-lock: %s\n", h->cap_ipc_lock ? "yes" : "no");
+	if (h->has_cap_sys_resource)
+		fprintf(f, "# cap-sys-resource: %s\n", h->cap_sys_resource ? "yes" : "no");
 	if (h->has_max_map_count)
 		fprintf(f, "# max-map-count: %" PRIu64 "\n", h->max_map_count);
 	if (h->has_zero_page)

@@ -215,8 +215,8 @@ static void rand_event(struct event *ev)
 			x->field = keep_str(fields[below(sizeof(fields) / sizeof(fields[0]))]);
 			x->value_in_kb = coin();
 			x->value = below(1 << 30);
-			if (x->value_in_kb)
-				x->value *= 1024;
+			if (x->value_in_kb && coin())
+				x->value = UINT64_MAX - below(64); /* a wrapped locked_vm */
 			break;
 		case EXP_VMAS:
 			x->addr = rand_addr();
@@ -607,6 +607,8 @@ static void test_headers(void)
 			h.rlimit_memlock = coin() ? RLIM_INFINITY_VALUE : rand_size();
 		if ((h.has_cap_ipc_lock = coin()))
 			h.cap_ipc_lock = coin();
+		if ((h.has_cap_sys_resource = coin()))
+			h.cap_sys_resource = coin();
 		if ((h.has_max_map_count = coin()))
 			h.max_map_count = below(1000000);
 		if ((h.has_zero_page = coin()))

@@ -152,9 +152,11 @@ START_TEST(other_events)
 	ev.exp.kind = EXP_FIELD;
 	ev.exp.field.p = "VmLck";
 	ev.exp.field.len = 5;
-	ev.exp.value = 32768;
+	ev.exp.value = 32;
 	ev.exp.value_in_kb = true;
 	ck_assert_str_eq(fmt(&ev), "expect(VmLck) = 32 kB");
+	ev.exp.value = 18446744073709551600ULL;
+	ck_assert_str_eq(fmt(&ev), "expect(VmLck) = 18446744073709551600 kB");
 	ev.exp.kind = EXP_VMAS;
 	ev.exp.addr = 0;
 	ev.exp.end = 0x800000000000;
