@@ -82,15 +82,17 @@ static int64_t parse_inv_list(const char *list, char *bad, size_t badlen)
 	return mask;
 }
 
-static int replay_one(const char *path, const struct session_opts *o, bool stop_first,
-		      bool invariants, uint32_t promise_mask, int verbose, struct replay_stats *tot)
+static int replay_one(const char *const *paths, size_t npaths, const struct session_opts *o,
+		      bool stop_first, bool invariants, uint32_t promise_mask, int verbose,
+		      struct replay_stats *tot)
 {
 	char err[512];
 	struct session ss;
-	if (session_open(&ss, path, o, err, sizeof(err))) {
+	if (session_open_paths(&ss, paths, npaths, o, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	const char *path = ss.path;
 	struct replay_stats st = { 0, 0, 0, 0 };
 	struct event *ev;
 	int r, rc = 0;
@@ -113,6 +115,7 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 	}
 	struct check_inv *ci = promise_mask ? check_inv_new(ss.sys, promise_mask) : NULL;
 	while ((r = session_next(&ss, &ev)) > 0) {
+		const char *where = ev->src ? ev->src : path; /* FILE of FILE:LINE */
 		st.events++;
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN) {
 			st.unknown++;
@@ -125,19 +128,19 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 			if (!strncmp(err, path, strlen(path)) || (o->maps && !strncmp(err, o->maps, strlen(o->maps))))
 				fprintf(stderr, "%s\n", err);
 			else
-				fprintf(stderr, "%s:%lu:1: error: %s\n", path, ev->line, err);
+				fprintf(stderr, "%s:%lu:1: error: %s\n", where, ev->line, err);
 			rc = 2;
 			break;
 		}
 		for (unsigned k = 0; verbose >= 0 && k < ss.inh.nnotes; k++)
-			printf("%s:%lu: note: %s\n", path, ev->line, ss.inh.notes[k]);
+			printf("%s:%lu: note: %s\n", where, ev->line, ss.inh.notes[k]);
 		if (verbose > 0) {
-			printf("%s:%lu: ", path, ev->line);
+			printf("%s:%lu: ", where, ev->line);
 			print_event_line(ev, ss.arch, ss.sem->name, stdout);
 			printf("\n");
 		}
 		for (unsigned i = 0; i < vmsys_nevents(ss.sys); i++)
-			printf("%s:%lu: event: %s\n", path, ev->line, vmsys_event(ss.sys, i));
+			printf("%s:%lu: event: %s\n", where, ev->line, vmsys_event(ss.sys, i));
 		bool diverged = false;
 		why[0] = 0;
 		if (ev->type == EV_EXPECT) {
@@ -158,7 +161,7 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 			st.divergences++;
 			explain_state(ss.sys, ev, state, sizeof(state));
 			if (verbose >= 0) {
-				printf("%s:%lu: divergence: ", path, ev->line);
+				printf("%s:%lu: divergence: ", where, ev->line);
 				print_event_line(ev, ss.arch, ss.sem->name, stdout);
 				printf("\n%s%s", why, state);
 			}
@@ -173,7 +176,7 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 				st.divergences++;
 				rc = 1;
 				if (verbose >= 0) {
-					printf("%s:%lu: invariant violated after: ", path, ev->line);
+					printf("%s:%lu: invariant violated after: ", where, ev->line);
 					print_event_line(ev, ss.arch, ss.sem->name, stdout);
 					printf("\n  %s\n", msg);
 				}
@@ -186,7 +189,7 @@ static int replay_one(const char *path, const struct session_opts *o, bool stop_
 			st.divergences++;
 			rc = 1;
 			if (verbose >= 0) {
-				printf("%s:%lu: invariant violated after: ", path, ev->line);
+				printf("%s:%lu: invariant violated after: ", where, ev->line);
 				print_event_line(ev, ss.arch, ss.sem->name, stdout);
 				printf("\n");
 				for (unsigned k = 0; k < INV_NR; k++)
@@ -285,11 +288,19 @@ int cmd_replay(int argc, char **argv)
 	struct replay_stats tot = { 0, 0, 0, 0 };
 	int rc = 0;
 	unsigned ntraces = 0;
-	for (int i = optind; i < argc; i++) {
-		int r = replay_one(argv[i], &o, stop_first, invariants, promise_mask, verbose, &tot);
-		ntraces++;
+	const char *const *paths = (const char *const *)argv + optind;
+	size_t npaths = (size_t)(argc - optind);
+	if (trace_paths_are_ff(paths, npaths)) {
+		/* strace -ff -o PREFIX: one recording, merged */
+		rc = replay_one(paths, npaths, &o, stop_first, invariants, promise_mask, verbose, &tot);
+		ntraces = 1;
+	}
+	for (size_t i = 0; !ntraces && i < npaths; i++) {
+		int r = replay_one(paths + i, 1, &o, stop_first, invariants, promise_mask, verbose, &tot);
 		if (r > rc)
 			rc = r;
+		if (i + 1 == npaths)
+			ntraces = (unsigned)npaths;
 	}
 	if (ntraces > 1)
 		printf("total: %u traces, %lu events, %lu checks, %lu divergences\n", ntraces, tot.events,

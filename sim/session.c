@@ -133,6 +133,31 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 	return vmsys_new(&c, err, errlen);
 }
 
+/* the flag tables that decode names when the trace has no `kernel:`
+ * header: --kernel's (a semantics named exactly, a test-only or patch one,
+ * reads flags with its own tables) */
+static const char *flag_kernel_of(const char *kernel)
+{
+	const struct semantics *ks = kernel ? semantics_find(kernel) : NULL;
+	return (ks && !strcmp(ks->name, kernel)) ? ks->flag_kernel : kernel;
+}
+
+static int session_finish(struct session *ss, int r, const struct session_opts *o, char *err,
+			  size_t errlen);
+
+int session_open_paths(struct session *ss, const char *const *paths, size_t n,
+		       const struct session_opts *o, char *err, size_t errlen)
+{
+	if (n == 1)
+		return session_open(ss, paths[0], o, err, errlen);
+	memset(ss, 0, sizeof(*ss));
+	ss->reader = trace_open_merged(paths, n, o->arch, flag_kernel_of(o->kernel), err, errlen);
+	if (!ss->reader)
+		return -1;
+	ss->path = trace_name(ss->reader);
+	return session_finish(ss, trace_read(ss->reader, &ss->ev), o, err, errlen);
+}
+
 int session_open(struct session *ss, const char *path, const struct session_opts *o, char *err,
 		 size_t errlen)
 {
@@ -152,15 +177,18 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 	int r = trace_read(ss->reader, &ss->ev);
 	if (o->kernel && !trace_header(ss->reader)->has_kernel && strcmp(path, "-")) {
 		trace_close(ss->reader);
-		/* a semantics named exactly (a test-only or patch one) reads flags
-	 * with its own flag tables */
-	const struct semantics *ks = o->kernel ? semantics_find(o->kernel) : NULL;
-	const char *fk = (ks && !strcmp(ks->name, o->kernel)) ? ks->flag_kernel : o->kernel;
-	ss->reader = trace_open(path, o->arch, fk, err, errlen);
+		ss->reader = trace_open(path, o->arch, flag_kernel_of(o->kernel), err, errlen);
 		if (!ss->reader)
 			return -1;
 		r = trace_read(ss->reader, &ss->ev);
 	}
+	return session_finish(ss, r, o, err, errlen);
+}
+
+static int session_finish(struct session *ss, int r, const struct session_opts *o, char *err,
+			  size_t errlen)
+{
+	const char *path = ss->path;
 	if (r < 0) {
 		snprintf(err, errlen, "%s", trace_error(ss->reader));
 		trace_close(ss->reader);

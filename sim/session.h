@@ -70,6 +70,11 @@ struct session {
  * a message (bad file, bad header, unknown kernel/arch) in err. */
 int session_open(struct session *ss, const char *path, const struct session_opts *o, char *err,
 		 size_t errlen);
+/* The same over several files: one trace, or the PREFIX.PID files of one
+ * strace -ff recording merged (trace_open_merged()); ss->path is then
+ * "PREFIX.*". */
+int session_open_paths(struct session *ss, const char *const *paths, size_t n,
+		       const struct session_opts *o, char *err, size_t errlen);
 /* Next event: 1, 0 at the end, -1 on bad input (trace_error()). */
 int session_next(struct session *ss, struct event **ev);
 void session_close(struct session *ss);

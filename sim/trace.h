@@ -138,6 +138,7 @@ struct event {
 	unsigned long line;    /* 1-based line of the event (of the "resumed" half for split calls) */
 	unsigned long first_line; /* line where the call started (unfinished half) */
 	double timestamp;      /* seconds; < 0 when absent */
+	const char *src;       /* the file of a merged strace -ff log, else NULL */
 
 	/* EV_CALL */
 	enum sysno sys;
@@ -201,6 +202,14 @@ struct trace_reader *trace_open_stream(FILE *f, const char *name,
 				       const char *arch, const char *kernel,
 				       char *err, size_t errlen);
 void trace_close(struct trace_reader *r);
+/* strace -ff -tt -o PREFIX: the files PREFIX.PID of every process, read as
+ * one trace ordered by timestamp (a child's events after the fork-like call
+ * that returned its pid).  Each file's events get the pid of its name. */
+struct trace_reader *trace_open_merged(const char *const *paths, size_t n, const char *arch,
+				       const char *kernel, char *err, size_t errlen);
+/* Whether paths are the files of one strace -ff recording: PREFIX.PID,
+ * the same PREFIX, at least two. */
+bool trace_paths_are_ff(const char *const *paths, size_t n);
 
 /* The header; complete once the first event was read (or at EOF). */
 const struct trace_header *trace_header(struct trace_reader *r);

@@ -92,6 +92,22 @@ struct trace_reader {
 	long cc1, cc2;
 
 	char err[1024];
+
+	/* strace -ff: one file per process, merged by timestamp (the parent
+	 * reads its parts; each part's events get the pid of its name) */
+	struct trace_reader *parent;
+	struct ff_part *parts;
+	size_t nparts;
+	bool ts_fraction;      /* the last timestamp had a fractional part */
+	size_t pending_refill; /* 1 + the part whose event was returned last */
+};
+
+struct ff_part {
+	struct trace_reader *r;
+	struct event ev;       /* read ahead; valid while have */
+	bool have, done;
+	int pid;
+	bool announced;        /* the root, or its fork-like line was returned */
 };
 
 /* ---- character classes and errors ---------------------------------- */
@@ -249,6 +265,9 @@ void trace_close(struct trace_reader *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; i < r->nparts; i++)
+		trace_close(r->parts[i].r);
+	free(r->parts);
 	if (r->own)
 		fclose(r->f);
 	for (size_t i = 0; i < r->cappend; i++)
@@ -287,6 +306,8 @@ const char *trace_unknown_name(struct trace_reader *r, size_t i,
 
 static int count_unknown(struct trace_reader *r, const char *name, size_t len)
 {
+	if (r->parent)
+		r = r->parent; /* a merged log counts in one place */
 	for (size_t i = 0; i < r->nunk; i++)
 		if (r->unk[i].len == len && memcmp(r->unk[i].name, name, len) == 0) {
 			r->unk[i].count++;
@@ -2035,6 +2056,7 @@ static char *parse_timestamp(struct trace_reader *r, char *p, double *ts)
 		return NULL;
 	}
 	nd = 0;
+	r->ts_fraction = *p == '.';
 	if (*p == '.') {
 		p++;
 		while (is_digit(*p)) {
@@ -2207,8 +2229,12 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 	return parse_call(r, p, ev, false);
 }
 
+static int merged_read(struct trace_reader *r, struct event *ev);
+
 int trace_read(struct trace_reader *r, struct event *ev)
 {
+	if (r->nparts)
+		return merged_read(r, ev);
 	for (;;) {
 		if (!r->reprocess) {
 			int k = next_line(r);
@@ -2253,4 +2279,142 @@ int trace_read(struct trace_reader *r, struct event *ev)
 		if (rc != 0)
 			return rc;
 	}
+}
+
+/* ---- strace -ff ---------------------------------------------------------- */
+
+static bool forklike(enum sysno s)
+{
+	return s == SYS_FORK || s == SYS_VFORK || s == SYS_CLONE || s == SYS_CLONE3;
+}
+
+/* The next event of part i, with its pid; -1 on bad input (in r->err). */
+static int part_next(struct trace_reader *r, struct ff_part *pt)
+{
+	int k = trace_read(pt->r, &pt->ev);
+	if (k < 0) {
+		snprintf(r->err, sizeof(r->err), "%s", pt->r->err);
+		return -1;
+	}
+	pt->have = k > 0;
+	pt->done = k == 0;
+	if (!pt->have)
+		return 0;
+	if (pt->ev.pid && pt->ev.pid != pt->pid)
+		return fail_col(r, pt->ev.line, 1, "a line of process %d in %s, the file of %d",
+				pt->ev.pid, pt->r->name, pt->pid);
+	pt->ev.pid = pt->pid;
+	if (pt->ev.timestamp < 0 || !pt->r->ts_fraction) {
+		snprintf(r->err, sizeof(r->err),
+			 "%s:%lu:1: error: strace -ff logs can be merged only by their timestamps: "
+			 "record with -tt or -ttt (this line has %s)", pt->r->name, pt->ev.line,
+			 pt->ev.timestamp < 0 ? "none" : "whole seconds only");
+		return -1;
+	}
+	return 1;
+}
+
+/* The earliest event of a process the merged stream has made known: the
+ * root, or a child once its parent's fork-like call was returned (strace
+ * may timestamp the child's first call before the parent's clone return). */
+static int merged_read(struct trace_reader *r, struct event *ev)
+{
+	if (r->pending_refill) {
+		struct ff_part *pt = &r->parts[r->pending_refill - 1];
+		r->pending_refill = 0;
+		if (part_next(r, pt) < 0)
+			return -1;
+	}
+	struct ff_part *best = NULL;
+	for (size_t i = 0; i < r->nparts; i++) {
+		struct ff_part *pt = &r->parts[i];
+		if (!pt->have || !pt->announced)
+			continue;
+		if (!best || pt->ev.timestamp < best->ev.timestamp)
+			best = pt;
+	}
+	if (!best) {
+		for (size_t i = 0; i < r->nparts; i++)
+			if (r->parts[i].have) {
+				snprintf(r->err, sizeof(r->err),
+					 "%s: error: no fork-like call in the other files returned pid %d: "
+					 "the files cannot be ordered", r->parts[i].r->name, r->parts[i].pid);
+				return -1;
+			}
+		return 0;
+	}
+	*ev = best->ev;
+	ev->src = best->r->name;
+	if (ev->type == EV_CALL && forklike(ev->sys) && ev->res == RES_VALUE)
+		for (size_t i = 0; i < r->nparts; i++)
+			if (r->parts[i].pid == ev->value)
+				r->parts[i].announced = true;
+	/* the part is read again at the next call: the strings of the event
+	 * returned now live in its buffer until then */
+	best->have = false;
+	r->pending_refill = (size_t)(best - r->parts) + 1;
+	return 1;
+}
+
+struct trace_reader *trace_open_merged(const char *const *paths, size_t n, const char *arch,
+				       const char *kernel, char *err, size_t errlen)
+{
+	char name[4096];
+	size_t pl = strlen(paths[0]) - strlen(strrchr(paths[0], '.'));
+	snprintf(name, sizeof(name), "%.*s.*", (int)pl, paths[0]);
+	struct trace_reader *r = reader_new(NULL, false, name, arch, kernel, err, errlen);
+	if (!r)
+		return NULL;
+	r->parts = calloc(n, sizeof(*r->parts));
+	if (!r->parts) {
+		snprintf(err, errlen, "out of memory");
+		trace_close(r);
+		return NULL;
+	}
+	int minpid = INT_MAX;
+	for (size_t i = 0; i < n; i++) {
+		struct ff_part *pt = &r->parts[r->nparts];
+		pt->r = trace_open(paths[i], arch, kernel, err, errlen);
+		if (!pt->r) {
+			trace_close(r);
+			return NULL;
+		}
+		r->nparts++;
+		pt->r->parent = r;
+		pt->pid = atoi(strrchr(paths[i], '.') + 1);
+		if (part_next(r, pt) < 0) {
+			snprintf(err, errlen, "%s", r->err);
+			trace_close(r);
+			return NULL;
+		}
+		if (pt->pid < minpid)
+			minpid = pt->pid;
+	}
+	/* the root: the lowest pid (the first process strace started) */
+	for (size_t i = 0; i < r->nparts; i++)
+		r->parts[i].announced = r->parts[i].pid == minpid;
+	for (size_t i = 0; i < r->nparts; i++)
+		if (r->parts[i].announced)
+			r->hdr = r->parts[i].r->hdr;
+	r->hdr_done = true;
+	return r;
+}
+
+bool trace_paths_are_ff(const char *const *paths, size_t n)
+{
+	if (n < 2)
+		return false;
+	const char *dot0 = strrchr(paths[0], '.');
+	if (!dot0)
+		return false;
+	size_t pl = (size_t)(dot0 - paths[0]);
+	for (size_t i = 0; i < n; i++) {
+		const char *d = strrchr(paths[i], '.');
+		if (!d || (size_t)(d - paths[i]) != pl || strncmp(paths[i], paths[0], pl) || !d[1])
+			return false;
+		for (const char *c = d + 1; *c; c++)
+			if (!is_digit(*c))
+				return false;
+	}
+	return true;
 }

@@ -248,6 +248,59 @@ START_TEST(descriptor_and_stat_calls)
 }
 END_TEST
 
+/* strace -ff -tt: one file per process, merged by time, children after
+ * the fork that made them */
+START_TEST(ff_merged)
+{
+	glob_t g;
+	ck_assert_int_eq(glob(VMSIM_SRCDIR "/tests/strace-logs/forks-ff.*", 0, NULL, &g), 0);
+	ck_assert_uint_ge(g.gl_pathc, 2);
+	ck_assert(trace_paths_are_ff((const char *const *)g.gl_pathv, g.gl_pathc));
+	char err[512];
+	struct trace_reader *r = trace_open_merged((const char *const *)g.gl_pathv, g.gl_pathc, NULL,
+						   NULL, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	struct event ev;
+	double last = -1;
+	int root = 0, k, n = 0, children_seen = 0;
+	int known[64];
+	unsigned nknown = 0;
+	while ((k = trace_read(r, &ev)) > 0) {
+		if (!root)
+			root = ev.pid;
+		ck_assert(ev.src != NULL);
+		ck_assert_int_ne(ev.pid, 0);
+		if (ev.pid != root) {
+			bool ok = false;
+			for (unsigned i = 0; i < nknown; i++)
+				ok |= known[i] == ev.pid;
+			ck_assert_msg(ok, "line of %d before its fork returned", ev.pid);
+			children_seen++;
+		}
+		if (ev.type == EV_CALL && (ev.sys == SYS_CLONE || ev.sys == SYS_FORK) &&
+		    ev.res == RES_VALUE && nknown < 64)
+			known[nknown++] = (int)ev.value;
+		ck_assert(ev.timestamp >= last || ev.pid != root);
+		if (ev.pid == root)
+			last = ev.timestamp;
+		n++;
+	}
+	ck_assert_int_eq(k, 0);
+	ck_assert_int_gt(n, 20);
+	ck_assert_int_gt(children_seen, 0);
+	trace_close(r);
+	globfree(&g);
+	/* whole-second timestamps (-t) cannot order the files */
+	ck_assert_int_eq(glob(VMSIM_SRCDIR "/tests/strace-logs/ff-seconds/forks.*", 0, NULL, &g), 0);
+	r = trace_open_merged((const char *const *)g.gl_pathv, g.gl_pathc, NULL, NULL, err, sizeof(err));
+	ck_assert_msg(r == NULL && strstr(err, "-tt or -ttt") && strstr(err, ":1:1: error:"), "%s", err);
+	globfree(&g);
+	/* different prefixes are separate traces */
+	const char *two[] = { "a.12", "b.13" };
+	ck_assert(!trace_paths_are_ff(two, 2));
+}
+END_TEST
+
 START_TEST(mmap_numeric_rest_and_comment)
 {
 	const struct event *e = one("mmap(0x1000, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|0x100000, -1, 0x2000) = -1 ENOMEM (Cannot allocate memory)");
@@ -983,6 +1036,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, strace_notations);
 	tcase_add_test(tc, strace_stack_frames);
 	tcase_add_test(tc, descriptor_and_stat_calls);
+	tcase_add_test(tc, ff_merged);
 	tcase_add_test(tc, mmap_numeric_rest_and_comment);
 	tcase_add_test(tc, results);
 	tcase_add_test(tc, prefixes);
