@@ -17,7 +17,8 @@
  * tests/real-programs/ holds real programs recorded twice: NAME.trace by
  * `vmsim record --faults` (replayed like the others) and NAME.strace by
  * plain `strace -f -o` as root (replayed with --cap-ipc-lock yes, the
- * address space before the trace assumed where calls show it).
+ * address space before the trace assumed where calls show it;
+ * NAME-norandom.strace, recorded with ASLR off, with NAME.maps: exactly).
  */
 #include <CUnit/Basic.h>
 #include <dirent.h>
@@ -44,6 +45,7 @@ struct ctrace {
 	char *path;    /* as opened */
 	char *name;    /* relative to VMSIM_SRCDIR (or "shared/golden/...") */
 	bool as_root;  /* a plain strace log recorded as root: CAP_IPC_LOCK */
+	char *maps;    /* NAME-norandom.strace: NAME.maps, its address space at exec */
 };
 
 static struct ctrace *traces;
@@ -64,6 +66,12 @@ static void add_trace(const char *path, const char *name)
 	traces[ntraces].path = strdup(path);
 	traces[ntraces].name = strdup(name);
 	traces[ntraces].as_root = ends_with(name, ".strace");
+	traces[ntraces].maps = NULL;
+	if (ends_with(path, "-norandom.strace")) {
+		char m[4096];
+		snprintf(m, sizeof(m), "%.*s.maps", (int)(strlen(path) - strlen("-norandom.strace")), path);
+		traces[ntraces].maps = strdup(m);
+	}
 	ntraces++;
 }
 
@@ -213,6 +221,7 @@ static int replay(const struct ctrace *t, bool invariants, struct report *r)
 	struct session_opts o = SESSION_OPTS_INIT;
 	if (t->as_root)
 		o.cap_ipc_lock = 1;
+	o.maps = t->maps;
 	if (session_open(&ss, t->path, &o, err, sizeof(err))) {
 		snprintf(r->first, sizeof(r->first), "%s", err);
 		rep_printf(r, "%s\n", err);
