@@ -28,7 +28,8 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 CONF_SRC  := $(sort $(wildcard tests/conformance/*.c))
 PROP_SRC  := $(sort $(wildcard tests/property/*.c))
-LIVE_TESTS := $(sort $(wildcard tests/live/*.sh))
+LIVE_TESTS := $(sort $(wildcard tests/live/*.sh tests/docs/*.sh))
+MANPAGES  := $(BUILD)/man/vmsim-trace.5
 TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 
 ifeq ($(BUILD),build)
@@ -37,7 +38,7 @@ else
 VMSIM := $(BUILD)/vmsim
 endif
 
-.PHONY: all check check-deps test valgrind asan bench install clean tables
+.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables
 
 all: $(VMSIM)
 
@@ -109,12 +110,25 @@ asan-run: $(VMSIM) $(TEST_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS) $(LIVE_TESTS)
 
+man: $(MANPAGES)
+
+$(BUILD)/man/vmsim-trace.5: docs/trace-format.md tools/md2man.sh
+	@mkdir -p $(dir $@)
+	sh tools/md2man.sh vmsim-trace 5 "the vmsim trace format" < $< > $@
+
 bench: $(VMSIM)
 	@sh tools/bench.sh ./$(VMSIM)
 
-install: $(VMSIM)
-	install -d $(DESTDIR)$(PREFIX)/bin
+install: $(VMSIM) $(MANPAGES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/doc/vmsim
 	install -m 0755 $(VMSIM) $(DESTDIR)$(PREFIX)/bin/vmsim
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/vmsim/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/vmsim $(DESTDIR)$(PREFIX)/share/man/man5/vmsim-trace.5
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/vmsim
 
 clean:
 	rm -rf build build-asan vmsim

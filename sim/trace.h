@@ -1,5 +1,5 @@
 /*
- * trace.h - events of the trace format (shared/spec/trace-format.md), the
+ * trace.h - events of the trace format (docs/trace-format.md), the
  * streaming reader that turns text into events, and the writer that turns
  * events back into canonical text.
  *

@@ -1,5 +1,5 @@
 /*
- * trace_read.c - the streaming trace reader (shared/spec/trace-format.md).
+ * trace_read.c - the streaming trace reader (docs/trace-format.md).
  *
  * Input is read in blocks into one growable buffer; a line is a slice of
  * that buffer, NUL-terminated in place.  Parsing is a hand-written scanner
@@ -1495,8 +1495,10 @@ static int parse_result(struct trace_reader *r, char *p, struct event *ev)
 				return result_end(r, e + n, false);
 			}
 		}
+		if (neg && v > (uint64_t)INT64_MAX + 1)
+			return fail(r, p, "number too large (below -2^63)");
 		ev->res = RES_VALUE;
-		ev->value = neg ? -(int64_t)v : (int64_t)v;
+		ev->value = neg ? (int64_t)(0 - v) : (int64_t)v;
 		return result_end(r, q, false);
 	}
 	size_t n = id_len(p);
