@@ -10,7 +10,12 @@
  * inherit lines); with --faults, before each line the page faults that
  * happened since the last one (rec_faults.c); with --expect, the kernel's
  * state after the calls that lock or unlock memory (or after every memory
- * call).  Lines are in the order the tracer saw the calls return.
+ * call).  Lines are in the order the tracer saw the calls return; so that
+ * this is the order the calls took effect in, the memory calls of the
+ * threads of one process are serialized: a thread that enters one while
+ * another thread of its process is inside one waits at its entry stop
+ * until that call has returned (the kernel would have serialized them on
+ * mmap_lock anyway, in an order the trace could not tell).
  */
 #include "cmds.h"
 #include "rec_faults.h"
@@ -59,6 +64,9 @@ struct tracee {
 	bool started;          /* its first stop was seen */
 	bool exited;
 	uint64_t exec_entry_ns; /* when its execve entered (CLOCK_MONOTONIC) */
+	pid_t tgid;            /* its process (threads share the mm) */
+	bool mem_busy;         /* inside a memory call */
+	bool parked;           /* stopped at the entry of one, waiting its turn */
 	bool fork_line;        /* its parent's fork-like line is written (maybe held) */
 	pid_t parent;
 	bool announced;        /* the fork-like line that made it is written: until
@@ -295,20 +303,80 @@ static void after_call(struct recorder *r, struct tracee *t)
 	}
 }
 
-static void syscall_stop(struct recorder *r, pid_t tid)
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "r");
+	pid_t g = tid;
+	if (!f)
+		return g;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			g = (pid_t)atoi(line + 5);
+			break;
+		}
+	fclose(f);
+	return g;
+}
+
+/* calls that change or read the VMA tree of the mm (mmap_lock) */
+static bool mem_call(enum sysno s)
+{
+	switch (s) {
+	case SYS_MMAP: case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MREMAP: case SYS_MADVISE:
+	case SYS_MSYNC: case SYS_BRK: case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK:
+	case SYS_MLOCKALL: case SYS_MUNLOCKALL: case SYS_FORK: case SYS_CLONE: case SYS_CLONE3:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool group_busy(const struct recorder *r, const struct tracee *t)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (&r->t[i] != t && r->t[i].tgid == t->tgid && r->t[i].mem_busy)
+			return true;
+	return false;
+}
+
+/* t's memory call returned: let the next waiting thread of its process in */
+static void unpark_next(struct recorder *r, pid_t tgid)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (r->t[i].tgid == tgid && r->t[i].parked) {
+			r->t[i].parked = false;
+			r->t[i].mem_busy = true;
+			ptrace(PTRACE_SYSCALL, r->t[i].tid, NULL, NULL);
+			return;
+		}
+}
+
+/* Returns false when tid must stay stopped (parked). */
+static bool syscall_stop(struct recorder *r, pid_t tid)
 {
 	struct tracee *t = tracee(r, tid, true);
 	if (!t)
-		return;
+		return true;
+	if (!t->tgid)
+		t->tgid = tgid_of(tid);
 	struct __ptrace_syscall_info si;
 	memset(&si, 0, sizeof(si));
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(si), &si) <= 0)
-		return;
+		return true;
 	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
 		uint64_t a[6];
 		for (int i = 0; i < 6; i++)
 			a[i] = si.entry.args[i];
 		t->in_call = rec_sys_enter(&t->call, tid, (long)si.entry.nr, a);
+		if (t->in_call && mem_call(t->call.ev.sys)) {
+			if (group_busy(r, t)) {
+				t->parked = true;
+				return false;
+			}
+			t->mem_busy = true;
+		}
 		if (t->in_call && t->call.ev.sys == SYS_EXECVE) {
 			/* faults until now were in the old image */
 			t->exec_entry_ns = now_ns();
@@ -322,7 +390,12 @@ static void syscall_stop(struct recorder *r, pid_t tid)
 		t->in_call = false;
 		rec_sys_exit(&t->call, tid, si.exit.rval);
 		after_call(r, t);
+		if (t->mem_busy) {
+			t->mem_busy = false;
+			unpark_next(r, t->tgid);
+		}
 	}
+	return true;
 }
 
 static const char *sig_name(int sig)
@@ -487,6 +560,10 @@ int cmd_record(int argc, char **argv)
 				fprintf(out, "%d  +++ killed by %s%s +++\n", (int)tid, sig_name(WTERMSIG(st)),
 					WCOREDUMP(st) ? " (core dumped)" : "");
 			struct tracee *gone = tracee(&r, tid, false);
+			if (gone && gone->mem_busy) {
+				gone->mem_busy = false;
+				unpark_next(&r, gone->tgid);
+			}
 			if (gone && !gone->announced) {
 				gone->exited = true;
 				continue; /* its lines wait for its parent's fork line */
@@ -508,7 +585,8 @@ int cmd_record(int argc, char **argv)
 				sig = 0;
 		}
 		if (sig == (SIGTRAP | 0x80)) {
-			syscall_stop(&r, tid);
+			if (!syscall_stop(&r, tid))
+				continue; /* waits at its entry for another thread's call */
 		} else if (event) {
 			if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
 			    event == PTRACE_EVENT_CLONE) {

@@ -362,6 +362,7 @@ int main(void)
 	for (size_t i = 0; i < ntraces; i++) {
 		free(traces[i].path);
 		free(traces[i].name);
+		free(traces[i].maps);
 	}
 	free(traces);
 	return failed ? 1 : 0;
