@@ -106,9 +106,9 @@ pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index)
 	return (pfn_t)radix_get(&f->cache, index);
 }
 
-/* Add a page for index to the cache (filemap_add_folio / shmem_alloc):
- * *major says whether it had to be read from disk. */
-pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major)
+/* A new uptodate page at index of f's page cache (filemap_add_folio /
+ * shmem_alloc_and_add_folio): the cache's reference, the counters. */
+static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index)
 {
 	pfn_t pfn = alloc_page(s);
 	if (!pfn)
@@ -128,6 +128,16 @@ pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major
 	count_vm(s, NR_FILE_PAGES, 1);
 	if (f->shmem)
 		count_vm(s, NR_SHMEM, 1);
+	return pfn;
+}
+
+/* Add a page for index to the cache: *major says whether it had to be read
+ * from disk; it joins the LRU through the lru_add batch. */
+pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major)
+{
+	pfn_t pfn = cache_insert(s, f, index);
+	if (!pfn)
+		return PFN_NONE;
 	if (major)
 		*major = !f->shmem;
 	if (!f->shmem)
@@ -136,29 +146,13 @@ pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major
 	return pfn;
 }
 
-/* A page the cache held before the trace began (inherit.c): clean and
- * uptodate on the inactive file list, no I/O counted. */
+/* A page the cache held before the trace began (inherit.c): read long ago
+ * (no I/O counted), already on its LRU list. */
 pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index)
 {
-	pfn_t pfn = alloc_page(s);
-	if (!pfn)
-		return PFN_NONE;
-	struct page *p = spage(s, pfn);
-	p->flags |= PG_UPTODATE;
-	if (f->shmem)
-		p->flags |= PG_SWAPBACKED;
-	p->owner = f->id;
-	p->index = index;
-	p->refcount = 1;
-	if (radix_set(&f->cache, index, pfn)) {
-		p->refcount = 0;
-		physmem_free(&s->pm, pfn);
-		return PFN_NONE;
-	}
-	count_vm(s, NR_FILE_PAGES, 1);
-	if (f->shmem)
-		count_vm(s, NR_SHMEM, 1);
-	lru_add_page(s, pfn, page_lru(p));
+	pfn_t pfn = cache_insert(s, f, index);
+	if (pfn)
+		lru_add_page(s, pfn, page_lru(spage(s, pfn)));
 	return pfn;
 }
 

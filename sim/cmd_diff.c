@@ -70,12 +70,8 @@ int cmd_diff(int argc, char **argv)
 		case 'A':
 			o.all = true;
 			break;
-		case ':':
-			fprintf(stderr, "vmsim diff: %s needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "vmsim diff: unknown option '%s'\n%s", argv[optind - 1], diff_usage);
-			return 2;
+			return session_opt_error("diff", c, argv, diff_usage);
 		}
 	}
 	o.arch = mo.arch;

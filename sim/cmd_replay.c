@@ -272,13 +272,8 @@ int cmd_replay(int argc, char **argv)
 		}
 		case 'q': verbose = -1; break;
 		case 'v': verbose = 1; break;
-		case ':':
-			fprintf(stderr, "vmsim replay: %s needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "vmsim replay: unknown option '%s'\n%s", argv[optind - 1],
-				replay_usage);
-			return 2;
+			return session_opt_error("replay", c, argv, replay_usage);
 		}
 	}
 	if (optind >= argc) {

@@ -96,12 +96,8 @@ int cmd_show(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case ':':
-			fprintf(stderr, "vmsim show: %s needs a value\n", argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr, "vmsim show: unknown option '%s'\n%s", argv[optind - 1], show_usage);
-			return 2;
+			return session_opt_error("show", c, argv, show_usage);
 		}
 	}
 	const char *pos[2] = { NULL, NULL };

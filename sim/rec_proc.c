@@ -159,6 +159,18 @@ static void put_quoted(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* "VmFlags: rd wr mr ... \n" -> "rd wr mr ..." into buf */
+static void vmflags_value(const char *line, char *buf, size_t n)
+{
+	const char *fl = line + 8;
+	while (*fl == ' ')
+		fl++;
+	snprintf(buf, n, "%s", fl);
+	size_t l = strlen(buf);
+	while (l && (buf[l - 1] == '\n' || buf[l - 1] == ' '))
+		buf[--l] = 0;
+}
+
 static rec_file_fn on_file;
 static void *on_file_ctx;
 
@@ -319,15 +331,8 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool 
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!strncmp(line, "VmFlags:", 8)) {
-			if (!nv)
-				continue;
-			const char *fl = line + 8;
-			while (*fl == ' ')
-				fl++;
-			snprintf(v[nv - 1].flags, sizeof(v[nv - 1].flags), "%s", fl);
-			size_t n = strlen(v[nv - 1].flags);
-			while (n && v[nv - 1].flags[n - 1] == ' ')
-				v[nv - 1].flags[--n] = 0;
+			if (nv)
+				vmflags_value(line, v[nv - 1].flags, sizeof(v[nv - 1].flags));
 			continue;
 		}
 		size_t w = strcspn(line, " ");
@@ -438,13 +443,7 @@ void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pa
 		} else if (!strncmp(line, "Locked:", 7)) {
 			v.locked = strtol(line + 7, NULL, 10);
 		} else if (!strncmp(line, "VmFlags:", 8)) {
-			const char *fl = line + 8;
-			while (*fl == ' ')
-				fl++;
-			snprintf(v.flags, sizeof(v.flags), "%s", fl);
-			size_t n = strlen(v.flags);
-			while (n && (v.flags[n - 1] == '\n' || v.flags[n - 1] == ' '))
-				v.flags[--n] = 0;
+			vmflags_value(line, v.flags, sizeof(v.flags));
 			/* Locked: is proportional (fs/proc/task_mmu.c: pss_locked): pages
 			 * that processes outside the trace map too (libc) count a share
 			 * the trace cannot know, so it is checked only where Pss = Rss */

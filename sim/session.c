@@ -1,6 +1,7 @@
 /* session.c - a trace and the model built from its header.  See session.h. */
 #include "session.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,15 @@ const struct semantics *semantics_find_checked(const char *name)
 		fprintf(stderr, "vmsim: unknown kernel '%s' (known: %s)\n", name, list);
 	}
 	return sem;
+}
+
+int session_opt_error(const char *cmd, int c, char **argv, const char *usage)
+{
+	if (c == ':')
+		fprintf(stderr, "vmsim %s: %s needs a value\n", cmd, argv[optind - 1]);
+	else
+		fprintf(stderr, "vmsim %s: unknown option '%s'\n%s", cmd, argv[optind - 1], usage);
+	return 2;
 }
 
 int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd)

@@ -52,6 +52,9 @@ struct session_opts {
 	"  --max-map-count N      vm.max_map_count (default 65530)\n"                      \
 	"  --maps FILE            a saved /proc/PID/maps (or smaps) of the process as execve\n" \
 	"                         left it: the mappings the trace does not show\n"
+/* The message for getopt_long()'s ':' (a missing value) or '?' (an
+ * unknown option) of command cmd; returns the exit code, 2. */
+int session_opt_error(const char *cmd, int c, char **argv, const char *usage);
 /* 1 handled, 0 not a session option, -1 bad value (message printed with cmd). */
 int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd);
 
