@@ -13,6 +13,8 @@
  */
 #include "internal.h"
 
+#include <limits.h>
+
 #include <stdlib.h>
 
 static int copy_ptes(struct vmsys *s, struct vma *src, struct vma *dst)
@@ -66,7 +68,7 @@ static struct task *task_new(struct vmsys *s, int pid)
 	while (*pp)
 		pp = &(*pp)->next;
 	*pp = t;
-	if (pid >= s->next_pid)
+	if (pid >= s->next_pid && pid < INT_MAX)
 		s->next_pid = pid + 1;
 	return t;
 }

@@ -14,11 +14,14 @@ const struct semantics *const semantics_all[] = {
 static unsigned version_order(const char *v)
 {
 	char *end;
+	if (*v < '0' || *v > '9')
+		return 0;
 	unsigned long maj = strtoul(v, &end, 10);
-	if (end == v || *end != '.')
+	if (end == v || *end != '.' || end[1] < '0' || end[1] > '9')
 		return 0;
 	unsigned long min = strtoul(end + 1, &end, 10);
-	if (maj > 99 || min > 99)
+	/* "6.18", "6.18.44", "6.18.44-fc-v1045", "5.10+" */
+	if (maj > 99 || min > 99 || (*end && *end != '.' && *end != '-' && *end != '+'))
 		return 0;
 	return (unsigned)(maj * 10000 + min * 100);
 }

@@ -4,6 +4,8 @@
  */
 #include "internal.h"
 
+#include <limits.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,7 +215,7 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 		if (first && !first->pid_known && !first->next) {
 			first->pid = pid;
 			first->pid_known = true;
-			if (pid >= s->next_pid)
+			if (pid >= s->next_pid && pid < INT_MAX)
 				s->next_pid = pid + 1;
 			return first;
 		}
@@ -247,6 +249,7 @@ void vmsys_end_call(struct vmsys *s, struct task *t)
 
 int task_pid(const struct task *t) { return t->pid; }
 bool task_alive(const struct task *t) { return t->alive; }
+bool task_oom_killed(const struct task *t) { return t->oom_killed; }
 
 struct task *vmsys_task_next(struct vmsys *s, struct task *prev)
 {

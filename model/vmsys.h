@@ -60,6 +60,8 @@ int task_pid(const struct task *t);
 void vmsys_begin_call(struct vmsys *s, struct task *t);
 void vmsys_end_call(struct vmsys *s, struct task *t);
 bool task_alive(const struct task *t);
+/* the model's OOM killer ended it (not the trace) */
+bool task_oom_killed(const struct task *t);
 
 /* --- calls ----------------------------------------------------------- */
 /* `placement` (if has_placement) is the address the trace says mmap/mremap

@@ -61,8 +61,17 @@ int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, ch
 		return -1;
 	}
 	out->pid = task_pid(t);
-	if (!task_alive(t))
-		return 0; /* events of a process the model already ended */
+	if (!task_alive(t)) {
+		/* the model's OOM killer ended it: that was reported as an event
+		 * when it happened, and the kernel's process went on */
+		if (task_oom_killed(t) || ev->type == EV_EXITED || ev->type == EV_KILLED)
+			return 0;
+		/* the trace ended it itself (exit, +++ exited): a call after that
+		 * is not a trace of a real process */
+		snprintf(err, errlen, "process %d has exited (earlier in the trace) and makes this call",
+			 task_pid(t));
+		return -1;
+	}
 	vmsys_begin_call(s, t);
 	int rc = apply_call(s, t, ev, out, err, errlen);
 	vmsys_end_call(s, t);

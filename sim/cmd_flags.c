@@ -1,5 +1,7 @@
 /* cmd_flags.c - `vmsim flags`: decode, encode and list flag tables. */
 #include "cmds.h"
+#include "semantics.h"
+#include "syscall_table.h"
 #include "flagtab.h"
 
 #include <stdio.h>
@@ -115,18 +117,22 @@ int cmd_flags(int argc, char **argv)
 		list_names("arches", flagtab_arch_names);
 		return 2;
 	}
-	if (!in_list(kernel, flagtab_kernel_names)) {
-		fprintf(stderr, "vmsim flags: unknown kernel '%s'\n", kernel);
-		list_names("kernels", flagtab_kernel_names);
-		return 2;
-	}
 	enum flag_kind kind = flagtab_kind_from_name(pos[0]);
 	if (kind == FK_NKINDS) {
 		fprintf(stderr, "vmsim flags: unknown kind '%s'\n", pos[0]);
 		list_kinds();
 		return 2;
 	}
-	const struct flag_table *t = flagtab_get(arch, kernel, kind);
+	/* the same kernel-name rule as every other command: a version without
+	 * tables of its own takes the newest older ones (6.6 -> 6.1) */
+	const struct flag_table *t = systab_flag_table(arch, kernel, kind);
+	if (!t && !in_list(kernel, flagtab_kernel_names) && !semantics_find(kernel)) {
+		fprintf(stderr, "vmsim flags: unknown kernel '%s'\n", kernel);
+		list_names("kernels", flagtab_kernel_names);
+		return 2;
+	}
+	if (t && strcmp(t->kernel, kernel))
+		fprintf(stderr, "vmsim flags: note: kernel %s has the tables of %s\n", kernel, t->kernel);
 	if (!t) {
 		fprintf(stderr, "vmsim flags: no %s table for arch %s on kernel %s"
 			" (tile was removed in 4.17)\n", pos[0], arch, kernel);

@@ -93,6 +93,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		return 2;
 	}
 	const char *path = ss.path;
+	if (ss.note[0])
+		fprintf(stderr, "%s: warning: %s\n", path, ss.note);
 	struct replay_stats st = { 0, 0, 0, 0 };
 	struct event *ev;
 	int r, rc = 0;

@@ -217,6 +217,13 @@ static int session_finish(struct session *ss, int r, const struct session_opts *
 	}
 	snprintf(ss->arch, sizeof(ss->arch), "%s", o->arch ? o->arch : (h->has_arch ? h->arch : "x86_64"));
 	inherit_init(&ss->inh, h, o->maps);
+	size_t nl = strlen(ss->sem->name);
+	if (!o->kernel && h->has_kernel &&
+	    !(strncmp(h->kernel, ss->sem->name, nl) == 0 &&
+	      (!h->kernel[nl] || strchr(".-+", h->kernel[nl]))))
+		snprintf(ss->note, sizeof(ss->note),
+			 "kernel %s is replayed with the %s model (the newest not newer; "
+			 "what changed since is not modelled)", h->kernel, ss->sem->name);
 	return 0;
 }
 

@@ -67,6 +67,8 @@ struct session {
 	bool have_event;       /* ev holds an event read ahead (the first one) */
 	struct event ev;
 	struct inherit_state inh;  /* what the trace does not show */
+	char note[200];        /* "kernel 5.10 is replayed with the 4.4 model": a header
+				* kernel without a model of its own (empty if none) */
 };
 
 /* Open path and build the model from its header.  Returns 0, or -1 with

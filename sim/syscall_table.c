@@ -345,12 +345,18 @@ static long version_num(const char *s)
 	long major = 0, minor = 0;
 	if (*s < '0' || *s > '9')
 		return -1;
-	while (*s >= '0' && *s <= '9')
+	while (*s >= '0' && *s <= '9') {
 		major = major * 10 + (*s++ - '0');
+		if (major > 999)
+			return -1; /* no such kernel: and no overflow */
+	}
 	if (*s == '.') {
 		s++;
-		while (*s >= '0' && *s <= '9')
+		while (*s >= '0' && *s <= '9') {
 			minor = minor * 10 + (*s++ - '0');
+			if (minor > 999)
+				return -1;
+		}
 	}
 	if (*s && *s != '.' && *s != '-' && *s != '+')
 		return -1;

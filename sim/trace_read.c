@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "flagtab.h"
+#include "semantics.h"
 #include "syscall_table.h"
 
 #define BLOCK 65536
@@ -531,6 +532,9 @@ static int header_line(struct trace_reader *r, char *p)
 				return fail(r, v, "unknown arch '%s'", dst);
 			h->has_arch = true;
 		} else {
+			if (!semantics_find(dst))
+				return fail(r, v, "unknown kernel '%s' (a version such as 6.18.44, or "
+					    "4.0 lof-v1 4.4 6.1 6.18)", dst);
 			h->has_kernel = true;
 		}
 	} else if (KEY("page-size")) {
@@ -539,12 +543,14 @@ static int header_line(struct trace_reader *r, char *p)
 			BAD("a power-of-two size");
 		h->has_page_size = true;
 	} else if (KEY("ram")) {
-		if (!parse_size(v, n, &h->ram))
-			BAD("a size");
+		/* the model numbers page frames in 32 bits: at most 16 TiB */
+		if (!parse_size(v, n, &h->ram) || h->ram < (16u << 20) || h->ram > (16ULL << 40))
+			BAD("a size from 16M to 16T");
 		h->has_ram = true;
 	} else if (KEY("swap")) {
-		if (!parse_size(v, n, &h->swap))
-			BAD("a size");
+		/* a byte of use count per slot: the model takes up to 64 GiB */
+		if (!parse_size(v, n, &h->swap) || h->swap > (64ULL << 30))
+			BAD("a size up to 64G (0 = none)");
 		h->has_swap = true;
 	} else if (KEY("rlimit-memlock")) {
 		if (word_is(v, n, "unlimited") || word_is(v, n, "infinity") ||
@@ -1123,15 +1129,24 @@ static int rlim_value(struct trace_reader *r, char *s, char *e, uint64_t *v)
 	return arg_end(r, p, e);
 }
 
+struct rlim_ctx {
+	struct event *ev;
+	unsigned seen; /* 1 rlim_cur, 2 rlim_max */
+};
+
 static int rlim_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
 		      char *vs, char *ve)
 {
-	struct event *ev = ctx;
-	if (word_is(key, kl, "rlim_cur"))
-		return rlim_value(r, vs, ve, &ev->rlim_cur);
-	if (word_is(key, kl, "rlim_max"))
-		return rlim_value(r, vs, ve, &ev->rlim_max);
-	return 0;
+	struct rlim_ctx *c = ctx;
+	if (word_is(key, kl, "rlim_cur")) {
+		c->seen |= 1;
+		return rlim_value(r, vs, ve, &c->ev->rlim_cur);
+	}
+	if (word_is(key, kl, "rlim_max")) {
+		c->seen |= 2;
+		return rlim_value(r, vs, ve, &c->ev->rlim_max);
+	}
+	return fail(r, key, "unexpected '%.*s' in a struct rlimit", (int)kl, key);
 }
 
 static int arg_rlim(struct trace_reader *r, char *s, char *e, struct event *ev)
@@ -1139,12 +1154,19 @@ static int arg_rlim(struct trace_reader *r, char *s, char *e, struct event *ev)
 	size_t n = id_len(s);
 	if (n && word_is(s, n, "NULL"))
 		return arg_end(r, s + n, e);
+	if (is_digit(*s)) {
+		uint64_t addr; /* an address strace could not read: no limit known */
+		return arg_num(r, s, e, &addr);
+	}
 	if (*s != '{')
 		return fail(r, s, "expected '{rlim_cur=..., rlim_max=...}' or NULL");
 	char *after;
+	struct rlim_ctx c = { ev, 0 };
 	ev->has_rlim = true;
-	if (struct_fields(r, s, rlim_field, ev, &after) < 0)
+	if (struct_fields(r, s, rlim_field, &c, &after) < 0)
 		return -1;
+	if (c.seen != 3)
+		return fail(r, s, "expected both rlim_cur and rlim_max in a struct rlimit");
 	return arg_end(r, after, e);
 }
 

@@ -353,6 +353,9 @@ int main(void)
 	add_suite("shared golden (6.18), invariants", nbundled, ntraces);
 	printf("conformance: %zu bundled traces, %zu shared golden traces\n", nbundled,
 	       ntraces - nbundled);
+	if (ntraces == nbundled)
+		printf("conformance: SKIP the shared golden samples: " VMSIM_SRCDIR
+		       "/../shared/golden/*/*.trace not found (a clone without ../shared)\n");
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_tests_failed();

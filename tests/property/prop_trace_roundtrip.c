@@ -600,9 +600,9 @@ static void test_headers(void)
 		if ((h.has_page_size = coin()))
 			h.page_size = UINT64_C(1) << (12 + below(5));
 		if ((h.has_ram = coin()))
-			h.ram = rand_size();
+			h.ram = (16ULL << 20) + rand_size();
 		if ((h.has_swap = coin()))
-			h.swap = rand_size();
+			h.swap = rand_size() % (64ULL << 30);
 		if ((h.has_rlimit_memlock = coin()))
 			h.rlimit_memlock = coin() ? RLIM_INFINITY_VALUE : rand_size();
 		if ((h.has_cap_ipc_lock = coin()))
