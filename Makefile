@@ -11,10 +11,19 @@ CC      ?= gcc
 PREFIX  ?= /usr/local
 BUILD   ?= build
 CSTD    := -std=c11 -D_GNU_SOURCE
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wno-missing-field-initializers
 OPT     ?= -O2 -g
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -Imodel -Isim
+# A packager's CC, CPPFLAGS, CFLAGS and LDFLAGS (dpkg-buildflags) are used
+# as given, and then warnings are warnings; the project's own builds (no
+# CFLAGS given: developers, CI, make check) make them errors.  WERROR=
+# turns that off, WERROR=-Werror on.
+ifeq ($(origin CFLAGS),undefined)
+CFLAGS  := $(OPT)
+WERROR  ?= -Werror
+endif
+WERROR  ?=
+ALL_CFLAGS = $(CSTD) $(WARN) $(WERROR) -Imodel -Isim $(CPPFLAGS) $(CFLAGS)
 LDLIBS  += -lm
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
@@ -44,7 +53,7 @@ all: $(VMSIM)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBMODEL): $(MODEL_OBJ)
 	@rm -f $@
@@ -55,13 +64,13 @@ $(LIBSIM): $(SIM_OBJ)
 	ar rcs $@ $^
 
 $(VMSIM): $(BUILD)/sim/main.o $(LIBSIM) $(LIBMODEL)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------
 CHECK_CFLAGS  = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS    = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread -lm)
 CUNIT_LIBS    = -lcunit
-TEST_CFLAGS   = $(CFLAGS) -Itests/lib -DVMSIM_SRCDIR=\"$(CURDIR)\"
+TEST_CFLAGS   = $(ALL_CFLAGS) -Itests/lib -DVMSIM_SRCDIR=\"$(CURDIR)\"
 
 $(BUILD)/tests/lib/%.o: tests/lib/%.c
 	@mkdir -p $(dir $@)
