@@ -47,7 +47,7 @@ else
 VMSIM := $(BUILD)/vmsim
 endif
 
-.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables
+.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build
 
 all: $(VMSIM)
 
@@ -119,6 +119,34 @@ asan-run: $(VMSIM) $(TEST_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS) $(LIVE_TESTS)
 
+# ---- fuzzing (clang's libFuzzer) ------------------------------------------
+FUZZ_BUILD   := build-fuzz
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang WERROR= \
+	    OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+	    $(FUZZ_BUILD)/libvmsim-sim.a $(FUZZ_BUILD)/libvmsim-model.a
+	@for t in $(FUZZ_TARGETS); do \
+	    clang $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Imodel -Isim \
+	        -o $$t tests/fuzz/$$(basename $$t).c $(FUZZ_BUILD)/libvmsim-sim.a \
+	        $(FUZZ_BUILD)/libvmsim-model.a -lm || exit 1; done
+
+# each target FUZZ_SECONDS on the corpus (new inputs go to build-fuzz/corpus-*)
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    n=$$(basename $$t); mkdir -p $(FUZZ_BUILD)/corpus-$$n; \
+	    echo "== $$n for $(FUZZ_SECONDS) s"; \
+	    $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+	        -artifact_prefix=$(FUZZ_BUILD)/$$n- -print_final_stats=1 \
+	        $(FUZZ_BUILD)/corpus-$$n tests/fuzz/corpus 2>&1 | \
+	        grep -E '^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|Done)' ; \
+	    test $${PIPESTATUS:-0} = 0 || exit 1; \
+	    ls $(FUZZ_BUILD)/$$n-crash-* $(FUZZ_BUILD)/$$n-leak-* $(FUZZ_BUILD)/$$n-timeout-* \
+	        $(FUZZ_BUILD)/$$n-oom-* 2>/dev/null && exit 1; true; done
+
 man: $(MANPAGES)
 
 $(BUILD)/man/vmsim-trace.5: docs/trace-format.md tools/md2man.sh
@@ -140,6 +168,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/vmsim
 
 clean:
-	rm -rf build build-asan vmsim
+	rm -rf build build-asan build-fuzz vmsim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -243,6 +243,12 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 	case SYS_PWRITE64: {
 		if (!trace_ok)
 			break;
+		if (has_val && (uint64_t)ev->value > a[2]) {
+			/* read(2) and write(2) transfer at most count bytes */
+			snprintf(err, errlen, "%s returned %" PRId64 ", more than the %" PRIu64 " bytes asked for",
+				 trace_sys_name(ev->sys), ev->value, a[2]);
+			return -1;
+		}
 		bool w = ev->sys == SYS_WRITE || ev->sys == SYS_PWRITE64;
 		bool positional = ev->sys == SYS_PREAD64 || ev->sys == SYS_PWRITE64;
 		int64_t r = vm_file_io(s, t, (int64_t)a[0], w, positional ? (int64_t)a[3] : -1, a[2],
