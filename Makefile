@@ -47,7 +47,7 @@ else
 VMSIM := $(BUILD)/vmsim
 endif
 
-.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build
+.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc
 
 all: $(VMSIM)
 
@@ -115,6 +115,12 @@ asan: check-deps
 	    OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=address,undefined" build-asan/vmsim asan-run
 
+# the vmsim binary whose Nth allocation fails (VMSIM_FAIL_AT=N), under ASan
+failalloc:
+	@$(MAKE) --no-print-directory BUILD=build-failalloc WERROR= \
+	    OPT="-O1 -g -DVMSIM_FAILALLOC -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined" build-failalloc/vmsim
+
 asan-run: $(VMSIM) $(TEST_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS) $(LIVE_TESTS)
@@ -168,6 +174,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/vmsim
 
 clean:
-	rm -rf build build-asan build-fuzz vmsim
+	rm -rf build build-asan build-fuzz build-failalloc vmsim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

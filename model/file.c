@@ -8,6 +8,7 @@
  * (a major fault) and lands on the file LRU.  The page cache holds one
  * reference per page.
  */
+#include "alloc.h"
 #include "internal.h"
 
 #include <stdio.h>
@@ -60,10 +61,10 @@ static bool path_is_pseudo(const char *path, size_t len)
 
 static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
 {
-	struct file *f = calloc(1, sizeof(*f));
+	struct file *f = vm_calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	f->path = malloc(len + 1);
+	f->path = vm_malloc(len + 1);
 	if (!f->path) {
 		free(f);
 		return NULL;
@@ -233,12 +234,12 @@ void file_remove_page(struct vmsys *s, struct file *f, uint64_t index)
 
 struct fdtable *fdtable_dup(struct fdtable *ft)
 {
-	struct fdtable *n = calloc(1, sizeof(*n));
+	struct fdtable *n = vm_calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
 	n->refs = 1;
 	if (ft && ft->nfd) {
-		n->fd = calloc(ft->nfd, sizeof(*n->fd));
+		n->fd = vm_calloc(ft->nfd, sizeof(*n->fd));
 		if (!n->fd) {
 			free(n);
 			return NULL;
@@ -323,7 +324,7 @@ int64_t fd_install(struct vmsys *s, struct task *t, int want_fd, struct file *f,
 		unsigned n = ft->nfd ? ft->nfd : 16;
 		while (n <= (unsigned)fd)
 			n *= 2;
-		struct fd_entry *nf = realloc(ft->fd, n * sizeof(*nf));
+		struct fd_entry *nf = vm_realloc(ft->fd, n * sizeof(*nf));
 		if (!nf)
 			return -KERR_ENOMEM;
 		memset(nf + ft->nfd, 0, (n - ft->nfd) * sizeof(*nf));
@@ -407,7 +408,7 @@ int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t path
 			g->unlinked = true;
 			/* /proc shows an unlinked file as "PATH (deleted)" (d_path()) */
 			size_t pl = strlen(g->path);
-			char *np = realloc(g->path, pl + sizeof(" (deleted)"));
+			char *np = vm_realloc(g->path, pl + sizeof(" (deleted)"));
 			if (np) {
 				memcpy(np + pl, " (deleted)", sizeof(" (deleted)"));
 				g->path = np;

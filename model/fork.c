@@ -11,6 +11,7 @@
  * pages become COW-shared (write-protected in both) and stay mlocked on
  * behalf of the parent only.
  */
+#include "alloc.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -57,7 +58,7 @@ static int copy_ptes(struct vmsys *s, struct vma *src, struct vma *dst)
 
 static struct task *task_new(struct vmsys *s, int pid)
 {
-	struct task *t = calloc(1, sizeof(*t));
+	struct task *t = vm_calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->pid = pid;
@@ -154,7 +155,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 	}
 	c->mm = mm_alloc(s);
 	if (!c->mm) {
-		c->alive = false;
+		vm_exit(s, c); /* drops the fd table it already has */
 		return -KERR_ENOMEM;
 	}
 	lru_add_drain(s);

@@ -209,6 +209,8 @@ struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end
 		    vm_flags_t flags, struct file *f, uint64_t pgoff);
 void vma_link(struct vmsys *s, struct mm *mm, struct vma *v);
 void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v);
+/* free a VMA that vma_new() made and nothing linked yet */
+void vma_free_unlinked(struct vmsys *s, struct vma *v);
 int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 	      bool check_limit, struct vma **newp);
 /* vma_modify(): make [start,end) of v carry newflags, merging with

@@ -1,12 +1,13 @@
 /* mm.c - address spaces: creation, teardown, and the mlock permission and
  * limit checks every locking path shares. */
+#include "alloc.h"
 #include "internal.h"
 
 #include <stdlib.h>
 
 struct mm *mm_alloc(struct vmsys *s)
 {
-	struct mm *mm = calloc(1, sizeof(*mm));
+	struct mm *mm = vm_calloc(1, sizeof(*mm));
 	if (!mm)
 		return NULL;
 	vma_tree_init(&mm->vmas);

@@ -111,8 +111,7 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 	nv->serial = v->serial;
 	nv->ofd = v->ofd;
 	if (anon_vma_clone(s, nv, v)) {
-		vma_link(s, mm, nv);
-		vma_unlink_free(s, mm, nv);
+		vma_free_unlinked(s, nv);
 		return -KERR_ENOMEM;
 	}
 	vma_link(s, mm, nv);

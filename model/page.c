@@ -1,4 +1,5 @@
 /* page.c - physical frames and their struct pages. */
+#include "alloc.h"
 #include "page.h"
 
 #include <stdlib.h>
@@ -37,10 +38,10 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames)
 		nr_frames = 0xfffff000u;
 	pm->nr_frames = (pfn_t)nr_frames;
 	pm->nchunks = (uint32_t)((nr_frames + 2 + PAGE_CHUNK - 1) >> PAGE_CHUNK_SHIFT);
-	pm->chunks = calloc(pm->nchunks, sizeof(*pm->chunks));
+	pm->chunks = vm_calloc(pm->nchunks, sizeof(*pm->chunks));
 	if (!pm->chunks)
 		return -1;
-	pm->chunks[0] = calloc(PAGE_CHUNK, sizeof(struct page));
+	pm->chunks[0] = vm_calloc(PAGE_CHUNK, sizeof(struct page));
 	if (!pm->chunks[0])
 		return -1;
 	/* pfn 1: the shared zero page, never on an LRU, never freed */
@@ -75,7 +76,7 @@ pfn_t physmem_alloc(struct physmem *pm)
 		pfn = pm->next_unused;
 		uint32_t c = pfn >> PAGE_CHUNK_SHIFT;
 		if (!pm->chunks[c]) {
-			pm->chunks[c] = calloc(PAGE_CHUNK, sizeof(struct page));
+			pm->chunks[c] = vm_calloc(PAGE_CHUNK, sizeof(struct page));
 			if (!pm->chunks[c])
 				return PFN_NONE;
 		}

@@ -1,4 +1,5 @@
 /* radix.c - see radix.h. */
+#include "alloc.h"
 #include "radix.h"
 
 #include <stdlib.h>
@@ -78,19 +79,19 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 	}
 	struct radix_leaf *leaf = find_leaf(r, key);
 	if (!leaf) {
-		if (!r->root && !(r->root = calloc(1, sizeof(struct radix_node))))
+		if (!r->root && !(r->root = vm_calloc(1, sizeof(struct radix_node))))
 			return -1;
 		struct radix_node *n = r->root;
 		for (int level = 0; level < 2; level++) {
 			struct radix_node **child = (struct radix_node **)&n->slot[idx(key, level)];
 			if (!*child) {
-				if (!(*child = calloc(1, sizeof(struct radix_node))))
+				if (!(*child = vm_calloc(1, sizeof(struct radix_node))))
 					return -1;
 				n->used++;
 			}
 			n = *child;
 		}
-		if (!(leaf = calloc(1, sizeof(struct radix_leaf))))
+		if (!(leaf = vm_calloc(1, sizeof(struct radix_leaf))))
 			return -1;
 		n->slot[idx(key, 2)] = leaf;
 		n->used++;

@@ -12,6 +12,7 @@
  * Split (mm/vma.c:split_vma()): refused with ENOMEM when map_count has
  * reached vm.max_map_count; munmap's internal split does not check.
  */
+#include "alloc.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -21,7 +22,7 @@ static void absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vm
 struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 		    vm_flags_t flags, struct file *f, uint64_t pgoff)
 {
-	struct vma *v = calloc(1, sizeof(*v));
+	struct vma *v = vm_calloc(1, sizeof(*v));
 	if (!v)
 		return NULL;
 	v->start = start;
@@ -89,6 +90,18 @@ void unlink_anon_vmas(struct vmsys *s, struct vma *v)
 	}
 }
 
+/* A VMA made by vma_new() that was never linked (a split or copy that
+ * failed half way): its file reference and the chains it got go, nothing
+ * of the tree, the map count or the file's i_mmap list is touched (the
+ * error paths of mm/vma.c:__split_vma() free the new VMA the same way). */
+void vma_free_unlinked(struct vmsys *s, struct vma *v)
+{
+	if (v->file)
+		file_put(s, v->file);
+	unlink_anon_vmas(s, v);
+	free(v);
+}
+
 void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v)
 {
 	vma_tree_erase(&mm->vmas, v);
@@ -105,7 +118,7 @@ void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v)
 
 static int avc_link(struct vma *v, struct anon_vma *av)
 {
-	struct avc *c = calloc(1, sizeof(*c));
+	struct avc *c = vm_calloc(1, sizeof(*c));
 	if (!c)
 		return -KERR_ENOMEM;
 	c->vma = v;
@@ -163,7 +176,7 @@ int anon_vma_prepare(struct vmsys *s, struct vma *v)
 		reuse->refs++;
 		return 0;
 	}
-	struct anon_vma *av = calloc(1, sizeof(*av));
+	struct anon_vma *av = vm_calloc(1, sizeof(*av));
 	if (!av)
 		return -KERR_ENOMEM;
 	av->id = ++s->next_anon_id;
@@ -208,7 +221,7 @@ int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 	n->serial = v->serial;
 	n->ofd = v->ofd;
 	if (anon_vma_clone(s, n, v)) {
-		vma_unlink_free(s, mm, n); /* never linked: undo by hand */
+		vma_free_unlinked(s, n);
 		return -KERR_ENOMEM;
 	}
 	vma_tree_erase(&mm->vmas, v);

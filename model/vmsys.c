@@ -2,6 +2,7 @@
  * vmsys.c - the machine: configuration, processes, and the read-only
  * queries behind /proc views.
  */
+#include "alloc.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -124,7 +125,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 			 (unsigned long long)c->page_size);
 		return NULL;
 	}
-	struct vmsys *s = calloc(1, sizeof(*s));
+	struct vmsys *s = vm_calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -155,7 +156,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	lru_init(&s->lru);
 	s->swap_total = c->swap >> PAGE_SHIFT;
 	if (s->swap_total) {
-		s->swap_map = calloc(s->swap_total, 1);
+		s->swap_map = vm_calloc(s->swap_total, 1);
 		if (!s->swap_map) {
 			physmem_destroy(&s->pm);
 			free(s);

@@ -10,6 +10,7 @@
  * the rules themselves are the documented promises, never a copy of a
  * version's code paths.
  */
+#include "alloc.h"
 #include "check_inv.h"
 
 #include <stdio.h>
@@ -62,7 +63,7 @@ struct check_inv {
 
 struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask)
 {
-	struct check_inv *ci = calloc(1, sizeof(*ci));
+	struct check_inv *ci = vm_calloc(1, sizeof(*ci));
 	if (!ci)
 		return NULL;
 	ci->s = s;
@@ -70,8 +71,8 @@ struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask)
 	ci->lockbits = VM_LOCKED | s->sem->lock_mask | s->sem->onfault_bit;
 	ci->never = VM_SPECIAL | VM_HUGETLB | VM_DROPPABLE;
 	ci->nstamp = (size_t)s->pm.nr_frames + 2;
-	ci->stamp = calloc(ci->nstamp, sizeof(*ci->stamp));
-	ci->lockmap = calloc(ci->nstamp, 1);
+	ci->stamp = vm_calloc(ci->nstamp, sizeof(*ci->stamp));
+	ci->lockmap = vm_calloc(ci->nstamp, 1);
 	if (!ci->stamp || !ci->lockmap) {
 		check_inv_free(ci);
 		return NULL;
@@ -103,7 +104,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 	size_t n = *cap ? *cap * 2 : 256;
 	while (n < need)
 		n *= 2;
-	void *q = realloc(*p, n * elem);
+	void *q = vm_realloc(*p, n * elem);
 	if (!q)
 		return false;
 	*p = q;

@@ -8,6 +8,7 @@
  * (mlock, fork ...) as in the original.  The candidate is then cut right
  * after that step, so a reproducer always ends at its failing event.
  */
+#include "alloc.h"
 #include "check_shrink.h"
 
 #include <inttypes.h>
@@ -55,7 +56,7 @@ int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, str
 	}
 	if (*bufcap < p->steps) {
 		free(*buf);
-		*buf = malloc(p->steps * sizeof(**buf));
+		*buf = vm_malloc(p->steps * sizeof(**buf));
 		*bufcap = *buf ? p->steps : 0;
 		if (!*buf) {
 			check_inv_free(ci);
@@ -404,7 +405,7 @@ void check_shrink(const struct check_plan *p, const struct gen_machine *m, struc
 {
 	if (!*n)
 		return;
-	struct shrinker sh = { p, m, inv, steps[*n - 1].sys, malloc(*n * sizeof(*steps)), 0, 0 };
+	struct shrinker sh = { p, m, inv, steps[*n - 1].sys, vm_malloc(*n * sizeof(*steps)), 0, 0 };
 	if (!sh.cand)
 		return;
 	{

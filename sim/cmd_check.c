@@ -27,6 +27,7 @@
 /* <signal.h> (via sys/wait.h) defines si_addr, a field name of struct event */
 #undef si_addr
 
+#include "alloc.h"
 #include "check_gen.h"
 #include "check_inv.h"
 #include "check_shrink.h"
@@ -131,7 +132,7 @@ static void run_block(const struct opts *o, uint32_t b, struct block_res *br, st
 			gen_machine(seed, &m);
 			/* shrink a copy: the run's steps serve every invariant it broke */
 			size_t n = ro.first[k] + 1;
-			struct gstep *w = malloc(n * sizeof(*w));
+			struct gstep *w = vm_malloc(n * sizeof(*w));
 			if (!w) {
 				fprintf(stderr, "vmsim check: out of memory\n");
 				br->err = 1;
@@ -364,7 +365,7 @@ int cmd_check(int argc, char **argv)
 	memset(tot, 0, sizeof(tot));
 	uint64_t runs = 0, steps = 0;
 	int failed = 0;
-	struct block_res *br = malloc(sizeof(*br));
+	struct block_res *br = vm_malloc(sizeof(*br));
 	struct gstep *buf = NULL;
 	size_t cap = 0;
 	if (!br) {

@@ -17,6 +17,7 @@
  * until that call has returned (the kernel would have serialized them on
  * mmap_lock anyway, in an order the trace could not tell).
  */
+#include "alloc.h"
 #include "cmds.h"
 #include "rec_faults.h"
 #include "rec_proc.h"
@@ -107,7 +108,7 @@ static struct tracee *tracee(struct recorder *r, pid_t tid, bool create)
 		return NULL;
 	if (r->nt == r->capt) {
 		size_t nc = r->capt ? r->capt * 2 : 8;
-		struct tracee *n = realloc(r->t, nc * sizeof(*n));
+		struct tracee *n = vm_realloc(r->t, nc * sizeof(*n));
 		if (!n)
 			return NULL;
 		r->t = n;
@@ -167,13 +168,13 @@ static void file_seen(void *ctx, const char *path, uint32_t dev, uint64_t ino)
 			return;
 	if (r->nfiles == r->capfiles) {
 		size_t nc = r->capfiles ? r->capfiles * 2 : 64;
-		struct known_file *n = realloc(r->files, nc * sizeof(*n));
+		struct known_file *n = vm_realloc(r->files, nc * sizeof(*n));
 		if (!n)
 			return;
 		r->files = n;
 		r->capfiles = nc;
 	}
-	char *p = strdup(path);
+	char *p = vm_strdup(path);
 	if (p)
 		r->files[r->nfiles++] = (struct known_file){ dev, ino, p };
 }

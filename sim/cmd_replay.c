@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "apply.h"
 #include "check_inv.h"
 #include "cmds.h"
@@ -97,7 +98,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		fprintf(stderr, "%s: warning: %s\n", path, ss.note);
 	struct replay_stats st = { 0, 0, 0, 0 };
 	struct event *ev;
-	int r, rc = 0;
+	int r = 0, rc = 0;
 	static char why[8192], state[4096];
 	/* the promise invariants of `vmsim check` (sim/check_inv.h): those the
 	 * trace's header names (a reproducer) and those asked for.  A real
@@ -116,7 +117,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		promise_mask |= (uint32_t)m;
 	}
 	struct check_inv *ci = promise_mask ? check_inv_new(ss.sys, promise_mask) : NULL;
-	while ((r = session_next(&ss, &ev)) > 0) {
+	while (!vm_host_oom && (r = session_next(&ss, &ev)) > 0) {
 		const char *where = ev->src ? ev->src : path; /* FILE of FILE:LINE */
 		st.events++;
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN) {

@@ -1,4 +1,5 @@
 /* diff.c - two models in lockstep over one trace.  See diff.h. */
+#include "alloc.h"
 #include "diff.h"
 
 #include <inttypes.h>
@@ -26,7 +27,7 @@ static struct diff_item *add_item(struct diff_result *r, unsigned long line, enu
 {
 	if (r->nitems == r->cap_items) {
 		size_t cap = r->cap_items ? r->cap_items * 2 : 32;
-		struct diff_item *n = realloc(r->items, cap * sizeof(*n));
+		struct diff_item *n = vm_realloc(r->items, cap * sizeof(*n));
 		if (!n)
 			return NULL;
 		r->items = n;
@@ -356,7 +357,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 			continue;
 		if (r->nevs == r->cap_evs) {
 			size_t cap = r->cap_evs ? r->cap_evs * 2 : 8;
-			struct diff_event *n = realloc(r->evs, cap * sizeof(*n));
+			struct diff_event *n = vm_realloc(r->evs, cap * sizeof(*n));
 			if (!n) {
 				snprintf(r->err, sizeof(r->err), "out of memory");
 				rc = 2;

@@ -1,6 +1,8 @@
 /* main.c - the vmsim command: dispatch to a subcommand. */
 #include "cmds.h"
 
+#include "alloc.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +23,8 @@ static const char usage[] =
 	"  help [COMMAND]    this text, or one command's\n"
 	"  version           the version (also --version, -V)\n"
 	"\n"
-	"Kernels: 4.0 lof-v1 4.4 6.1 6.18.  Exit: 0 ok, 1 divergence, 2 bad input.\n"
+	"Kernels: 4.0 lof-v1 4.4 6.1 6.18.\n"
+	"Exit: 0 ok, 1 divergence, 2 bad input, 3 out of memory (of this machine, not the model's).\n"
 	"`vmsim help COMMAND` or `vmsim COMMAND --help` describes one command.\n";
 
 static const struct {
@@ -61,5 +64,14 @@ int main(int argc, char **argv)
 		printf("vmsim %s\n", VMSIM_VERSION);
 		return 0;
 	}
-	return run(cmd, argc - 1, argv + 1);
+	int rc = run(cmd, argc - 1, argv + 1);
+	if (vm_host_oom) {
+		/* what the model answered after a failed allocation is not a
+		 * kernel's answer: say so, with an exit status of its own */
+		fflush(stdout);
+		fprintf(stderr, "vmsim: error: out of memory: this machine could not allocate what "
+				"the simulation needs (exit 3)\n");
+		return 3;
+	}
+	return rc;
 }

@@ -1,4 +1,5 @@
 /* rec_faults.c - page faults from perf events.  See rec_faults.h. */
+#include "alloc.h"
 #include "rec_faults.h"
 
 #include <errno.h>
@@ -81,7 +82,7 @@ static long tracepoint_id(const char *name)
 
 struct rec_faults *rec_faults_open(pid_t pid, char *why, size_t whylen)
 {
-	struct rec_faults *rf = calloc(1, sizeof(*rf));
+	struct rec_faults *rf = vm_calloc(1, sizeof(*rf));
 	if (!rf) {
 		snprintf(why, whylen, "out of memory");
 		return NULL;
@@ -157,7 +158,7 @@ static int push(struct sample **v, size_t *n, size_t *cap, const struct sample *
 {
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 1024;
-		struct sample *w = realloc(*v, nc * sizeof(*w));
+		struct sample *w = vm_realloc(*v, nc * sizeof(*w));
 		if (!w)
 			return -1;
 		*v = w;

@@ -1,4 +1,5 @@
 /* rec_proc.c - the live system's answers for `vmsim record`.  See rec_proc.h. */
+#include "alloc.h"
 #include "rec_proc.h"
 
 #include <errno.h>
@@ -207,7 +208,7 @@ static char *residency(const char *path, uint64_t *size, const uint64_t *skip, s
 	size_t pages = ((uint64_t)st.st_size + 4095) / 4096;
 	if (pages) {
 		void *map = mmap(NULL, pages * 4096, PROT_READ, MAP_SHARED, fd, 0);
-		unsigned char *vec = map != MAP_FAILED ? malloc(pages) : NULL;
+		unsigned char *vec = map != MAP_FAILED ? vm_malloc(pages) : NULL;
 		if (vec && !mincore(map, pages * 4096, vec)) {
 			for (size_t k = 0; k < nskip; k++)
 				if (skip[k] < pages)
@@ -340,7 +341,7 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool 
 			continue; /* a field line */
 		if (nv == cap) {
 			size_t nc = cap ? cap * 2 : 64;
-			struct inh_vma *nw = realloc(v, nc * sizeof(*nw));
+			struct inh_vma *nw = vm_realloc(v, nc * sizeof(*nw));
 			if (!nw) {
 				rc = -1;
 				break;
@@ -362,7 +363,7 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool 
 		e->path = (*p == '/' && !strstr(p, " (deleted)")) ? p : NULL;
 	}
 	fclose(f);
-	uint64_t *skip = nfault ? malloc(nfault * sizeof(*skip)) : NULL;
+	uint64_t *skip = nfault ? vm_malloc(nfault * sizeof(*skip)) : NULL;
 	for (size_t i = 0; i < nv; i++) {
 		if (v[i].path) {
 			bool seen = false;

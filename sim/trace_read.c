@@ -18,6 +18,7 @@
  * bounded by the longest line and the number of pids with an unfinished
  * call.
  */
+#include "alloc.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -201,14 +202,14 @@ static struct trace_reader *reader_new(FILE *f, bool own, const char *name,
 				       const char *arch, const char *kernel,
 				       char *err, size_t errlen)
 {
-	struct trace_reader *r = calloc(1, sizeof(*r));
+	struct trace_reader *r = vm_calloc(1, sizeof(*r));
 	if (!r)
 		goto nomem;
 	r->f = f;
 	r->own = own;
-	r->name = strdup(name ? name : "-");
+	r->name = vm_strdup(name ? name : "-");
 	r->cap = BLOCK;
-	r->buf = malloc(r->cap);
+	r->buf = vm_malloc(r->cap);
 	if (!r->name || !r->buf)
 		goto nomem;
 	if (arch) {
@@ -316,13 +317,13 @@ static int count_unknown(struct trace_reader *r, const char *name, size_t len)
 		}
 	if (r->nunk == r->capunk) {
 		size_t nc = r->capunk ? r->capunk * 2 : 16;
-		struct unk *u = realloc(r->unk, nc * sizeof(*u));
+		struct unk *u = vm_realloc(r->unk, nc * sizeof(*u));
 		if (!u)
 			return -1;
 		r->unk = u;
 		r->capunk = nc;
 	}
-	char *s = malloc(len + 1);
+	char *s = vm_malloc(len + 1);
 	if (!s)
 		return -1;
 	memcpy(s, name, len);
@@ -361,7 +362,7 @@ static int next_line(struct trace_reader *r)
 		}
 		if (r->cap - r->end < BLOCK / 2) {
 			size_t nc = r->cap * 2;
-			char *b = realloc(r->buf, nc);
+			char *b = vm_realloc(r->buf, nc);
 			if (!b) {
 				snprintf(r->err, sizeof(r->err),
 					 "%s:%lu: error: out of memory for a line",
@@ -1914,7 +1915,7 @@ static int grow(char **buf, size_t *cap, size_t need)
 	size_t nc = *cap ? *cap : 256;
 	while (nc < need)
 		nc *= 2;
-	char *b = realloc(*buf, nc);
+	char *b = vm_realloc(*buf, nc);
 	if (!b)
 		return -1;
 	*buf = b;
@@ -2027,7 +2028,7 @@ static int add_pending(struct trace_reader *r, int pid, double ts, char *p, char
 			    r->line_pid);
 	if (r->npend == r->cappend) {
 		size_t nc = r->cappend ? r->cappend * 2 : 8;
-		struct pend *np = realloc(r->pend, nc * sizeof(*np));
+		struct pend *np = vm_realloc(r->pend, nc * sizeof(*np));
 		if (!np)
 			return fail(r, p, "out of memory");
 		memset(np + r->cappend, 0, (nc - r->cappend) * sizeof(*np));
@@ -2118,7 +2119,7 @@ static int add_kid(struct trace_reader *r, int pid)
 {
 	if (r->nkids == r->capkids) {
 		size_t nc = r->capkids ? 2 * r->capkids : 8;
-		int *k = realloc(r->kids, nc * sizeof(*k));
+		int *k = vm_realloc(r->kids, nc * sizeof(*k));
 		if (!k)
 			return -1;
 		r->kids = k;
@@ -2389,7 +2390,7 @@ struct trace_reader *trace_open_merged(const char *const *paths, size_t n, const
 	struct trace_reader *r = reader_new(NULL, false, name, arch, kernel, err, errlen);
 	if (!r)
 		return NULL;
-	r->parts = calloc(n, sizeof(*r->parts));
+	r->parts = vm_calloc(n, sizeof(*r->parts));
 	if (!r->parts) {
 		snprintf(err, errlen, "out of memory");
 		trace_close(r);

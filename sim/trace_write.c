@@ -7,6 +7,7 @@
  * events and looks like a recorded one.  Formatting goes into a caller's
  * buffer with snprintf semantics: the return value is the length needed.
  */
+#include "alloc.h"
 #include "trace.h"
 
 #include <inttypes.h>
@@ -103,7 +104,7 @@ static void put_flags(struct out *o, const char *arch, const char *kernel,
 		put(o, tmp, n);
 		return;
 	}
-	char *big = malloc(n + 1);
+	char *big = vm_malloc(n + 1);
 	if (!big) {
 		put_hex0(o, v);
 		return;
@@ -594,7 +595,7 @@ int trace_write_event(FILE *f, const struct event *ev, const char *arch,
 	size_t n = trace_format_event(ev, arch, kernel, tmp, sizeof(tmp));
 	char *p = tmp;
 	if (n >= sizeof(tmp)) {
-		p = malloc(n + 1);
+		p = vm_malloc(n + 1);
 		if (!p)
 			return -1;
 		trace_format_event(ev, arch, kernel, p, n + 1);

@@ -1,0 +1,28 @@
+/*
+ * alloc.h - every heap allocation of vmsim goes through here.
+ *
+ * A failed allocation returns NULL as malloc does (callers handle it), and
+ * sets vm_host_oom: the host, not the simulated machine, ran out of
+ * memory, so what the model answered since is not a kernel's answer.  The
+ * commands test the flag and exit with status 3 and an "out of memory"
+ * message (distinct from 1, a divergence, and 2, bad input).
+ *
+ * A build with -DVMSIM_FAILALLOC fails the Nth allocation when the
+ * environment has VMSIM_FAIL_AT=N (and counts allocations into
+ * VMSIM_ALLOC_COUNT's file at exit), for the allocation-failure sweep of
+ * the test suite.
+ */
+#ifndef VMSIM_ALLOC_H
+#define VMSIM_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+extern bool vm_host_oom;
+
+void *vm_malloc(size_t n);
+void *vm_calloc(size_t n, size_t size);
+void *vm_realloc(void *p, size_t n);
+char *vm_strdup(const char *s);
+
+#endif
