@@ -65,10 +65,15 @@ static struct task *task_new(struct vmsys *s, int pid)
 	t->alive = true;
 	t->pid_known = pid != 0;
 	/* append: tasks stay in creation order */
-	struct task **pp = &s->tasks;
-	while (*pp)
-		pp = &(*pp)->next;
-	*pp = t;
+	if (s->tasks_tail)
+		s->tasks_tail->next = t;
+	else
+		s->tasks = t;
+	s->tasks_tail = t;
+	if (pid && task_index_put(s, t)) {
+		t->alive = false; /* still listed (freed with the machine), not indexed */
+		return NULL;
+	}
 	if (pid >= s->next_pid && pid < INT_MAX)
 		s->next_pid = pid + 1;
 	return t;

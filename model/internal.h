@@ -162,7 +162,11 @@ struct vmsys {
 	uint64_t swap_total, swap_free;   /* pages */
 	uint8_t *swap_map;                /* per slot use count */
 	uint64_t swap_next;
-	struct task *tasks;
+	struct task *tasks, *tasks_tail; /* in creation order */
+	/* pid -> the newest task with it (open addressing, never shrinks): a
+	 * lookup does not walk the processes, exited ones included */
+	struct task **tidx;
+	size_t tidx_cap, tidx_n;
 	struct file *files;
 	uint32_t next_file_id, next_anon_id, next_mm_id, next_serial, next_ofd;
 	int next_pid;
@@ -180,6 +184,10 @@ struct vmsys {
 static inline struct page *spage(struct vmsys *s, pfn_t pfn) { return pfn_page(&s->pm, pfn); }
 static inline void count_vm(struct vmsys *s, enum vmstat_item i, int64_t d) { s->stat.v[i] += d; }
 static inline uint64_t vma_pages(const struct vma *v) { return (v->end - v->start) >> PAGE_SHIFT; }
+/* the pid index (vmsys.c) */
+int task_index_put(struct vmsys *s, struct task *t);
+struct task *task_index_get(struct vmsys *s, int pid);
+
 static inline bool capable_ipc_lock(const struct task *t) { return t->cap_ipc_lock; }
 static inline uint64_t rlimit_memlock_pages(const struct task *t)
 {

@@ -178,6 +178,7 @@ void vmsys_free(struct vmsys *s)
 	for (struct task *t = s->tasks; t; t = t->next)
 		vm_exit(s, t);
 	lru_add_drain(s);
+	free(s->tidx);
 	while (s->tasks) {
 		struct task *n = s->tasks->next;
 		free(s->tasks);
@@ -197,6 +198,49 @@ const struct semantics *vmsys_semantics(const struct vmsys *s)
 
 struct task *vmsys_task_new_internal(struct vmsys *s, int pid);
 
+static size_t pid_slot(size_t cap, int pid)
+{
+	return ((size_t)(unsigned)pid * 0x9e3779b9u) & (cap - 1);
+}
+
+struct task *task_index_get(struct vmsys *s, int pid)
+{
+	if (!s->tidx_cap)
+		return NULL;
+	for (size_t i = pid_slot(s->tidx_cap, pid);; i = (i + 1) & (s->tidx_cap - 1)) {
+		struct task *t = s->tidx[i];
+		if (!t || t->pid == pid)
+			return t;
+	}
+}
+
+int task_index_put(struct vmsys *s, struct task *t)
+{
+	if ((s->tidx_n + 1) * 2 > s->tidx_cap) {
+		size_t nc = s->tidx_cap ? s->tidx_cap * 2 : 64;
+		struct task **n = vm_calloc(nc, sizeof(*n));
+		if (!n)
+			return -1;
+		for (size_t i = 0; i < s->tidx_cap; i++)
+			if (s->tidx[i]) {
+				size_t j = pid_slot(nc, s->tidx[i]->pid);
+				while (n[j])
+					j = (j + 1) & (nc - 1);
+				n[j] = s->tidx[i];
+			}
+		free(s->tidx);
+		s->tidx = n;
+		s->tidx_cap = nc;
+	}
+	size_t i = pid_slot(s->tidx_cap, t->pid);
+	while (s->tidx[i] && s->tidx[i]->pid != t->pid)
+		i = (i + 1) & (s->tidx_cap - 1);
+	if (!s->tidx[i])
+		s->tidx_n++;
+	s->tidx[i] = t; /* the newest with that pid */
+	return 0;
+}
+
 struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 {
 	struct task *first = s->tasks;
@@ -204,10 +248,7 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 		if (first || !create)
 			return first;
 	} else {
-		struct task *found = NULL;
-		for (struct task *t = s->tasks; t; t = t->next)
-			if (t->pid == pid)
-				found = t; /* the newest with that pid */
+		struct task *found = task_index_get(s, pid);
 		if (found)
 			return found;
 		if (!create)
@@ -216,6 +257,8 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 		if (first && !first->pid_known && !first->next) {
 			first->pid = pid;
 			first->pid_known = true;
+			if (task_index_put(s, first))
+				return NULL;
 			if (pid >= s->next_pid && pid < INT_MAX)
 				s->next_pid = pid + 1;
 			return first;
@@ -487,6 +530,18 @@ static void fill_page_info(struct vmsys *s, pfn_t pfn, struct vm_page_info *pi)
 	pi->uptodate = (p->flags & PG_UPTODATE) != 0;
 	pi->mapcount = p->mapcount;
 	pi->mlock_count = p->mlock_count;
+}
+
+bool vmsys_next_page(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t end)
+{
+	(void)s;
+	if (!t->mm || *addr >= end)
+		return false;
+	uint64_t key = *addr >> PAGE_SHIFT;
+	if (!radix_next(&t->mm->pt, &key, (end - 1) >> PAGE_SHIFT))
+		return false;
+	*addr = key << PAGE_SHIFT;
+	return true;
 }
 
 bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_info *pi)

@@ -219,6 +219,10 @@ struct vm_page_info {        /* pagemap + kpageflags of one virtual page */
 };
 /* false if addr is not mapped by any PTE or swap entry (info->present = 0). */
 bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_info *info);
+/* The first page address >= *addr and < end that has a PTE or swap entry:
+ * true with it in *addr.  Walks the page table, so a walk over a mapping
+ * costs what is present in it, not its size. */
+bool vmsys_next_page(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t end);
 
 /* Global counters (vmstat.h items) and memory totals in pages. */
 int64_t vmsys_vmstat(const struct vmsys *s, int item);

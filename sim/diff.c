@@ -87,6 +87,12 @@ static unsigned cmp_pages(struct diff_result *r, unsigned long line, struct side
 			  unsigned listed)
 {
 	for (uint64_t a = start; a < end; a += PAGE) {
+		/* the next page either side has: the walk costs what is present */
+		uint64_t na = a, nb = a;
+		bool ma = vmsys_next_page(A->sys, ta, &na, end), mb = vmsys_next_page(B->sys, tb, &nb, end);
+		if (!ma && !mb)
+			break;
+		a = !ma ? nb : !mb ? na : na < nb ? na : nb;
 		struct vm_page_info pa, pb;
 		bool ha = vmsys_page(A->sys, ta, a, &pa);
 		bool hb = vmsys_page(B->sys, tb, a, &pb);

@@ -71,6 +71,10 @@ struct trace_reader {
 
 	struct pend *pend;
 	size_t npend, cappend;
+	/* pid -> 1 + index into pend (0 empty; PEND_GONE a deleted slot), so
+	 * that 300,000 processes with a call unfinished cost no linear search */
+	uint32_t *pidx;
+	size_t pidx_cap, pidx_used;
 	struct unk *unk;
 	size_t nunk, capunk;
 	char *work;            /* a joined unfinished+resumed call */
@@ -275,6 +279,7 @@ void trace_close(struct trace_reader *r)
 	for (size_t i = 0; i < r->cappend; i++)
 		free(r->pend[i].buf);
 	free(r->pend);
+	free(r->pidx);
 	for (size_t i = 0; i < r->nunk; i++)
 		free(r->unk[i].name);
 	free(r->unk);
@@ -1893,19 +1898,86 @@ static int parse_exit(struct trace_reader *r, char *p, struct event *ev)
 
 /* ---- unfinished / resumed ---------------------------------------------- */
 
+#define PEND_GONE UINT32_MAX
+
+static size_t pend_slot(size_t cap, int pid)
+{
+	return ((size_t)(unsigned)pid * 0x9e3779b9u) & (cap - 1);
+}
+
+/* the index slot of pid (its entry, or where it would go) */
+static size_t pend_lookup(const struct trace_reader *r, int pid, bool *found)
+{
+	size_t i = pend_slot(r->pidx_cap, pid), free_slot = SIZE_MAX;
+	for (;; i = (i + 1) & (r->pidx_cap - 1)) {
+		uint32_t v = r->pidx[i];
+		if (!v) {
+			*found = false;
+			return free_slot != SIZE_MAX ? free_slot : i;
+		}
+		if (v == PEND_GONE) {
+			if (free_slot == SIZE_MAX)
+				free_slot = i;
+		} else if (r->pend[v - 1].pid == pid) {
+			*found = true;
+			return i;
+		}
+	}
+}
+
+static int pend_rehash(struct trace_reader *r)
+{
+	size_t nc = r->pidx_cap ? r->pidx_cap * 2 : 64;
+	while (nc < 4 * (r->npend + 1))
+		nc *= 2;
+	uint32_t *n = vm_calloc(nc, sizeof(*n));
+	if (!n)
+		return -1;
+	free(r->pidx);
+	r->pidx = n;
+	r->pidx_cap = nc;
+	r->pidx_used = r->npend;
+	for (size_t k = 0; k < r->npend; k++) {
+		bool f;
+		r->pidx[pend_lookup(r, r->pend[k].pid, &f)] = (uint32_t)k + 1;
+	}
+	return 0;
+}
+
 static struct pend *pend_find(struct trace_reader *r, int pid)
 {
-	for (size_t i = 0; i < r->npend; i++)
-		if (r->pend[i].pid == pid)
-			return &r->pend[i];
-	return NULL;
+	if (!r->npend)
+		return NULL;
+	bool found;
+	size_t i = pend_lookup(r, pid, &found);
+	return found ? &r->pend[r->pidx[i] - 1] : NULL;
 }
 
 static void pend_remove(struct trace_reader *r, struct pend *pe)
 {
+	bool found;
+	size_t k = (size_t)(pe - r->pend), last = r->npend - 1;
+	r->pidx[pend_lookup(r, pe->pid, &found)] = PEND_GONE;
+	if (k != last) {
+		size_t j = pend_lookup(r, r->pend[last].pid, &found);
+		r->pidx[j] = (uint32_t)k + 1;
+	}
 	struct pend tmp = *pe;
-	*pe = r->pend[r->npend - 1];
+	*pe = r->pend[last];
 	r->pend[--r->npend] = tmp; /* keep the buffer for reuse */
+}
+
+/* index pend[npend - 1] (just added); -1 out of memory */
+static int pend_index_last(struct trace_reader *r)
+{
+	if ((r->pidx_used + 1) * 2 > r->pidx_cap && pend_rehash(r) < 0)
+		return -1;
+	bool found;
+	size_t i = pend_lookup(r, r->pend[r->npend - 1].pid, &found);
+	if (!r->pidx[i])
+		r->pidx_used++;
+	r->pidx[i] = (uint32_t)r->npend;
+	return 0;
 }
 
 static int grow(char **buf, size_t *cap, size_t need)
@@ -2047,6 +2119,10 @@ static int add_pending(struct trace_reader *r, int pid, double ts, char *p, char
 	if (n == 0 || p[n] != '(') {
 		r->npend--;
 		return fail(r, p + n, n ? "expected '('" : "expected a syscall name");
+	}
+	if (pend_index_last(r) < 0) {
+		r->npend--;
+		return fail(r, p, "out of memory");
 	}
 	return pend_append(r, pe, p, (size_t)(e - p)) < 0 ? -1 : 0;
 }

@@ -265,7 +265,7 @@ static uint64_t pte_pages(const struct view_ctx *c)
 	struct vm_vma_info vi;
 	for (const struct vma *v = vmsys_vma_next(c->sys, c->task, NULL, &vi); v;
 	     v = vmsys_vma_next(c->sys, c->task, v, &vi)) {
-		for (uint64_t a = vi.start; a < vi.end; a += VPAGE) {
+		for (uint64_t a = vi.start; vmsys_next_page(c->sys, c->task, &a, vi.end); a += VPAGE) {
 			struct vm_page_info pi;
 			if (!vmsys_page(c->sys, c->task, a, &pi))
 				continue;
@@ -407,7 +407,7 @@ void view_pages(FILE *f, const struct view_ctx *c)
 			(vi.flags & VM_READ) ? 'r' : '-', (vi.flags & VM_WRITE) ? 'w' : '-',
 			(vi.flags & VM_EXEC) ? 'x' : '-', (vi.flags & VM_MAYSHARE) ? 's' : 'p', vmf,
 			vi.path ? " " : "", vi.path ? vi.path : "");
-		for (uint64_t a = vi.start; a < vi.end; a += VPAGE) {
+		for (uint64_t a = vi.start; vmsys_next_page(c->sys, c->task, &a, vi.end); a += VPAGE) {
 			struct vm_page_info pi;
 			if (!vmsys_page(c->sys, c->task, a, &pi))
 				continue;

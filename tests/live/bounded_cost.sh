@@ -1,0 +1,29 @@
+#!/bin/sh
+# bounded_cost.sh - hostile inputs end in bounded time (each under a
+# generous timeout: this checks "ends", not speed): views and diffs of a
+# 64 TiB mapping cost what is present in it; 300,000 processes with a call
+# <unfinished ...> at once; 200,000 forks of processes that exit.
+vmsim=${VMSIM:-./vmsim}
+case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { # name command...
+	name=$1; shift
+	if timeout 60 "$@" >/dev/null 2>&1 || [ $? -le 1 ]; then pass=$((pass + 1)); echo "ok: $name";
+	else fail=$((fail + 1)); echo "FAIL: $name (exit $?, or over 60 s)"; fi
+}
+printf 'mmap(NULL, 70368744177664, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE, -1, 0) = ?\ntouch(0x7fbffffff000, 4096, READ) = ?\n' > "$tmp/huge.trace"
+check "show status, 64 TiB mapping" "$vmsim" show status "$tmp/huge.trace"
+check "show pages, 64 TiB mapping" "$vmsim" show pages "$tmp/huge.trace"
+check "show smaps, 64 TiB mapping" "$vmsim" show smaps "$tmp/huge.trace"
+check "diff, 64 TiB mapping" "$vmsim" diff --kernel 4.4 --kernel 6.18 "$tmp/huge.trace"
+awk 'BEGIN { n = 300000
+	for (i = 0; i < n; i++) printf "%d mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0 <unfinished ...>\n", i + 2
+	for (i = 0; i < n; i++) printf "%d <... mmap resumed>) = ?\n", i + 2 }' > "$tmp/pend.trace"
+check "300,000 unfinished calls" "$vmsim" replay -q "$tmp/pend.trace"
+awk 'BEGIN { print "1 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = ?"
+	for (i = 0; i < 200000; i++) { c = i + 2; print "1 fork() = " c; print c " exit_group(0) = ?"; print c " +++ exited with 0 +++" } }' > "$tmp/forks.trace"
+check "200,000 forks" "$vmsim" replay -q "$tmp/forks.trace"
+echo "bounded_cost: $pass passed, $fail failed"
+[ $fail -eq 0 ]
