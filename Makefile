@@ -38,7 +38,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 CONF_SRC  := $(sort $(wildcard tests/conformance/*.c))
 PROP_SRC  := $(sort $(wildcard tests/property/*.c))
 LIVE_TESTS := $(sort $(wildcard tests/live/*.sh tests/docs/*.sh))
-MANPAGES  := $(BUILD)/man/vmsim-trace.5
+MANPAGES  := $(BUILD)/man/vmsim-trace.5 $(BUILD)/man/vmsim.1
 TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 
 ifeq ($(BUILD),build)
@@ -155,6 +155,10 @@ fuzz: fuzz-build
 
 man: $(MANPAGES)
 
+$(BUILD)/man/vmsim.1: $(VMSIM) tools/gen-man1.sh
+	@mkdir -p $(dir $@)
+	sh tools/gen-man1.sh ./$(VMSIM) > $@
+
 $(BUILD)/man/vmsim-trace.5: docs/trace-format.md tools/md2man.sh
 	@mkdir -p $(dir $@)
 	sh tools/md2man.sh vmsim-trace 5 "the vmsim trace format" < $< > $@
@@ -164,13 +168,15 @@ bench: $(VMSIM)
 
 install: $(VMSIM) $(MANPAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man5 \
-		$(DESTDIR)$(PREFIX)/share/doc/vmsim
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/vmsim
 	install -m 0755 $(VMSIM) $(DESTDIR)$(PREFIX)/bin/vmsim
-	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 0644 $(BUILD)/man/vmsim-trace.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 0644 $(BUILD)/man/vmsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/vmsim/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/vmsim $(DESTDIR)$(PREFIX)/share/man/man5/vmsim-trace.5
+	rm -f $(DESTDIR)$(PREFIX)/bin/vmsim $(DESTDIR)$(PREFIX)/share/man/man5/vmsim-trace.5 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/vmsim.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/vmsim
 
 clean:
