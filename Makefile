@@ -23,7 +23,7 @@ CFLAGS  := $(OPT)
 WERROR  ?= -Werror
 endif
 WERROR  ?=
-ALL_CFLAGS = $(CSTD) $(WARN) $(WERROR) -Imodel -Isim $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(CSTD) $(WARN) $(WERROR) -Iinclude -Imodel -Isim $(CPPFLAGS) $(CFLAGS)
 LDLIBS  += -lm
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
@@ -47,7 +47,35 @@ else
 VMSIM := $(BUILD)/vmsim
 endif
 
-.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc
+# ---- libvmsim: include/vmsim.h, a static and a shared library, vmsim.pc -----
+SOVERSION := 0
+LIBVER    := 0.1.0
+LIBDIR    ?= $(PREFIX)/lib
+PIC_BUILD := build-pic
+
+$(BUILD)/libvmsim.a: $(SIM_OBJ) $(MODEL_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# the shared library from position-independent objects of its own
+$(BUILD)/libvmsim.so.$(LIBVER): $(SIM_SRC) $(MODEL_SRC)
+	@$(MAKE) --no-print-directory BUILD=$(PIC_BUILD) OPT="$(OPT) -fPIC" \
+	    $(PIC_BUILD)/libvmsim-sim.a $(PIC_BUILD)/libvmsim-model.a
+	$(CC) -shared -Wl,-soname,libvmsim.so.$(SOVERSION) $(LDFLAGS) -o $@ \
+	    -Wl,--whole-archive $(PIC_BUILD)/libvmsim-sim.a $(PIC_BUILD)/libvmsim-model.a \
+	    -Wl,--no-whole-archive $(LDLIBS)
+
+# written anew each time: it holds PREFIX and LIBDIR
+$(BUILD)/vmsim.pc: FORCE
+	@mkdir -p $(dir $@)
+	printf 'prefix=%s\nlibdir=%s\nincludedir=%s/include\n\nName: vmsim\nDescription: %s\nVersion: %s\nLibs: -L$${libdir} -lvmsim\nLibs.private: -lm\nCflags: -I$${includedir}\n' \
+	    "$(PREFIX)" "$(LIBDIR)" "$(PREFIX)" "the simulated Linux VM of vmsim (memory locking)" "$(LIBVER)" > $@
+
+FORCE:
+
+lib: $(BUILD)/libvmsim.a $(BUILD)/libvmsim.so.$(LIBVER) $(BUILD)/vmsim.pc
+
+.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc lib
 
 all: $(VMSIM)
 
@@ -166,20 +194,29 @@ $(BUILD)/man/vmsim-trace.5: docs/trace-format.md tools/md2man.sh
 bench: $(VMSIM)
 	@sh tools/bench.sh ./$(VMSIM)
 
-install: $(VMSIM) $(MANPAGES)
+install: $(VMSIM) $(MANPAGES) lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man5 \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/vmsim
 	install -m 0755 $(VMSIM) $(DESTDIR)$(PREFIX)/bin/vmsim
 	install -m 0644 $(BUILD)/man/vmsim-trace.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 0644 $(BUILD)/man/vmsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 0644 include/vmsim.h $(DESTDIR)$(PREFIX)/include/
+	install -m 0644 $(BUILD)/libvmsim.a $(DESTDIR)$(LIBDIR)/
+	install -m 0755 $(BUILD)/libvmsim.so.$(LIBVER) $(DESTDIR)$(LIBDIR)/
+	ln -sf libvmsim.so.$(LIBVER) $(DESTDIR)$(LIBDIR)/libvmsim.so.$(SOVERSION)
+	ln -sf libvmsim.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libvmsim.so
+	install -m 0644 $(BUILD)/vmsim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/vmsim/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vmsim $(DESTDIR)$(PREFIX)/share/man/man5/vmsim-trace.5 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/vmsim.1
+		$(DESTDIR)$(PREFIX)/share/man/man1/vmsim.1 $(DESTDIR)$(PREFIX)/include/vmsim.h \
+		$(DESTDIR)$(LIBDIR)/libvmsim.a $(DESTDIR)$(LIBDIR)/libvmsim.so* \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/vmsim.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/vmsim
 
 clean:
-	rm -rf build build-asan build-fuzz build-failalloc vmsim
+	rm -rf build build-asan build-fuzz build-failalloc build-pic vmsim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
