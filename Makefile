@@ -7,6 +7,8 @@
 #   make bench      throughput figures (never asserted)
 #   make install    PREFIX=/usr/local DESTDIR=
 
+.DEFAULT_GOAL := all
+
 CC      ?= gcc
 PREFIX  ?= /usr/local
 BUILD   ?= build

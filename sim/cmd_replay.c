@@ -38,7 +38,61 @@ static const char replay_usage[] =
 	"  --invariant NAME     also check this promise invariant of vmsim check (repeatable;\n"
 	"                       `all` for every one; see docs/invariants.md)\n"
 	"  -q                   only the summary lines;  -v  also every event\n"
+	"  --format json        one JSON object a line: notes, divergences, violated\n"
+	"                       invariants, a summary per trace (docs/json.md)\n"
 	"Exit: 0 no divergence, 1 divergence, 2 bad input.\n";
+
+/* --format json: one object per line (a note, a divergence, a violated
+ * invariant, a trace's summary, the total), for scripts; the schema is in
+ * docs/json.md */
+static bool json;
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void event_text(const struct event *ev, const char *arch, const char *kernel, char *buf,
+		       size_t len)
+{
+	size_t n = trace_format_event(ev, arch, kernel, buf, len);
+	if (n >= len)
+		strcpy(buf + len - 5, "...");
+}
+
+/* {"kind": K, "file": F, "line": L, "event": E, "why": W[, "state": S]} */
+static void json_item(const char *kind, const char *file, unsigned long line, const char *event,
+		      const char *why, const char *state)
+{
+	printf("{\"kind\": ");
+	json_str(stdout, kind);
+	printf(", \"file\": ");
+	json_str(stdout, file);
+	printf(", \"line\": %lu", line);
+	if (event) {
+		printf(", \"event\": ");
+		json_str(stdout, event);
+	}
+	printf(", \"why\": ");
+	json_str(stdout, why);
+	if (state) {
+		printf(", \"state\": ");
+		json_str(stdout, state);
+	}
+	printf("}\n");
+}
 
 struct replay_stats {
 	unsigned long events, checks, divergences, unknown;
@@ -135,15 +189,23 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			rc = 2;
 			break;
 		}
-		for (unsigned k = 0; verbose >= 0 && k < ss.inh.nnotes; k++)
-			printf("%s:%lu: note: %s\n", where, ev->line, ss.inh.notes[k]);
-		if (verbose > 0) {
+		for (unsigned k = 0; verbose >= 0 && k < ss.inh.nnotes; k++) {
+			if (json)
+				json_item("note", where, ev->line, NULL, ss.inh.notes[k], NULL);
+			else
+				printf("%s:%lu: note: %s\n", where, ev->line, ss.inh.notes[k]);
+		}
+		if (verbose > 0 && !json) {
 			printf("%s:%lu: ", where, ev->line);
 			print_event_line(ev, ss.arch, ss.sem->name, stdout);
 			printf("\n");
 		}
-		for (unsigned i = 0; i < vmsys_nevents(ss.sys); i++)
-			printf("%s:%lu: event: %s\n", where, ev->line, vmsys_event(ss.sys, i));
+		for (unsigned i = 0; i < vmsys_nevents(ss.sys); i++) {
+			if (json)
+				json_item("model-event", where, ev->line, NULL, vmsys_event(ss.sys, i), NULL);
+			else
+				printf("%s:%lu: event: %s\n", where, ev->line, vmsys_event(ss.sys, i));
+		}
 		bool diverged = false;
 		why[0] = 0;
 		if (ev->type == EV_EXPECT) {
@@ -163,7 +225,11 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		if (diverged) {
 			st.divergences++;
 			explain_state(ss.sys, ev, state, sizeof(state));
-			if (verbose >= 0) {
+			if (verbose >= 0 && json) {
+				char text[512];
+				event_text(ev, ss.arch, ss.sem->name, text, sizeof(text));
+				json_item("divergence", where, ev->line, text, why, state);
+			} else if (verbose >= 0) {
 				printf("%s:%lu: divergence: ", where, ev->line);
 				print_event_line(ev, ss.arch, ss.sem->name, stdout);
 				printf("\n%s%s", why, state);
@@ -178,7 +244,11 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			if (nv) {
 				st.divergences++;
 				rc = 1;
-				if (verbose >= 0) {
+				if (verbose >= 0 && json) {
+					char text[512];
+					event_text(ev, ss.arch, ss.sem->name, text, sizeof(text));
+					json_item("invariant", where, ev->line, text, msg, NULL);
+				} else if (verbose >= 0) {
 					printf("%s:%lu: invariant violated after: ", where, ev->line);
 					print_event_line(ev, ss.arch, ss.sem->name, stdout);
 					printf("\n  %s\n", msg);
@@ -191,7 +261,15 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		if (pv) {
 			st.divergences++;
 			rc = 1;
-			if (verbose >= 0) {
+			if (verbose >= 0 && json) {
+				char text[512], msg[1024];
+				event_text(ev, ss.arch, ss.sem->name, text, sizeof(text));
+				for (unsigned k = 0; k < INV_NR; k++)
+					if (pv & (1u << k)) {
+						snprintf(msg, sizeof(msg), "%s: %s", inv_name(k), check_inv_msg(ci, k));
+						json_item("invariant", where, ev->line, text, msg, NULL);
+					}
+			} else if (verbose >= 0) {
 				printf("%s:%lu: invariant violated after: ", where, ev->line);
 				print_event_line(ev, ss.arch, ss.sem->name, stdout);
 				printf("\n");
@@ -213,16 +291,34 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			unsigned long n;
 			const char *name = trace_unknown_name(ss.reader, i, &n);
 			/* the format's rule: read, counted, one warning per name */
-			if (verbose >= 0)
+			if (verbose >= 0 && !json)
 				fprintf(stderr, "%s: warning: %lu %s call%s skipped (not modelled)\n", path, n,
 					name, n == 1 ? "" : "s");
 		}
-		printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)", path, st.events,
-		       st.checks, st.divergences, st.divergences == 1 ? "" : "s", ss.sem->name);
-		if (ss.inh.assumed)
-			printf("; %lu range%s (%" PRIu64 " kB) assumed mapped before the trace began",
-			       ss.inh.assumed, ss.inh.assumed == 1 ? "" : "s", ss.inh.assumed_bytes >> 10);
-		printf("\n");
+		if (json) {
+			printf("{\"kind\": \"summary\", \"file\": ");
+			json_str(stdout, path);
+			printf(", \"kernel\": ");
+			json_str(stdout, ss.sem->name);
+			printf(", \"events\": %lu, \"checks\": %lu, \"divergences\": %lu, "
+			       "\"assumed_ranges\": %lu, \"assumed_kb\": %" PRIu64 ", \"skipped\": {",
+			       st.events, st.checks, st.divergences, ss.inh.assumed, ss.inh.assumed_bytes >> 10);
+			for (size_t i = 0; i < trace_unknown_count(ss.reader); i++) {
+				unsigned long n;
+				const char *name = trace_unknown_name(ss.reader, i, &n);
+				printf("%s", i ? ", " : "");
+				json_str(stdout, name);
+				printf(": %lu", n);
+			}
+			printf("}}\n");
+		} else {
+			printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)", path, st.events,
+			       st.checks, st.divergences, st.divergences == 1 ? "" : "s", ss.sem->name);
+			if (ss.inh.assumed)
+				printf("; %lu range%s (%" PRIu64 " kB) assumed mapped before the trace began",
+				       ss.inh.assumed, ss.inh.assumed == 1 ? "" : "s", ss.inh.assumed_bytes >> 10);
+			printf("\n");
+		}
 	}
 	tot->events += st.events;
 	tot->checks += st.checks;
@@ -244,6 +340,7 @@ int cmd_replay(int argc, char **argv)
 		{ "invariant", required_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -274,6 +371,13 @@ int cmd_replay(int argc, char **argv)
 			break;
 		}
 		case 'q': verbose = -1; break;
+		case 'F':
+			if (!strcmp(optarg, "json") || !strcmp(optarg, "text")) {
+				json = !strcmp(optarg, "json");
+				break;
+			}
+			fprintf(stderr, "vmsim replay: --format takes text or json, not '%s'\n", optarg);
+			return 2;
 		case 'v': verbose = 1; break;
 		default:
 			return session_opt_error("replay", c, argv, replay_usage);
@@ -300,7 +404,10 @@ int cmd_replay(int argc, char **argv)
 		if (i + 1 == npaths)
 			ntraces = (unsigned)npaths;
 	}
-	if (ntraces > 1)
+	if (ntraces > 1 && json)
+		printf("{\"kind\": \"total\", \"traces\": %u, \"events\": %lu, \"checks\": %lu, "
+		       "\"divergences\": %lu}\n", ntraces, tot.events, tot.checks, tot.divergences);
+	else if (ntraces > 1)
 		printf("total: %u traces, %lu events, %lu checks, %lu divergences\n", ntraces, tot.events,
 		       tot.checks, tot.divergences);
 	return rc;
