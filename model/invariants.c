@@ -76,9 +76,13 @@ static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len,
 		FAIL("vma-tree: pid %d: %llu VMAs listed, tree counts %llu, map_count %llu", t->pid,
 		     (unsigned long long)n, (unsigned long long)mm->vmas.count,
 		     (unsigned long long)mm->map_count);
-	if (mm->map_count > s->max_map_count)
-		FAIL("vma-tree: pid %d: map_count %llu exceeds max_map_count %llu", t->pid,
-		     (unsigned long long)mm->map_count, (unsigned long long)s->max_map_count);
+	/* mm/mmap.c:do_mmap() and do_brk_flags() refuse only when map_count >
+	 * sysctl_max_map_count, so the kernel itself reaches max + 1 (the
+	 * promise of the man page is broken: docs/findings.md #2); the model's
+	 * own consistency allows exactly that */
+	if (mm->map_count > s->max_map_count + 1)
+		FAIL("vma-tree: pid %d: map_count %llu exceeds max_map_count + 1 = %llu", t->pid,
+		     (unsigned long long)mm->map_count, (unsigned long long)s->max_map_count + 1);
 	if (mm->locked_vm != locked + (uint64_t)mm->locked_vm_quirk)
 		FAIL("locked-vm: pid %d: locked_vm %llu pages, but VM_LOCKED VMAs hold %llu (+%lld known quirk)",
 		     t->pid, (unsigned long long)mm->locked_vm, (unsigned long long)locked,
