@@ -373,6 +373,15 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	}
 	fflush(stdout);
+	/* a progress line on a terminal (stderr; nothing when it is not one) */
+	bool progress = isatty(2);
+#define PROGRESS()                                                                           \
+	do {                                                                                 \
+		if (progress)                                                                \
+			fprintf(stderr, "\rvmsim check: %llu of %llu runs, %llu steps, %.0f s ",  \
+				(unsigned long long)runs, (unsigned long long)o.runs,         \
+				(unsigned long long)steps, now_s() - o.t0);                   \
+	} while (0)
 	if (o.jobs <= 1 || nblocks <= 1) {
 		for (uint64_t b = 0; b < nblocks && !failed; b++) {
 			run_block(&o, (uint32_t)b, br, &buf, &cap);
@@ -380,6 +389,7 @@ int cmd_check(int argc, char **argv)
 			runs += br->runs;
 			steps += br->steps;
 			merge(tot, br);
+			PROGRESS();
 		}
 	} else {
 		unsigned nj = o.jobs < nblocks ? o.jobs : (unsigned)nblocks;
@@ -424,6 +434,7 @@ int cmd_check(int argc, char **argv)
 			runs += br->runs;
 			steps += br->steps;
 			merge(tot, br);
+			PROGRESS();
 		}
 		for (unsigned j = 0; j < nj; j++) {
 			close(fds[j]);
@@ -433,6 +444,9 @@ int cmd_check(int argc, char **argv)
 				failed = 1;
 		}
 	}
+	if (progress)
+		fprintf(stderr, "\r\033[K"); /* the progress line goes */
+#undef PROGRESS
 	double dt = now_s() - o.t0;
 	free(buf);
 	free(br);

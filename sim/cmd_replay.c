@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "apply.h"
@@ -171,9 +172,13 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		promise_mask |= (uint32_t)m;
 	}
 	struct check_inv *ci = promise_mask ? check_inv_new(ss.sys, promise_mask) : NULL;
+	bool progress = verbose >= 0 && isatty(2);
 	while (!vm_host_oom && (r = session_next(&ss, &ev)) > 0) {
 		const char *where = ev->src ? ev->src : path; /* FILE of FILE:LINE */
 		st.events++;
+		if (progress && !(st.events & ((1u << 20) - 1)))
+			fprintf(stderr, "\r%s: line %lu, %lu events, %lu divergences ", path, ev->line,
+				st.events, st.divergences);
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN) {
 			st.unknown++;
 			continue;
@@ -281,6 +286,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				break;
 		}
 	}
+	if (progress && st.events >= (1u << 20))
+		fprintf(stderr, "\r\033[K");
 	check_inv_free(ci);
 	if (r < 0) {
 		fprintf(stderr, "%s\n", trace_error(ss.reader));
