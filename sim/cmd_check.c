@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,10 @@ static const char check_usage[] =
 	"                    fork-no-inherit onfault-no-prefault locked-never-reclaimed\n"
 	"                    mlocked-pages lru-consistent vma-tree locked-madvise\n"
 	"  --stats           steps per second on stderr\n"
+	"  --shard FILE      write the result to FILE (a shard of a campaign split by seed\n"
+	"                    range) instead of reporting; `vmsim check-merge FILE...`\n"
+	"                    reports the whole as one run would.  Each shard but the last\n"
+	"                    must have a multiple of 64 runs (docs/campaigns.md)\n"
 	"Exit: 0 every invariant held, 1 a violation, 2 bad input.\n";
 
 struct inv_best {
@@ -92,6 +97,7 @@ struct opts {
 	double time_budget;
 	unsigned jobs;
 	const char *out;
+	const char *shard;     /* --shard FILE: write the campaign's result there */
 	bool stats;
 	double t0;
 };
@@ -166,7 +172,9 @@ static void merge(struct inv_best *tot, const struct block_res *br)
 			tot[k].maxlen = ib->maxlen;
 		if (!ib->len)
 			continue;
-		if (!tot[k].len || ib->len < tot[k].len || (ib->len == tot[k].len && ib->run < tot[k].run)) {
+		/* the shortest, then the earliest seed: the same whichever blocks,
+		 * workers or shards found them */
+		if (!tot[k].len || ib->len < tot[k].len || (ib->len == tot[k].len && ib->seed < tot[k].seed)) {
 			tot[k].len = ib->len;
 			tot[k].run = ib->run;
 			tot[k].seed = ib->seed;
@@ -243,6 +251,260 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return true;
 }
 
+/* The report of a campaign (one run, or merged shards): reproducers into
+ * o->out, the text on stdout.  The number of violated invariants, or
+ * UINT_MAX when a reproducer could not be written. */
+static unsigned report(const struct opts *o_, struct inv_best *tot, uint64_t runs, uint64_t steps)
+{
+	const struct opts o = *o_;
+	printf("vmsim check: kernel %s, arch %s, seeds %" PRIu64 "..%" PRIu64 ", %u steps per run\n",
+	       o.plan.sem->name, o.plan.arch, o.seed, o.seed + (runs ? runs - 1 : 0), o.plan.steps);
+	unsigned nviol = 0, nchecked = 0;
+	static char explain[4096];
+	char path[4096];
+	for (unsigned k = 0; k < INV_NR; k++) {
+		if (!(o.plan.mask & (1u << k)))
+			continue;
+		nchecked++;
+		if (!tot[k].count)
+			continue;
+		nviol++;
+		if (!tot[k].len)
+			continue;
+		struct gen_machine m;
+		gen_machine(tot[k].seed, &m);
+		snprintf(path, sizeof(path), "%s/%s-%s.trace", o.out, o.plan.sem->name, inv_name(k));
+		if (check_write_repro(path, &o.plan, &m, tot[k].seed, tot[k].steps, tot[k].len, k, explain,
+				      sizeof(explain))) {
+			fprintf(stderr, "vmsim check: cannot write %s: %s\n", path, strerror(errno));
+			return UINT_MAX;
+		}
+		printf("\n== %s: reproducer %s (run %" PRIu64 ", seed %" PRIu64 ")\n", inv_name(k), path,
+		       tot[k].seed - o.seed, tot[k].seed);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			char line[1024];
+			while (fgets(line, sizeof(line), f))
+				fputs(line, stdout);
+			fclose(f);
+		}
+		printf("%s\n", explain);
+	}
+	printf("\n");
+	for (unsigned k = 0; k < INV_NR; k++) {
+		if (!(o.plan.mask & (1u << k)))
+			continue;
+		if (!tot[k].count)
+			printf("invariant %s: held\n", inv_name(k));
+		else if (tot[k].len)
+			printf("invariant %s: violated %lu times; shortest reproducer %s/%s-%s.trace (%u events)\n",
+			       inv_name(k), tot[k].count, o.out, o.plan.sem->name, inv_name(k), tot[k].len);
+		else
+			printf("invariant %s: violated %lu times; no reproducer (longer than %u events)\n",
+			       inv_name(k), tot[k].count, MAX_REPRO);
+	}
+	printf("summary: kernel %s: %" PRIu64 " runs, %" PRIu64 " steps, %u of %u invariants violated\n",
+	       o.plan.sem->name, runs, steps, nviol, nchecked);
+	return nviol;
+}
+
+#define SHARD_MAGIC "vmsim-check-shard 1"
+
+/* A shard: the campaign's parameters and its per-invariant result, as text
+ * (steps as the hex bytes of struct gstep, checked by size on reading). */
+static unsigned write_shard(const struct opts *o, struct inv_best *tot, uint64_t runs,
+			    uint64_t steps)
+{
+	FILE *f = fopen(o->shard, "w");
+	if (!f) {
+		fprintf(stderr, "vmsim check: %s: %s\n", o->shard, strerror(errno));
+		return UINT_MAX;
+	}
+	fprintf(f, "%s\nkernel %s\narch %s\nsteps %u\nmask %#x\nseed %" PRIu64 "\nruns %" PRIu64
+		"\ntotal-steps %" PRIu64 "\ngstep-size %zu\n", SHARD_MAGIC, o->plan.sem->name,
+		o->plan.arch, o->plan.steps, o->plan.mask, o->seed, runs, steps, sizeof(struct gstep));
+	unsigned nviol = 0;
+	for (unsigned k = 0; k < INV_NR; k++) {
+		const struct inv_best *b = &tot[k];
+		nviol += b->count != 0;
+		fprintf(f, "inv %s %lu %u %u %u %" PRIu64 "\n", inv_name(k), b->count, b->shrunk, b->maxlen,
+			b->len, b->seed);
+		for (unsigned i = 0; i < b->len; i++) {
+			const unsigned char *c = (const unsigned char *)&b->steps[i];
+			fputs("step ", f);
+			for (size_t j = 0; j < sizeof(struct gstep); j++)
+				fprintf(f, "%02x", c[j]);
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "end\n");
+	if (fclose(f)) {
+		fprintf(stderr, "vmsim check: %s: %s\n", o->shard, strerror(errno));
+		return UINT_MAX;
+	}
+	return nviol;
+}
+
+struct shard {
+	char kernel[32], arch[32];
+	unsigned steps;
+	uint32_t mask;
+	uint64_t seed, runs, total_steps;
+	struct inv_best inv[INV_NR];
+};
+
+static int read_shard(const char *path, struct shard *sh)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "vmsim check-merge: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	memset(sh, 0, sizeof(*sh));
+	char line[4096];
+	unsigned long lineno = 0;
+	int k = -1;
+	unsigned nstep = 0;
+	size_t gsize = 0;
+	bool magic = false, end = false;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\n")] = 0;
+		char name[64];
+		unsigned long count;
+		unsigned shrunk, maxlen, len;
+		uint64_t seed;
+		if (lineno == 1) {
+			magic = !strcmp(line, SHARD_MAGIC);
+			if (!magic)
+				break;
+		} else if (sscanf(line, "kernel %31s", sh->kernel) == 1 || sscanf(line, "arch %31s", sh->arch) == 1 ||
+			   sscanf(line, "steps %u", &sh->steps) == 1 || sscanf(line, "mask %x", &sh->mask) == 1 ||
+			   sscanf(line, "seed %" SCNu64, &sh->seed) == 1 ||
+			   sscanf(line, "runs %" SCNu64, &sh->runs) == 1 ||
+			   sscanf(line, "total-steps %" SCNu64, &sh->total_steps) == 1 ||
+			   sscanf(line, "gstep-size %zu", &gsize) == 1) {
+			continue;
+		} else if (sscanf(line, "inv %63s %lu %u %u %u %" SCNu64, name, &count, &shrunk, &maxlen, &len,
+				  &seed) == 6) {
+			k = inv_find(name);
+			if (k < 0 || len > MAX_REPRO)
+				break;
+			sh->inv[k] = (struct inv_best){ count, len, shrunk, maxlen, seed - sh->seed, seed, { { 0 } } };
+			nstep = 0;
+		} else if (!strncmp(line, "step ", 5) && k >= 0 && nstep < sh->inv[k].len &&
+			   gsize == sizeof(struct gstep) && strlen(line + 5) == 2 * gsize) {
+			unsigned char *c = (unsigned char *)&sh->inv[k].steps[nstep++];
+			for (size_t j = 0; j < gsize; j++) {
+				unsigned v;
+				sscanf(line + 5 + 2 * j, "%2x", &v);
+				c[j] = (unsigned char)v;
+			}
+		} else if (!strcmp(line, "end")) {
+			end = true;
+			break;
+		} else {
+			break;
+		}
+	}
+	fclose(f);
+	if (!magic || !end) {
+		fprintf(stderr, "vmsim check-merge: %s:%lu:1: error: %s\n", path, lineno,
+			!magic ? "not a shard of vmsim check (expected '" SHARD_MAGIC "')"
+			       : "a malformed or truncated shard (from another build of vmsim?)");
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_shard_seed(const void *a, const void *b)
+{
+	const struct shard *x = a, *y = b;
+	return x->seed < y->seed ? -1 : x->seed > y->seed;
+}
+
+int cmd_check_merge(int argc, char **argv)
+{
+	struct opts o;
+	memset(&o, 0, sizeof(o));
+	o.out = "check-out";
+	int first = 1;
+	for (; first < argc; first++) {
+		if (!strcmp(argv[first], "--out") && first + 1 < argc) {
+			o.out = argv[++first];
+		} else if (!strncmp(argv[first], "--out=", 6)) {
+			o.out = argv[first] + 6;
+		} else if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
+			printf("usage: vmsim check-merge [--out DIR] SHARD...\n\n"
+			       "Merges the shards `vmsim check --shard FILE` wrote for consecutive seed\n"
+			       "ranges of one campaign and reports as one run over the whole range would:\n"
+			       "the same text, the same reproducers in DIR (default check-out).\n"
+			       "Exit: 0 every invariant held, 1 a violation, 2 bad input.\n");
+			return 0;
+		} else {
+			break;
+		}
+	}
+	size_t n = (size_t)(argc - first);
+	if (!n) {
+		fprintf(stderr, "vmsim check-merge: no shard given\n");
+		return 2;
+	}
+	struct shard *sh = vm_calloc(n, sizeof(*sh));
+	if (!sh)
+		return 2;
+	int rc = 2;
+	for (size_t i = 0; i < n; i++)
+		if (read_shard(argv[first + (int)i], &sh[i]))
+			goto out;
+	qsort(sh, n, sizeof(*sh), cmp_shard_seed);
+	static struct inv_best tot[INV_NR];
+	memset(tot, 0, sizeof(tot));
+	uint64_t runs = 0, steps = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(sh[i].kernel, sh[0].kernel) || strcmp(sh[i].arch, sh[0].arch) ||
+		    sh[i].steps != sh[0].steps || sh[i].mask != sh[0].mask) {
+			fprintf(stderr, "vmsim check-merge: the shards are of different campaigns "
+					"(kernel, arch, steps or invariants differ)\n");
+			goto out;
+		}
+		if (i && sh[i].seed != sh[i - 1].seed + sh[i - 1].runs) {
+			fprintf(stderr, "vmsim check-merge: seeds %" PRIu64 "..%" PRIu64 " are missing or "
+					"overlap\n", sh[i - 1].seed + sh[i - 1].runs, sh[i].seed);
+			goto out;
+		}
+		/* shrinking follows blocks of 64 runs from the campaign's first seed */
+		if (i + 1 < n && sh[i].runs % CHECK_BLOCK) {
+			fprintf(stderr, "vmsim check-merge: a shard of %" PRIu64 " runs before the last: "
+					"shards must have multiples of %u runs to give one run's result\n",
+				sh[i].runs, CHECK_BLOCK);
+			goto out;
+		}
+		struct block_res br;
+		memset(&br, 0, sizeof(br));
+		memcpy(br.inv, sh[i].inv, sizeof(br.inv));
+		merge(tot, &br);
+		runs += sh[i].runs;
+		steps += sh[i].total_steps;
+	}
+	o.seed = sh[0].seed;
+	o.plan.sem = semantics_find(sh[0].kernel);
+	o.plan.arch = sh[0].arch;
+	o.plan.steps = sh[0].steps;
+	o.plan.mask = sh[0].mask;
+	o.plan.w = &gen_weights_default;
+	if (!o.plan.sem || (mkdir(o.out, 0777) && errno != EEXIST)) {
+		fprintf(stderr, "vmsim check-merge: unknown kernel '%s' or cannot create %s\n", sh[0].kernel,
+			o.out);
+		goto out;
+	}
+	unsigned nviol = report(&o, tot, runs, steps);
+	rc = nviol == UINT_MAX ? 2 : nviol ? 1 : 0;
+out:
+	free(sh);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct opts o;
@@ -265,6 +527,14 @@ int cmd_check(int argc, char **argv)
 		}
 		if (!strcmp(a, "--stats")) {
 			o.stats = true;
+			continue;
+		}
+		if (!strcmp(a, "--shard") || !strncmp(a, "--shard=", 8)) {
+			o.shard = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!o.shard) {
+				fprintf(stderr, "vmsim check: --shard needs a file\n");
+				return 2;
+			}
 			continue;
 		}
 		static const char *const withval[] = { "--kernel", "--arch", "--seed", "--steps", "--runs",
@@ -455,54 +725,13 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	}
 
-	printf("vmsim check: kernel %s, arch %s, seeds %" PRIu64 "..%" PRIu64 ", %u steps per run\n",
-	       o.plan.sem->name, o.plan.arch, o.seed, o.seed + (runs ? runs - 1 : 0), o.plan.steps);
-	unsigned nviol = 0, nchecked = 0;
-	static char explain[4096];
-	char path[4096];
-	for (unsigned k = 0; k < INV_NR; k++) {
-		if (!(o.plan.mask & (1u << k)))
-			continue;
-		nchecked++;
-		if (!tot[k].count)
-			continue;
-		nviol++;
-		if (!tot[k].len)
-			continue;
-		struct gen_machine m;
-		gen_machine(tot[k].seed, &m);
-		snprintf(path, sizeof(path), "%s/%s-%s.trace", o.out, o.plan.sem->name, inv_name(k));
-		if (check_write_repro(path, &o.plan, &m, tot[k].seed, tot[k].steps, tot[k].len, k, explain,
-				      sizeof(explain))) {
-			fprintf(stderr, "vmsim check: cannot write %s: %s\n", path, strerror(errno));
-			return 2;
-		}
-		printf("\n== %s: reproducer %s (run %" PRIu64 ", seed %" PRIu64 ")\n", inv_name(k), path,
-		       tot[k].run, tot[k].seed);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			char line[1024];
-			while (fgets(line, sizeof(line), f))
-				fputs(line, stdout);
-			fclose(f);
-		}
-		printf("%s\n", explain);
-	}
-	printf("\n");
-	for (unsigned k = 0; k < INV_NR; k++) {
-		if (!(o.plan.mask & (1u << k)))
-			continue;
-		if (!tot[k].count)
-			printf("invariant %s: held\n", inv_name(k));
-		else if (tot[k].len)
-			printf("invariant %s: violated %lu times; shortest reproducer %s/%s-%s.trace (%u events)\n",
-			       inv_name(k), tot[k].count, o.out, o.plan.sem->name, inv_name(k), tot[k].len);
-		else
-			printf("invariant %s: violated %lu times; no reproducer (longer than %u events)\n",
-			       inv_name(k), tot[k].count, MAX_REPRO);
-	}
-	printf("summary: kernel %s: %" PRIu64 " runs, %" PRIu64 " steps, %u of %u invariants violated\n",
-	       o.plan.sem->name, runs, steps, nviol, nchecked);
+	unsigned nviol;
+	if (o.shard)
+		nviol = write_shard(&o, tot, runs, steps);
+	else
+		nviol = report(&o, tot, runs, steps);
+	if (nviol == UINT_MAX)
+		return 2;
 	if (o.stats)
 		for (unsigned k = 0; k < INV_NR; k++)
 			if (tot[k].shrunk)

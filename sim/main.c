@@ -19,7 +19,8 @@ static const char usage[] =
 	"  flags  decode|encode|list --arch A --kernel K KIND VALUE\n"
 	"         KIND: mmap prot mlockall mlock2 madvise mremap msync vm\n"
 	"  check  --kernel K [--arch A] [--seed N] [--steps N] [--runs N] [--time SEC]\n"
-	"         [--jobs N] [--out DIR] [--invariant NAME]...\n"
+	"         [--jobs N] [--out DIR] [--invariant NAME]... [--shard FILE]\n"
+	"  check-merge [--out DIR] SHARD...   the shards of one campaign, reported as one run\n"
 	"  help [COMMAND]    this text, or one command's\n"
 	"  version           the version (also --version, -V)\n"
 	"\n"
@@ -33,6 +34,7 @@ static const struct {
 } commands[] = {
 	{ "replay", cmd_replay }, { "record", cmd_record }, { "show", cmd_show },
 	{ "diff", cmd_diff },     { "flags", cmd_flags },   { "check", cmd_check },
+	{ "check-merge", cmd_check_merge },
 };
 
 static int run(const char *name, int argc, char **argv)

@@ -2,6 +2,20 @@
 # Make sure the test dependencies are present: Check, CUnit, valgrind,
 # pkg-config.  Installs them on Debian when run as root; otherwise says
 # exactly what to install and fails.
+# Optional tools that some suites use (they skip, saying why, without):
+# clang (libFuzzer: tests/live/fuzz_smoke.sh), GNU parallel
+# (tests/live/sharded_check.sh), man-db and groff (tests/docs/man_lint.sh).
+optional=""
+command -v clang >/dev/null 2>&1 || optional="$optional clang"
+command -v parallel >/dev/null 2>&1 || optional="$optional parallel"
+command -v man >/dev/null 2>&1 || optional="$optional man-db"
+command -v groff >/dev/null 2>&1 || optional="$optional groff"
+if [ -n "$optional" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "vmsim: installing optional test tools:$optional"
+	export DEBIAN_FRONTEND=noninteractive
+	{ apt-get update -qq && apt-get install -y -qq $optional; } >/dev/null 2>&1 ||
+		echo "vmsim: could not install$optional; the suites that need them will skip"
+fi
 missing=""
 pkg-config --exists check 2>/dev/null || missing="$missing check"
 [ -f /usr/include/CUnit/CUnit.h ] || missing="$missing libcunit1-dev"
