@@ -160,16 +160,17 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	 * kernel may break a promise - that is a finding, not a divergence of
 	 * the model - so they are never checked unasked. */
 	const struct trace_header *hdr = trace_header(ss.reader);
-	if (invariants && hdr->has_check_invariants) {
+	if (hdr->has_check_invariants) { /* names checked always, applied with --check-invariants */
 		char bad[64];
 		int64_t m = parse_inv_list(hdr->check_invariants, bad, sizeof(bad));
 		if (m < 0) {
-			fprintf(stderr, "%s: error: unknown invariant '%s' in the check-invariants header\n",
-				path, bad);
+			fprintf(stderr, "%s:%lu:%ld: error: unknown invariant '%s' in the check-invariants header\n",
+				path, hdr->check_invariants_line, hdr->check_invariants_col, bad);
 			session_close(&ss);
 			return 2;
 		}
-		promise_mask |= (uint32_t)m;
+		if (invariants)
+			promise_mask |= (uint32_t)m;
 	}
 	struct check_inv *ci = promise_mask ? check_inv_new(ss.sys, promise_mask) : NULL;
 	bool progress = verbose >= 0 && isatty(2);

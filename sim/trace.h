@@ -188,6 +188,7 @@ struct trace_header {
 	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
 	 * `replay --check-invariants` also checks on this trace ("all" = every one) */
 	char check_invariants[256];  bool has_check_invariants;
+	unsigned long check_invariants_line; long check_invariants_col; /* for messages */
 };
 
 struct trace_reader;

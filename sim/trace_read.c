@@ -547,6 +547,8 @@ static int header_line(struct trace_reader *r, char *p)
 		if (!parse_size(v, n, &h->page_size) || h->page_size == 0 ||
 		    (h->page_size & (h->page_size - 1)))
 			BAD("a power-of-two size");
+		if (h->page_size != 4096)
+			return fail(r, v, "page size %.*s is not modelled (only 4096)", (int)n, v);
 		h->has_page_size = true;
 	} else if (KEY("ram")) {
 		/* the model numbers page frames in 32 bits: at most 16 TiB */
@@ -593,6 +595,7 @@ static int header_line(struct trace_reader *r, char *p)
 		memcpy(h->check_invariants, v, n);
 		h->check_invariants[n] = '\0';
 		h->has_check_invariants = true;
+		where(r, v, &h->check_invariants_line, &h->check_invariants_col);
 	} else if (KEY("seed")) {
 		char *end;
 		if (n == 0 || !is_digit(v[0]))

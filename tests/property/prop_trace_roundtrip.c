@@ -598,7 +598,7 @@ static void test_headers(void)
 		if ((h.has_kernel = coin()))
 			strcpy(h.kernel, coin() ? "6.18" : "lof-v1");
 		if ((h.has_page_size = coin()))
-			h.page_size = UINT64_C(1) << (12 + below(5));
+			h.page_size = 4096; /* the only page size modelled */
 		if ((h.has_ram = coin()))
 			h.ram = (16ULL << 20) + rand_size();
 		if ((h.has_swap = coin()))
