@@ -73,11 +73,17 @@ $(BUILD)/vmsim.pc: FORCE
 	printf 'prefix=%s\nlibdir=%s\nincludedir=%s/include\n\nName: vmsim\nDescription: %s\nVersion: %s\nLibs: -L$${libdir} -lvmsim\nLibs.private: -lm\nCflags: -I$${includedir}\n' \
 	    "$(PREFIX)" "$(LIBDIR)" "$(PREFIX)" "the simulated Linux VM of vmsim (memory locking)" "$(LIBVER)" > $@
 
+# a release tarball that builds by itself: the tracked files of HEAD
+dist:
+	@mkdir -p $(BUILD)
+	git archive --format=tar.gz --prefix=vmsim-$(LIBVER)/ -o $(BUILD)/vmsim-$(LIBVER).tar.gz HEAD
+	@echo "$(BUILD)/vmsim-$(LIBVER).tar.gz"
+
 FORCE:
 
 lib: $(BUILD)/libvmsim.a $(BUILD)/libvmsim.so.$(LIBVER) $(BUILD)/vmsim.pc
 
-.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc lib
+.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc lib dist
 
 all: $(VMSIM)
 
