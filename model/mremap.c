@@ -88,7 +88,9 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 {
 	struct mm *mm = t->mm;
 	const struct semantics *sem = s->sem;
-	if (mm->map_count >= s->max_map_count - 3)
+	/* mm/mremap.c:move_vma(): int arithmetic (sysctl_max_map_count is an
+	 * int), so a max below 3 refuses every move */
+	if ((int64_t)mm->map_count >= (int64_t)s->max_map_count - 3)
 		return -KERR_ENOMEM;
 	uint64_t old_addr = r->addr, old_len = r->old_len, new_len = r->new_len;
 	uint64_t new_addr = r->new_addr;
@@ -281,7 +283,8 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 			return -KERR_EINVAL;
 		if (r.fixed && addr + r.old_len > new_addr && new_addr + r.new_len > addr)
 			return -KERR_EINVAL;
-		if (mm->map_count + 2 >= s->max_map_count - 3)
+		/* mremap_to(): the same int arithmetic */
+		if ((int64_t)mm->map_count + 2 >= (int64_t)s->max_map_count - 3)
 			return -KERR_ENOMEM;
 	}
 
