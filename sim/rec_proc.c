@@ -181,6 +181,35 @@ void rec_proc_on_file(rec_file_fn fn, void *ctx)
 	on_file_ctx = ctx;
 }
 
+/* Page index ranges as the trace writes them ("0-8,12"), built from a
+ * bitmap: each set bit vec[i] & 1 is an index; malloc'd text or NULL. */
+static char *ranges_text(const unsigned char *vec, uint64_t n)
+{
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *m = open_memstream(&buf, &blen);
+	if (!m)
+		return NULL;
+	bool first = true;
+	for (uint64_t i = 0; i < n;) {
+		if (!(vec[i] & 1)) {
+			i++;
+			continue;
+		}
+		uint64_t j = i;
+		while (j + 1 < n && (vec[j + 1] & 1))
+			j++;
+		fprintf(m, i == j ? "%s%" PRIu64 : "%s%" PRIu64 "-%" PRIu64, first ? "" : ",", i, j);
+		first = false;
+		i = j + 1;
+	}
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 /* The page cache residency of a regular file, as "0-8,12" (malloc'd),
  * less the pages in skip[] (pages a major fault read in since: they were
  * not cached before); NULL when the file cannot be read. */
@@ -198,45 +227,19 @@ static char *residency(const char *path, uint64_t *size, const uint64_t *skip, s
 	if (on_file)
 		on_file(on_file_ctx, path, (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev)),
 			(uint64_t)st.st_ino);
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *m = open_memstream(&buf, &blen);
-	if (!m) {
-		close(fd);
-		return NULL;
-	}
 	size_t pages = ((uint64_t)st.st_size + 4095) / 4096;
-	if (pages) {
-		void *map = mmap(NULL, pages * 4096, PROT_READ, MAP_SHARED, fd, 0);
-		unsigned char *vec = map != MAP_FAILED ? vm_malloc(pages) : NULL;
-		if (vec && !mincore(map, pages * 4096, vec)) {
-			for (size_t k = 0; k < nskip; k++)
-				if (skip[k] < pages)
-					vec[skip[k]] = 0;
-			bool first = true;
-			for (size_t i = 0; i < pages;) {
-				if (!(vec[i] & 1)) {
-					i++;
-					continue;
-				}
-				size_t j = i;
-				while (j + 1 < pages && (vec[j + 1] & 1))
-					j++;
-				fprintf(m, i == j ? "%s%zu" : "%s%zu-%zu", first ? "" : ",", i, j);
-				first = false;
-				i = j + 1;
-			}
-		}
-		free(vec);
-		if (map != MAP_FAILED)
-			munmap(map, pages * 4096);
-	}
+	unsigned char *vec = vm_calloc(pages ? pages : 1, 1);
+	void *map = pages ? mmap(NULL, pages * 4096, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	if (vec && map != MAP_FAILED && !mincore(map, pages * 4096, vec))
+		for (size_t k = 0; k < nskip; k++)
+			if (skip[k] < pages)
+				vec[skip[k]] = 0;
+	if (map != MAP_FAILED)
+		munmap(map, pages * 4096);
 	close(fd);
-	if (fclose(m)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	char *text = vec ? ranges_text(vec, pages) : NULL;
+	free(vec);
+	return text;
 }
 
 static int write_file(FILE *out, pid_t pid, const char *path, const uint64_t *skip, size_t nskip)
@@ -277,37 +280,19 @@ static char *present_pages(pid_t pid, uint64_t start, uint64_t end, const uint64
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *m = open_memstream(&buf, &blen);
-	if (!m) {
-		close(fd);
-		return NULL;
-	}
-	uint64_t n = (end - start) / 4096, run = 0;
-	bool first = true, in = false;
-	for (uint64_t i = 0; i <= n; i++) {
+	uint64_t n = (end - start) / 4096;
+	unsigned char *vec = vm_calloc(n ? n : 1, 1);
+	for (uint64_t i = 0; vec && i < n; i++) {
 		uint64_t e = 0;
-		bool p = i < n && pread(fd, &e, 8, (off_t)((start / 4096 + i) * 8)) == 8 && (e >> 63);
-		for (size_t k = 0; p && k < nfault; k++)
+		vec[i] = pread(fd, &e, 8, (off_t)((start / 4096 + i) * 8)) == 8 && (e >> 63);
+		for (size_t k = 0; vec[i] && k < nfault; k++)
 			if (fault[k] >> 12 == start / 4096 + i)
-				p = false; /* the execve's own fault made it: its line follows */
-		if (p && !in) {
-			run = i;
-			in = true;
-		} else if (!p && in) {
-			fprintf(m, i - 1 == run ? "%s%" PRIu64 : "%s%" PRIu64 "-%" PRIu64, first ? "" : ",", run,
-				i - 1);
-			first = false;
-			in = false;
-		}
+				vec[i] = 0; /* the execve's own fault made it: its line follows */
 	}
 	close(fd);
-	if (fclose(m)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	char *text = vec ? ranges_text(vec, n) : NULL;
+	free(vec);
+	return text;
 }
 
 struct inh_vma {
