@@ -238,7 +238,8 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 		return;
 	for (int j = 0; j < NEV * rf->ncpu; j++)
 		read_ring(rf, j);
-	qsort(rf->s, rf->ns, sizeof(*rf->s), by_time);
+	if (rf->ns)
+		qsort(rf->s, rf->ns, sizeof(*rf->s), by_time);
 	size_t kept = 0;
 	for (size_t i = 0; i < rf->ns; i++) {
 		struct sample *s = &rf->s[i];
