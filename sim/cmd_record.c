@@ -96,7 +96,6 @@ struct recorder {
 	struct rec_faults *rf;
 	struct tracee *t;
 	size_t nt, capt;
-	unsigned long nlines;
 };
 
 static struct tracee *tracee(struct recorder *r, pid_t tid, bool create)
@@ -236,7 +235,6 @@ static void emit(struct recorder *r, struct tracee *t, struct event *ev)
 	if (!(ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0))
 		flush_faults(r);
 	trace_write_event(sink_of(r, t), ev, r->arch, r->kernel);
-	r->nlines++;
 	bool forks = ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
 		     ev->sys == SYS_CLONE3;
 	if (forks && ev->res == RES_VALUE && ev->value > 0) {

@@ -297,8 +297,7 @@ int inherit_before(struct inherit_state *st, struct vmsys *s, const struct event
 {
 	st->nnotes = 0;
 	if (ev->type == EV_CALL && (ev->sys == SYS_INHERIT || ev->sys == SYS_INHERIT_FILE)) {
-		st->saw_inherit_line = true;
-		st->assume = false;
+		st->assume = false; /* the trace brings its own address space */
 		return 0;
 	}
 	bool exec = ev->type == EV_CALL && ev->sys == SYS_EXECVE;
@@ -312,9 +311,12 @@ int inherit_before(struct inherit_state *st, struct vmsys *s, const struct event
 		}
 		return apply_maps_file(st, s, t0, err, errlen);
 	}
-	struct task *t = vmsys_task(s, ev->pid, false);
+	/* the common case first: nothing to assume costs no task lookup */
 	uint64_t addr, len;
-	if (!st->assume || !t || !proves_mapped(ev, &addr, &len))
+	if (!st->assume || !proves_mapped(ev, &addr, &len))
+		return 0;
+	struct task *t = vmsys_task(s, ev->pid, false);
+	if (!t)
 		return 0;
 	uint64_t hs, he;
 	while (len && vmsys_hole_in(s, t, addr, addr + len, &hs, &he)) {

@@ -31,7 +31,6 @@
 
 struct inherit_state {
 	bool assume;             /* plain log: assume holes that worked were mapped */
-	bool saw_inherit_line;   /* the trace brings its own address space */
 	const char *maps_path;   /* --maps FILE, NULL if none */
 	bool maps_applied;
 	unsigned long assumed;   /* ranges assumed mapped before the trace */
