@@ -13,7 +13,7 @@
  *                   page-cache pages are exempt: the kernel's mlock_count
  *                   "errs low", and a munlock still queued in the per-CPU
  *                   batch cancels a later mlock of the same page (both seen
- *                   on 6.18: traces/golden/r3-munmap-leaves-munlock-*)
+ *                   on 6.18: traces/golden/mlock-batch/munmap-leaves-munlock-batched*)
  *   locked-vm       locked_vm equals the pages of the VM_LOCKED VMAs, plus
  *                   what the semantics' documented accounting quirks add
  */

@@ -39,7 +39,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 	/* The exiting task's CPU batches are applied before anyone else can
 	 * lock the same pages: recorded on 6.18, a parent's mlock of page
 	 * cache that its dead child had locked was never cancelled by the
-	 * child's queued munlocks (traces/golden/r2-ext4-cached-page-mlock).
+	 * child's queued munlocks (traces/golden/file-pagecache/cached-page-mlocked-on-map).
 	 * The model has one CPU, so it drains here. */
 	lru_add_drain(s);
 	radix_destroy(&mm->pt);

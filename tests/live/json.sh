@@ -9,7 +9,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 ("$vmsim" replay --format json traces/examples/plain-strace-sizes-fds.strace tests/bad-inputs/pid-max.trace \
-	tests/real-programs/secure_buffer.strace 2>/dev/null; "$vmsim" replay --format json --kernel 4.0 traces/golden/mlock2-flags.trace 2>/dev/null)  | python3 -c '
+	tests/real-programs/secure_buffer.strace 2>/dev/null; "$vmsim" replay --format json --kernel 4.0 traces/golden/mlock/mlock2-flags.trace 2>/dev/null)  | python3 -c '
 import json, sys
 need = {"note": {"file", "line", "why"}, "divergence": {"file", "line", "event", "why", "state"},
         "model-event": {"file", "line", "why"}, "invariant": {"file", "line", "event", "why"},
