@@ -491,7 +491,7 @@ static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t eof, bool s
  * v4.0, v4.4 and v6.1): the folios at the first and the last byte of
  * [lstart, lend] are marked dirty; one only partly inside the range stays
  * in the cache (truncate_inode_partial_folio()), dirty, so it survives
- * reclaim without swap (hand test handtests-round6/shmem_falloc.c I, J). */
+ * reclaim without swap (checked on 6.18.44 by a hand test; docs/fidelity.md). */
 static void shmem_dirty_partial(struct vmsys *s, struct file *f, uint64_t lstart, uint64_t lend)
 {
 	if (!f->shmem)
@@ -623,7 +623,7 @@ void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len
  * own folios apart and undo them); every folio, new or cached, is marked
  * dirty, so reclaim without swap keeps it.  A second fallocate() over a
  * folio the first left not uptodate zeroes it and makes it uptodate.
- * Hand test handtests-round6/shmem_falloc.c B, E, K. */
+ * Checked on 6.18.44 by a hand test (docs/fidelity.md). */
 static int shmem_falloc_range(struct vmsys *s, struct file *f, uint64_t off, uint64_t len)
 {
 	uint64_t end = (off + len + PAGE_SIZE - 1) >> PAGE_SHIFT;

@@ -146,15 +146,15 @@ struct semantics {
 	 * v6.1): MADV_PAGEOUT isolates an unevictable (mlocked) folio of a
 	 * VMA without VM_LOCKED and puts it straight back
 	 * (folio_putback_lru() -> folio_add_lru()); lru_add() then sets its
-	 * mlock_count to 0, so one munlock fewer clears PG_mlocked (hand test
-	 * pageout_mlocked.c A1, triage round 7).  4.x has no MADV_PAGEOUT. */
+	 * mlock_count to 0, so one munlock fewer clears PG_mlocked (confirmed on
+	 * 6.18.44, docs/fidelity.md).  4.x has no MADV_PAGEOUT. */
 	bool pageout_putback_unevictable;
 	/* mm/mlock.c:mlock_folio(), mlock_new_folio(), munlock_folio() and
 	 * mm/swap.c:__folio_batch_add_and_move() @ v6.18 (and v6.1.y): a large
 	 * folio is never left in a per-CPU batch (!folio_may_be_lru_cached()):
 	 * queuing one moves the whole batch at once, so a zap's queued munlock
-	 * of it cannot undo a later mlock (hand test large_folio_batch.c,
-	 * triage round 7).  The model has large folios on 6.18 only. */
+	 * of it cannot undo a later mlock (confirmed on
+	 * 6.18.44, docs/fidelity.md).  The model has large folios on 6.18 only. */
 	bool large_folio_moves_batch;
 	/* mm/memory.c:zap_pte_range()/zap_present_ptes() and
 	 * mm/mlock.c:mlock_pte_range()/folio_mlock_step() @ v6.18: the PTEs of
@@ -162,8 +162,8 @@ struct semantics {
 	 * (2 MiB): zapping a folio mapped across that line in a VM_LOCKED VMA
 	 * calls folio_remove_rmap_ptes() -> munlock_vma_folio() once per page
 	 * table, so it loses two mlock_counts; mlock() of it is refused (a
-	 * partial step) and munlock() munlocks it once per page table (hand
-	 * test straddle_munlock.c, triage round 8).  No large page-cache
+	 * partial step) and munlock() munlocks it once per page table (confirmed on
+	 * 6.18.44, docs/fidelity.md).  No large page-cache
 	 * folios before 6.18 in the model; 6.1 has no PTE batching. */
 	bool large_folio_batch_per_pmd;
 	/* mm/filemap.c:page_cache_next_miss() @ v6.18 (the same xas_next()
@@ -171,8 +171,8 @@ struct semantics {
 	 * leaves xa_offset on the folio's head slot while xa_index moves on,
 	 * so the gap it reports is (index - head) pages past the real one,
 	 * until the walk leaves the 64-slot node.  page_cache_async_ra()
-	 * restarting after a fault on a marked folio reads from there (hand
-	 * test next_miss_lag.c, triage round 8).  Only matters with large
+	 * restarting after a fault on a marked folio reads from there (confirmed on
+	 * 6.18.44, docs/fidelity.md).  Only matters with large
 	 * page-cache folios (6.18 in the model). */
 	bool next_miss_tail_lag;
 	/* mm/memory.c:finish_fault() @ v6.18 (needs_fallback, since v6.14):
@@ -180,7 +180,7 @@ struct semantics {
 	 * range is none; when one is set (a page of the folio already
 	 * mapped) it maps the faulting page alone.  Fault-around
 	 * (filemap_map_folio_range()) still fills the none PTEs of a folio
-	 * (hand test round9.c A, triage round 9).  Only matters
+	 * (confirmed on 6.18.44, docs/fidelity.md).  Only matters
 	 * with large page-cache folios (6.18 in the model). */
 	bool finish_fault_none_range;
 	/* mm/truncate.c:truncate_inode_partial_folio() @ v6.18: the part of a
@@ -189,21 +189,21 @@ struct semantics {
 	 * buffers), then the folio is split; the split fails
 	 * (filemap_release_folio()) only while a block outside every hole
 	 * punched so far still has a dirty buffer.  So a dirty folio punched
-	 * on both sides, in two calls, splits on the second (hand test
-	 * round9.c B, triage round 9).  Large page-cache folios: 6.18. */
+	 * on both sides, in two calls, splits on the second (confirmed on
+	 * 6.18.44, docs/fidelity.md).  Large page-cache folios: 6.18. */
 	bool partial_punch_cleans_blocks;
 	/* include/linux/mm.h:folio_maybe_mapped_shared() @ v6.18 with
 	 * CONFIG_MM_ID (6.15+, set on this machine): a large folio counts as
 	 * shared only when mapped from more than one mm, not when two VMAs of
 	 * one mm map it; so MADV_COLD/PAGEOUT
 	 * (madvise_cold_or_pageout_pte_range()) splits such a folio - and a
-	 * clean split file folio is left unmapped (hand test round9.c C,
-	 * triage round 9).  Large page-cache folios: 6.18 only. */
+	 * clean split file folio is left unmapped (confirmed on
+	 * 6.18.44, docs/fidelity.md).  Large page-cache folios: 6.18 only. */
 	bool folio_shared_by_mm;
 	/* mm/vma.c:vma_merge_extend() @ v6.18: an mremap that grows a VMA in
 	 * place merges it with the next VMA without a middle VMA, so the
 	 * grown VMA's own fork history does not refuse the merge (fresh
-	 * recording g3-8245, triage round 10) */
+	 * recording g3-8245, docs/fidelity.md) */
 	bool extend_merge_no_middle;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
