@@ -732,7 +732,7 @@ static void header(struct R *r)
 	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: %s\n", rl, s->cap ? "yes" : "no",
 		zp ? "yes" : "no");
 	fprintf(o, "# scenario: golden/%s\n", s->name);
-	if (rec_zpcheck(s) || rec_zpcheck3(s)) fprintf(o, "# zero-page-sensitive: @@@\n");
+	if (s->gen >= 2) fprintf(o, "# zero-page-sensitive: @@@\n");
 	if (s->seed) fprintf(o, "# seed: %lu\n", s->seed);
 	fprintf(o, "# description: %s\n", s->desc);
 	fprintf(o, "# recorded-by: vmsim-recorder 1 (tools/recorder) on Linux %s %s (%ld cpus), as root\n",
@@ -833,7 +833,7 @@ static int run(const struct scen *s)
 	snprintf(path, sizeof path, "%s/%s.trace", outdir, s->name);
 	FILE *f = fopen(path, "w");
 	if (!f) die("%s: %s", path, strerror(errno));
-	char *zp = (rec_zpcheck(s) || rec_zpcheck3(s)) ? strstr(r->buf, "# zero-page-sensitive: @@@\n") : NULL;
+	char *zp = s->gen >= 2 ? strstr(r->buf, "# zero-page-sensitive: @@@\n") : NULL;
 	if (zp) {
 		fwrite(r->buf, 1, (size_t)(zp - r->buf), f);
 		fprintf(f, "# zero-page-sensitive: %s\n", r->zpseen ? "yes" : "no");
@@ -853,8 +853,12 @@ int main(int argc, char **argv)
 	int opt;
 	bool list = false;
 	unsigned long sfirst = 0, slast = 0, tfirst = 0, tlast = 0;
-	while ((opt = getopt(argc, argv, "o:v:ls:S:")) != -1) {
-		if (opt == 's') {
+	int sgen = 2; /* -s records this generator version; -S is version 3 */
+	while ((opt = getopt(argc, argv, "o:v:lG:s:S:")) != -1) {
+		if (opt == 'G') {
+			sgen = atoi(optarg);
+			if (!rec_random(sgen, 1)) die("-G %s: the random generator has versions 2 and 3", optarg);
+		} else if (opt == 's') {
 			char *e;
 			sfirst = slast = strtoul(optarg, &e, 10);
 			if (*e == '-') slast = strtoul(e + 1, NULL, 10);
@@ -865,7 +869,7 @@ int main(int argc, char **argv)
 		} else if (opt == 'o') outdir = optarg;
 		else if (opt == 'v') viewdir = optarg;
 		else if (opt == 'l') list = true;
-		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [-s SEED[-SEED]] [-S SEED[-SEED]] [NAME...]");
+		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [-G VERSION] [-s SEED[-SEED]] [-S SEED[-SEED]] [NAME...]");
 	}
 	if (list) {
 		for (unsigned i = 0; i < rec_nscenarios; i++)
@@ -882,17 +886,19 @@ int main(int argc, char **argv)
 	int lk = open("/tmp/vmrec-recorder.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lk < 0 || flock(lk, LOCK_EX)) die("lock /tmp/vmrec-recorder.lock: %s", strerror(errno));
 	int done = 0;
-	if (tfirst) { /* -S FIRST[-LAST]: generator-v3 random scenarios (scen_random3.c) */
+	if (tfirst) { /* -S FIRST[-LAST]: random scenarios of generator version 3 */
 		for (unsigned long sd = tfirst; sd <= tlast; sd++) {
-			const struct scen *rs = rec_random3(sd);
+			const struct scen *rs = rec_random(3, sd);
+			if (!rs) die("out of memory");
 			run(rs);
 			fprintf(stderr, "recorded %s\n", rs->name);
 		}
 		if (!sfirst) return 0;
 	}
-	if (sfirst) { /* -s FIRST[-LAST]: generator-v2 random scenarios (scen_random2.c) */
+	if (sfirst) { /* -s FIRST[-LAST]: random scenarios of version -G (2) */
 		for (unsigned long sd = sfirst; sd <= slast; sd++) {
-			const struct scen *rs = rec_random2(sd);
+			const struct scen *rs = rec_random(sgen, sd);
+			if (!rs) die("out of memory");
 			run(rs);
 			fprintf(stderr, "recorded %s\n", rs->name);
 		}

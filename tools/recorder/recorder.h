@@ -18,6 +18,7 @@ struct scen {
 	unsigned long seed;   /* nonzero: randomised scenario */
 	void (*fn)(struct R *r, const struct scen *s);
 	bool capture;         /* also write traces/views/NAME.{trace,maps,smaps,status} */
+	int gen;              /* random generator version: 1 sc_random() of scenarios.c, 2 and up scen_random.c; 0 for the others */
 };
 
 extern const struct scen rec_scenarios[];
@@ -50,12 +51,10 @@ void S_pages(struct R *r, long addr, long len);
 void S_note(struct R *r, const char *text);
 void S_capture(struct R *r);
 
-/* generator v2 (scen_random2.c): the scenario of one seed */
-const struct scen *rec_random2(unsigned long seed);
-bool rec_zpcheck(const struct scen *s);      /* header: zero-page-sensitive (whether a zero page was ever mapped) */
-/* generator v3 (scen_random3.c) */
-const struct scen *rec_random3(unsigned long seed);
-bool rec_zpcheck3(const struct scen *s);
+/* the random generator (scen_random.c): the scenario of one seed of
+ * version VER (2 or 3), NULL for another version or out of memory; its
+ * traces carry the header line zero-page-sensitive */
+const struct scen *rec_random(int ver, unsigned long seed);
 int rec_pid(struct R *r);                    /* real pid of the driven process */
 void rec_full_pages(struct R *r, bool on);   /* expect(page) full keys for every present page */
 void rec_zero_page_seen(struct R *r);        /* header: zero-page-sensitive: yes */
