@@ -12,6 +12,10 @@
  *
  * This header is the whole interface: nothing of vmsim's internals is
  * needed.  Link with `pkg-config --libs vmsim`.
+ *
+ *
+ * Owns: libvmsim, the installed library interface (sim/libvmsim.c).
+ * May call: apply, cmds, semantics, session, trace, views, vmstat, vmsys.
  */
 #ifndef VMSIM_PUBLIC_H
 #define VMSIM_PUBLIC_H

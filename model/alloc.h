@@ -11,6 +11,10 @@
  * environment has VMSIM_FAIL_AT=N (and counts allocations into
  * VMSIM_ALLOC_COUNT's file at exit), for the allocation-failure sweep of
  * the test suite.
+ *
+ *
+ * Owns: every heap allocation of vmsim and the host-OOM exit (status 3).
+ * May call: nothing.
  */
 #ifndef VMSIM_ALLOC_H
 #define VMSIM_ALLOC_H

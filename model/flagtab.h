@@ -14,6 +14,11 @@
  * is compared against (value & field) instead of being tested as bits.
  * Aliases (MAP_ANON for MAP_ANONYMOUS, MAP_FILE = 0 ...) are accepted by
  * encode and never produced by decode.
+ *
+ *
+ * Owns: the per-arch, per-kernel tables of flag names and values (generated
+ *   data in flagtab_data.c).
+ * May call: nothing.
  */
 #ifndef VMSIM_FLAGTAB_H
 #define VMSIM_FLAGTAB_H

@@ -2,6 +2,11 @@
  * internal.h - the model's shared internals (like the kernel's
  * mm/internal.h): the machine, processes, address spaces, files, and the
  * functions the modules call in each other.  Not for sim/.
+ *
+ *
+ * Owns: the machine, processes, address spaces, files and the functions the
+ *   model modules call in each other.
+ * May call: kerr, lru, page, radix, semantics, vma, vmflags, vmstat, vmsys.
  */
 #ifndef VMSIM_INTERNAL_H
 #define VMSIM_INTERNAL_H

@@ -5,6 +5,11 @@
  * code does, so a result compares directly with strace's "= -1 ENOMEM".
  * The values are Linux's generic errno numbers (asm-generic/errno-base.h);
  * they do not depend on the host libc.
+ *
+ *
+ * Owns: the kernel error numbers the model returns (-KERR_*) and their
+ *   names.
+ * May call: nothing.
  */
 #ifndef VMSIM_KERR_H
 #define VMSIM_KERR_H

@@ -10,6 +10,11 @@
  * drained where the kernel calls lru_add_drain().  MGLRU is not modelled:
  * the kernels modelled run the classic two-list LRU (CONFIG_LRU_GEN off or
  * not enabled).
+ *
+ *
+ * Owns: the five LRU lists, the unevictable list and the per-CPU batches
+ *   that feed them.
+ * May call: internal, page.
  */
 #ifndef VMSIM_LRU_H
 #define VMSIM_LRU_H

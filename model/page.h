@@ -11,6 +11,10 @@
  * (include/linux/page-flags.h).  `refcount` counts every holder: PTE
  * mappings, the page cache, the swap cache and per-CPU batch entries; a
  * page is freed when it reaches 0.
+ *
+ *
+ * Owns: struct page and the frames of simulated physical memory.
+ * May call: nothing.
  */
 #ifndef VMSIM_PAGE_H
 #define VMSIM_PAGE_H

@@ -7,6 +7,10 @@
  * number (page tables) or a page index in a file (page cache).  Lookup is
  * four array reads; a one-entry leaf cache makes runs of neighbouring keys
  * one compare.  Nodes are allocated on first store and freed when empty.
+ *
+ *
+ * Owns: the sparse 4-level map used for page tables and page caches.
+ * May call: nothing.
  */
 #ifndef VMSIM_RADIX_H
 #define VMSIM_RADIX_H

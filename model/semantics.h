@@ -6,6 +6,11 @@
  * calls the hooks; it never compares version numbers.  Adding a patch's
  * semantics = one new file that copies its base and changes rows, plus one
  * line in sem_registry.c (see docs/new-semantics.md).
+ *
+ *
+ * Owns: struct semantics: every difference between the modelled kernels,
+ *   one file per kernel (sem_*.c).
+ * May call: kerr, vmflags.
  */
 #ifndef VMSIM_SEMANTICS_H
 #define VMSIM_SEMANTICS_H

@@ -8,6 +8,9 @@
  *
  * This file knows geometry only; the kernel rules for splitting and
  * merging (what may merge, when a split is refused) live in vma_ops.c.
+ *
+ * Owns: struct vma and the per-mm tree that orders them.
+ * May call: vmflags.
  */
 #ifndef VMSIM_VMA_H
 #define VMSIM_VMA_H

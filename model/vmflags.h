@@ -5,6 +5,10 @@
  * (so a VMA's flags read like the modern kernel's).  What a given kernel
  * version calls these bits, and how it prints them in VmFlags, is data of
  * that version's semantics (semantics.h), never a test in the core.
+ *
+ *
+ * Owns: the model's VM_* bit numbering.
+ * May call: nothing.
  */
 #ifndef VMSIM_VMFLAGS_H
 #define VMSIM_VMFLAGS_H

@@ -3,6 +3,10 @@
  *
  * State counters (nr_*) are exact here; the kernel's are per-CPU batched and
  * approximate when read, its event counters (pg*, unevictable_pgs_*) exact.
+ *
+ *
+ * Owns: the system counters, named as /proc/vmstat names them.
+ * May call: nothing.
  */
 #ifndef VMSIM_VMSTAT_H
 #define VMSIM_VMSTAT_H

@@ -9,6 +9,11 @@
  * arguments are the numbers of the machine's arch/kernel flag tables.
  * The model never prints; observations are read with the vmsys_* queries
  * below and formatted by sim/views.c.
+ *
+ *
+ * Owns: the model's public interface: a machine, its processes, one call at
+ *   a time, and the read-only queries views are built from.
+ * May call: flagtab, internal, semantics.
  */
 #ifndef VMSIM_VMSYS_H
 #define VMSIM_VMSYS_H

@@ -5,6 +5,12 @@
  * show and diff all go through it.  apply_event() runs the event;
  * outcome_matches() compares the model's outcome with what the trace
  * recorded; expect_check() evaluates an expect(...) line.
+ *
+ *
+ * Owns: the one place where a trace event becomes a model call
+ *   (apply_event()), and the comparison of the model's outcome with the
+ *   trace (outcome_matches(), expect_check()).
+ * May call: inherit, kerr, semantics, trace, vmstat, vmsys.
  */
 #ifndef VMSIM_APPLY_H
 #define VMSIM_APPLY_H

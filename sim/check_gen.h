@@ -15,6 +15,12 @@
  *   mlock2 6  munlock 5  mlockall 5  munlockall 3  fork 3  exit 2  touch 8
  *   fault 4  reclaim 4  drop_caches 2  prlimit64 3  capset 2  file_io 2
  * (sum 91: in 100 steps the rarest kinds are expected twice).
+ *
+ *   trace, vmsys.
+ *
+ * Owns: the seeded call generator of vmsim check.
+ * May call: flagtab, internal (read-only: the model's own VMAs to aim at),
+ *   trace, vmsys.
  */
 #ifndef VMSIM_CHECK_GEN_H
 #define VMSIM_CHECK_GEN_H

@@ -8,6 +8,13 @@
  * Some rules compare the state before and after the event: call
  * check_inv_before() just before apply_event() and check_inv_after() just
  * after it.  The checker never changes the model.
+ *
+ *   structures directly), trace, vmsys.
+ *
+ * Owns: the promise invariants of vmsim check and replay
+ *   --check-invariants.
+ * May call: apply, internal (read-only: the walker reads the model's
+ *   structures directly), trace, vmsys.
  */
 #ifndef VMSIM_CHECK_INV_H
 #define VMSIM_CHECK_INV_H

@@ -1,6 +1,11 @@
 /*
  * check_shrink.h - running generated sequences, shrinking a violation to
  * a short reproducer, and writing it as a contract trace.
+ *
+ *
+ * Owns: running generated sequences, shrinking a violation, writing the
+ *   reproducer.
+ * May call: apply, check_gen, check_inv, internal (read-only), semantics.
  */
 #ifndef VMSIM_CHECK_SHRINK_H
 #define VMSIM_CHECK_SHRINK_H

@@ -1,5 +1,15 @@
-/* cmds.h - the vmsim subcommands; each returns the process exit code
- * (0 ok, 1 divergence/violation/difference, 2 bad input or usage). */
+/*
+ * cmds.h - the vmsim subcommands; each returns the process exit code
+ * (0 ok, 1 divergence/violation/difference, 2 bad input or usage).
+ *
+ *   rec_faults, rec_proc, rec_sys, semantics, session, syscall_table,
+ *   trace, views.
+ *
+ * Owns: the vmsim subcommands and their exit codes (main.c and cmd_*.c).
+ * May call: apply, check_gen, check_inv, check_shrink, diff, flagtab,
+ *   rec_faults, rec_proc, rec_sys, semantics, session, syscall_table,
+ *   trace, views.
+ */
 #ifndef VMSIM_CMDS_H
 #define VMSIM_CMDS_H
 

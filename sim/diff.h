@@ -18,6 +18,11 @@
  *
  * Results the trace records are not compared: diff compares the models.
  * Draining after every event is part of the comparison (both sides alike).
+ *
+ *
+ * Owns: replaying one trace under two semantics in lockstep and the list of
+ *   their differences.
+ * May call: apply, kerr, session, trace, vmstat, vmsys.
  */
 #ifndef VMSIM_DIFF_H
 #define VMSIM_DIFF_H

@@ -16,6 +16,11 @@
  *
  * Uses the model's vm_inherit_*() calls and vmsys_hole_in(); no I/O but
  * reading the --maps file.
+ *
+ *
+ * Owns: the address space a process had before its first traced call
+ *   (inherit lines, --maps, plain logs).
+ * May call: trace, vmsys.
  */
 #ifndef VMSIM_INHERIT_H
 #define VMSIM_INHERIT_H

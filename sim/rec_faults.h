@@ -20,6 +20,10 @@
  * the page cache changing under the program's feet.
  *
  * Uses perf_event_open(2) and tracefs; writes fault lines to a FILE.
+ *
+ *
+ * Owns: vmsim record --faults: perf page-fault events to fault lines.
+ * May call: nothing.
  */
 #ifndef VMSIM_REC_FAULTS_H
 #define VMSIM_REC_FAULTS_H

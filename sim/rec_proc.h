@@ -6,6 +6,11 @@
  * Writes trace text to the FILE it is given; reads /proc/PID/{maps,smaps,
  * status,pagemap}, /proc/kpageflags (root), /proc/sys/vm/max_map_count,
  * /sys/class/bdi/.../read_ahead_kb.
+ *
+ *
+ * Owns: what vmsim record reads from /proc and /sys: header, inherit and
+ *   expect lines.
+ * May call: nothing.
  */
 #ifndef VMSIM_REC_PROC_H
 #define VMSIM_REC_PROC_H

@@ -9,6 +9,10 @@
  * the canonical notation of the trace writer.
  *
  * Uses process_vm_readv() on the tracee; no other I/O.
+ *
+ *
+ * Owns: vmsim record's x86_64 syscall decoder.
+ * May call: trace.
  */
 #ifndef VMSIM_REC_SYS_H
 #define VMSIM_REC_SYS_H

@@ -4,6 +4,11 @@
  * arch) unless the command line overrides it, and the kernel semantics is
  * --kernel, else the header's `kernel:` (the newest model not newer than
  * it), else 6.18.
+ *
+ *
+ * Owns: one trace opened against one model: header and command line to a
+ *   configured machine.
+ * May call: apply, flagtab, inherit, semantics, trace, vmsys.
  */
 #ifndef VMSIM_SESSION_H
 #define VMSIM_SESSION_H

@@ -4,6 +4,11 @@
  * tables (O_*, FALLOC_FL_*, RLIMIT_*, CLONE_*, signals, capabilities,
  * errno names with strerror texts).  All values use Linux's generic
  * numbering (x86_64 for signals).
+ *
+ *
+ * Owns: the names the reader and the writer share (syscalls, O_*, RLIMIT_*,
+ *   signals, errnos).
+ * May call: flagtab, kerr, trace.
  */
 #ifndef VMSIM_SYSCALL_TABLE_H
 #define VMSIM_SYSCALL_TABLE_H

@@ -42,6 +42,13 @@
  *   evict      index nr (str = path): pages that left the page cache from outside
  * Negative numbers (fd -1, AT_FDCWD) are stored two's complement.
  * Resource numbers use the generic numbering (RLIMIT_MEMLOCK = 8).
+ *
+ *   trace_reader, trace_strace.
+ *
+ * Owns: struct event, the streaming reader (trace_read.c and its units) and
+ *   the canonical writer (trace_write.c).
+ * May call: flagtab, syscall_table, trace_args, trace_header, trace_lex,
+ *   trace_reader, trace_strace.
  */
 #ifndef VMSIM_TRACE_H
 #define VMSIM_TRACE_H

@@ -10,6 +10,10 @@
  *
  * The functions only read the model (through vmsys.h); draining the per-CPU
  * batches first (vm_drain_all) is the caller's decision, see view_drains().
+ *
+ *
+ * Owns: the /proc views of a model, printed as the kernel prints them.
+ * May call: vmflags, vmstat, vmsys.
  */
 #ifndef VMSIM_VIEWS_H
 #define VMSIM_VIEWS_H

@@ -24,7 +24,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=
 pass=0 fail=0
 for t in traces/golden/fork-cow/locks-not-inherited.trace traces/golden/file-pagecache/private-mlock.trace \
 	traces/golden/mremap/locked.trace traces/golden/reclaim/pageout-cold.trace \
-	traces/golden/large-folio/punch-unmaps-straddling-folio-locked.trace \
+	traces/golden/large-folio/punch-unmaps-locked-folio.trace \
 	tests/real-programs/fork_cow_locked.trace tests/real-programs/rt_mlockall.strace; do
 	opts=
 	case $t in *.strace) opts="--cap-ipc-lock yes" ;; esac

@@ -1,0 +1,695 @@
+/*
+ * trace_args.c - a call's arguments and result (see trace_args.h).
+ */
+#include "trace_reader.h"
+#include "trace_args.h"
+#include "trace_expect.h"
+#include "trace_lex.h"
+
+
+#include "syscall_table.h"
+
+/* ---- flags ------------------------------------------------------------ */
+
+/* what: an enum flag_kind (flag tables of the arch/kernel), or one of these */
+enum {
+	W_OFLAGS = 32, W_FALLOC, W_CLONE, W_ACCESS, W_CAP, W_RLIMIT, W_SIGNAL, W_FADV,
+};
+
+#define CAP_ALL ((UINT64_C(1) << 41) - 1)
+
+static const struct flag_table *flag_table(struct trace_reader *r, int kind)
+{
+	if (!r->ft_done[kind]) {
+		r->ft[kind] = systab_flag_table(r->arch, r->kernel, (enum flag_kind)kind);
+		r->ft_done[kind] = true;
+	}
+	return r->ft[kind];
+}
+
+/* value of one name; for W_CAP the capability number */
+static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
+		     uint64_t *v)
+{
+	switch (what) {
+	case W_OFLAGS:
+		if (systab_sym(SK_OFLAGS, p, n, v) == 0)
+			return 0;
+		break;
+	case W_FALLOC:
+		if (systab_sym(SK_FALLOC, p, n, v) == 0)
+			return 0;
+		break;
+	case W_CLONE:
+		if (systab_sym(SK_CLONE, p, n, v) == 0 ||
+		    systab_sym(SK_SIGNAL, p, n, v) == 0)
+			return 0;
+		break;
+	case W_FADV:
+		if (systab_sym(SK_FADV, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown advice '%.*s'", (int)n, p);
+	case W_SIGNAL:
+		if (systab_sym(SK_SIGNAL, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown signal '%.*s'", (int)n, p);
+	case W_ACCESS:
+		if (systab_sym(SK_ACCESS, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown access mode '%.*s'; expected READ, WRITE or EXEC",
+			    (int)n, p);
+	case W_CAP:
+		if (systab_sym(SK_CAP, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown capability '%.*s'", (int)n, p);
+	case W_RLIMIT:
+		if (systab_sym(SK_RLIMIT, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown resource '%.*s'", (int)n, p);
+	default: {
+		const struct flag_table *t = flag_table(r, what);
+		if (!t)
+			return tr_fail(r, p, "no %s flag table for %s/%s",
+				    flagtab_kind_name((enum flag_kind)what), r->arch,
+				    r->kernel);
+		if (flagtab_lookup(t, p, n, v) == 0)
+			return 0;
+		if (what == FK_MMAP && word_is(p, n, "MAP_HUGE_SHIFT")) {
+			*v = 26;
+			return 0;
+		}
+		break;
+	}
+	}
+	return tr_fail(r, p, "unknown flag '%.*s' for %s/%s", (int)n, p, r->arch,
+		    r->kernel);
+}
+
+/* NAME|NAME|0x10, N<<NAME, 1<<CAP_X, (..), ~(..); trailing comment allowed. */
+static int arg_flags(struct trace_reader *r, char *s, char *e, int what,
+		     uint64_t *out)
+{
+	uint64_t v = 0;
+	char *p = s;
+	for (;;) {
+		bool compl = false, paren = false, ovf;
+		uint64_t piece;
+		p = skip_ws(p);
+		if (*p == '~') {
+			compl = true;
+			p = skip_ws(p + 1);
+		}
+		if (*p == '(') {
+			paren = true;
+			p = skip_ws(p + 1);
+		}
+		size_t n = id_len(p);
+		if (is_digit(*p)) {
+			char *q = tr_scan_u64(p, &piece, &ovf);
+			if (!q || ovf)
+				return tr_fail(r, p, "expected a number");
+			p = q;
+			if (p[0] == '<' && p[1] == '<') {
+				uint64_t sh;
+				p += 2;
+				n = id_len(p);
+				if (n) {
+					if (flag_name(r, what, p, n, &sh) < 0)
+						return -1;
+					p += n;
+				} else {
+					q = tr_scan_u64(p, &sh, &ovf);
+					if (!q || ovf)
+						return tr_fail(r, p, "expected a shift count");
+					p = q;
+				}
+				if (sh >= 64)
+					return tr_fail(r, p, "shift count too large");
+				piece <<= sh;
+			}
+		} else if (n) {
+			if (flag_name(r, what, p, n, &piece) < 0)
+				return -1;
+			if (what == W_CAP) {
+				if (piece >= 64)
+					return tr_fail(r, p, "capability out of range");
+				piece = UINT64_C(1) << piece;
+			}
+			p += n;
+		} else {
+			return tr_fail(r, p, "expected a flag name or number");
+		}
+		p = skip_ws(p);
+		if (paren) {
+			if (*p != ')')
+				return tr_fail(r, p, "expected ')'");
+			p = skip_ws(p + 1);
+		}
+		if (compl)
+			piece = ~piece & (what == W_CAP ? CAP_ALL : UINT64_MAX);
+		v |= piece;
+		/* strace names a bit it has no name for: 0x8 followed by a
+		 * MAP_??? comment, then |MAP_ANONYMOUS */
+		if (p < e && p[0] == '/' && p[1] == '*' && (p = tr_comment_end(r, p)) == NULL)
+			return -1;
+		if (p < e && *p == '|') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	*out = v;
+	return tr_arg_end(r, p, e);
+}
+
+/* ---- structs ------------------------------------------------------------ */
+
+/* {key=value, ...} at s; returns the position after '}' in *after. */
+int tr_struct_fields(struct trace_reader *r, char *s, field_fn fn, void *ctx,
+			 char **after)
+{
+	if (*s != '{')
+		return tr_fail(r, s, "expected '{'");
+	char *p = s + 1;
+	for (;;) {
+		p = skip_ws(p);
+		if (*p == '}')
+			break;
+		char *key = p;
+		size_t kl = id_len(p);
+		char *q = tr_scan_item(r, p + kl);
+		if (!q)
+			return -1;
+		char *ve = q;
+		while (ve > p && is_ws(ve[-1]))
+			ve--;
+		if (kl && p[kl] == '=') {
+			char *vs = skip_ws(p + kl + 1);
+			if (vs == ve)
+				return tr_fail(r, vs, "expected a value");
+			if (fn(r, ctx, key, kl, vs, ve) < 0)
+				return -1;
+		}
+		/* elements without "key=" ("...", flag words) carry nothing we use */
+		if (*q == ',') {
+			p = q + 1;
+			continue;
+		}
+		if (*q == '}') {
+			p = q;
+			break;
+		}
+		return tr_fail(r, q, *q ? "expected '}'" : "expected '}' before the end of the line");
+	}
+	*after = p + 1;
+	return 0;
+}
+
+static int rlim_value(struct trace_reader *r, char *s, char *e, uint64_t *v)
+{
+	char *p = s;
+	uint64_t x = 1;
+	for (;;) {
+		size_t n = id_len(p);
+		uint64_t t;
+		bool ovf;
+		if (n) {
+			if (word_is(p, n, "RLIM64_INFINITY") || word_is(p, n, "RLIM_INFINITY")) {
+				*v = RLIM_INFINITY_VALUE;
+				return tr_arg_end(r, p + n, e);
+			}
+			return tr_fail(r, p, "expected a number or RLIM64_INFINITY");
+		}
+		char *q = tr_scan_u64(p, &t, &ovf);
+		if (!q)
+			return tr_fail(r, p, "expected a number or RLIM64_INFINITY");
+		if (ovf || (t && x > UINT64_MAX / t))
+			return tr_fail(r, p, "number too large");
+		x *= t;
+		p = skip_ws(q);
+		if (p < e && *p == '*') {
+			p = skip_ws(p + 1);
+			continue;
+		}
+		break;
+	}
+	*v = x;
+	return tr_arg_end(r, p, e);
+}
+
+struct rlim_ctx {
+	struct event *ev;
+	unsigned seen; /* 1 rlim_cur, 2 rlim_max */
+};
+
+static int rlim_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
+		      char *vs, char *ve)
+{
+	struct rlim_ctx *c = ctx;
+	if (word_is(key, kl, "rlim_cur")) {
+		c->seen |= 1;
+		return rlim_value(r, vs, ve, &c->ev->rlim_cur);
+	}
+	if (word_is(key, kl, "rlim_max")) {
+		c->seen |= 2;
+		return rlim_value(r, vs, ve, &c->ev->rlim_max);
+	}
+	return tr_fail(r, key, "unexpected '%.*s' in a struct rlimit", (int)kl, key);
+}
+
+static int arg_rlim(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	size_t n = id_len(s);
+	if (n && word_is(s, n, "NULL"))
+		return tr_arg_end(r, s + n, e);
+	if (is_digit(*s)) {
+		uint64_t addr; /* an address strace could not read: no limit known */
+		return tr_arg_num(r, s, e, &addr);
+	}
+	if (*s != '{')
+		return tr_fail(r, s, "expected '{rlim_cur=..., rlim_max=...}' or NULL");
+	char *after;
+	struct rlim_ctx c = { ev, 0 };
+	ev->has_rlim = true;
+	if (tr_struct_fields(r, s, rlim_field, &c, &after) < 0)
+		return -1;
+	if (c.seen != 3)
+		return tr_fail(r, s, "expected both rlim_cur and rlim_max in a struct rlimit");
+	return tr_arg_end(r, after, e);
+}
+
+static int cap_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
+		     char *vs, char *ve)
+{
+	struct event *ev = ctx;
+	if (word_is(key, kl, "effective"))
+		return arg_flags(r, vs, ve, W_CAP, &ev->cap_effective);
+	return 0;
+}
+
+struct clone3_ctx {
+	uint64_t flags, sig;
+};
+
+static int clone3_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
+			char *vs, char *ve)
+{
+	struct clone3_ctx *c = ctx;
+	if (word_is(key, kl, "flags"))
+		return arg_flags(r, vs, ve, W_CLONE, &c->flags);
+	if (word_is(key, kl, "exit_signal"))
+		return arg_flags(r, vs, ve, W_SIGNAL, &c->sig);
+	return 0;
+}
+
+/* ---- per-syscall argument layout ----------------------------------------- */
+
+enum akind {
+	K_SKIP, K_NUM, K_STR, K_PROT, K_MMAP, K_MREMAP, K_MADV, K_MSYNC, K_MLOCK2,
+	K_MCL, K_OFLAGS, K_FALLOC, K_RES, K_RLIM, K_CAPDATA, K_ACC,
+	K_STAT,   /* a stat/statx struct: st_size or stx_size into args[1], args[2] = 1 */
+	K_FDPAIR, /* "[3, 4]": args[0], args[1] */
+	K_STR2,   /* a second string argument (ev->str2) */
+	K_STR3,   /* a third (ev->str3) */
+	K_FADV,   /* POSIX_FADV_* */
+};
+
+struct aspec {
+	unsigned char kind;
+	signed char slot;
+};
+
+static const struct layout {
+	unsigned char min, max, nslots;
+	struct aspec a[6];
+} layouts[SYS_NR] = {
+#define N(s) { K_NUM, s }
+	[SYS_MMAP] = { 6, 6, 6, { N(0), N(1), { K_PROT, 2 }, { K_MMAP, 3 }, N(4), N(5) } },
+	[SYS_MUNMAP] = { 2, 2, 2, { N(0), N(1) } },
+	[SYS_MPROTECT] = { 3, 3, 3, { N(0), N(1), { K_PROT, 2 } } },
+	[SYS_MREMAP] = { 4, 5, 4, { N(0), N(1), N(2), { K_MREMAP, 3 }, N(4) } },
+	[SYS_MADVISE] = { 3, 3, 3, { N(0), N(1), { K_MADV, 2 } } },
+	[SYS_MSYNC] = { 3, 3, 3, { N(0), N(1), { K_MSYNC, 2 } } },
+	[SYS_BRK] = { 1, 1, 1, { N(0) } },
+	[SYS_MLOCK] = { 2, 2, 2, { N(0), N(1) } },
+	[SYS_MLOCK2] = { 3, 3, 3, { N(0), N(1), { K_MLOCK2, 2 } } },
+	[SYS_MUNLOCK] = { 2, 2, 2, { N(0), N(1) } },
+	[SYS_MLOCKALL] = { 1, 1, 1, { { K_MCL, 0 } } },
+	[SYS_MUNLOCKALL] = { 0, 0, 0, { { 0, 0 } } },
+	[SYS_FORK] = { 0, 0, 0, { { 0, 0 } } },
+	[SYS_VFORK] = { 0, 0, 0, { { 0, 0 } } },
+	[SYS_EXECVE] = { 1, 8, 0, { { K_STR, -1 } } },
+	[SYS_EXIT] = { 1, 1, 1, { N(0) } },
+	[SYS_EXIT_GROUP] = { 1, 1, 1, { N(0) } },
+	[SYS_OPENAT] = { 3, 4, 3, { N(0), { K_STR, -1 }, { K_OFLAGS, 2 }, N(3) } },
+	[SYS_OPEN] = { 2, 3, 3, { { K_STR, -1 }, { K_OFLAGS, 2 }, N(3) } },
+	[SYS_CLOSE] = { 1, 1, 1, { N(0) } },
+	[SYS_UNLINK] = { 1, 1, 0, { { K_STR, -1 } } },
+	[SYS_FTRUNCATE] = { 2, 2, 2, { N(0), N(1) } },
+	[SYS_FALLOCATE] = { 4, 4, 4, { N(0), { K_FALLOC, 1 }, N(2), N(3) } },
+	[SYS_READ] = { 3, 3, 3, { N(0), { K_SKIP, -1 }, N(2) } },
+	[SYS_WRITE] = { 3, 3, 3, { N(0), { K_SKIP, -1 }, N(2) } },
+	[SYS_PREAD64] = { 4, 4, 4, { N(0), { K_SKIP, -1 }, N(2), N(3) } },
+	[SYS_PWRITE64] = { 4, 4, 4, { N(0), { K_SKIP, -1 }, N(2), N(3) } },
+	[SYS_SETRLIMIT] = { 2, 2, 1, { { K_RES, 0 }, { K_RLIM, -1 } } },
+	[SYS_PRLIMIT64] = { 4, 4, 2, { N(0), { K_RES, 1 }, { K_RLIM, -1 }, { K_SKIP, -1 } } },
+	[SYS_CAPSET] = { 2, 2, 0, { { K_SKIP, -1 }, { K_CAPDATA, -1 } } },
+	[SYS_FAULT] = { 2, 2, 2, { N(0), { K_ACC, 1 } } },
+	[SYS_TOUCH] = { 3, 3, 3, { N(0), N(1), { K_ACC, 2 } } },
+	[SYS_RECLAIM] = { 1, 1, 1, { N(0) } },
+	[SYS_DROP_CACHES] = { 1, 1, 1, { N(0) } },
+	[SYS_FSTAT] = { 2, 2, 3, { N(0), { K_STAT, -1 } } },
+	[SYS_NEWFSTATAT] = { 4, 4, 3, { N(0), { K_STR, -1 }, { K_STAT, -1 }, { K_SKIP, -1 } } },
+	[SYS_STAT] = { 2, 2, 3, { { K_STR, -1 }, { K_STAT, -1 } } },
+	[SYS_STATX] = { 5, 5, 3, { N(0), { K_STR, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 },
+				     { K_STAT, -1 } } },
+	[SYS_DUP] = { 1, 1, 1, { N(0) } },
+	[SYS_DUP2] = { 2, 2, 2, { N(0), N(1) } },
+	[SYS_DUP3] = { 3, 3, 2, { N(0), N(1), { K_SKIP, -1 } } },
+	[SYS_FDNEW] = { 0, 6, 0, { { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 },
+				   { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 } } },
+	[SYS_PIPE] = { 1, 1, 2, { { K_FDPAIR, -1 } } },
+	[SYS_PIPE2] = { 2, 2, 2, { { K_FDPAIR, -1 }, { K_SKIP, -1 } } },
+	[SYS_SOCKETPAIR] = { 4, 4, 2, { { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 },
+					{ K_FDPAIR, -1 } } },
+	[SYS_MEMFD_CREATE] = { 2, 2, 0, { { K_STR, -1 }, { K_SKIP, -1 } } },
+	[SYS_INHERIT] = { 1, 3, 0, { { K_STR, -1 }, { K_STR2, -1 }, { K_STR3, -1 } } },
+	[SYS_INHERIT_FILE] = { 2, 3, 1, { { K_STR, -1 }, N(0), { K_STR2, -1 } } },
+	[SYS_EVICT] = { 3, 3, 2, { { K_STR, -1 }, N(0), N(1) } },
+	[SYS_FSYNC] = { 1, 1, 1, { N(0) } },
+	[SYS_FADVISE64] = { 4, 4, 4, { N(0), N(1), N(2), { K_FADV, 3 } } },
+#undef N
+};
+
+static int stat_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
+		      char *vs, char *ve)
+{
+	struct event *ev = ctx;
+	if (!word_is(key, kl, "st_size") && !word_is(key, kl, "stx_size"))
+		return 0;
+	ev->args[2] = 1;
+	return tr_arg_num(r, vs, ve, &ev->args[1]);
+}
+
+/* A stat buffer as strace prints it: "{st_mode=..., st_size=N, ...}", or
+ * an address when the call failed or strace could not read it. */
+static int arg_stat(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	if (*s != '{')
+		return 0;
+	char *after;
+	if (tr_struct_fields(r, s, stat_field, ev, &after) < 0)
+		return -1;
+	return tr_arg_end(r, after, e);
+}
+
+/* "[3, 4]" (with -y: "[3<pipe:[77]>, 4<pipe:[77]>]"); an address when the
+ * call failed */
+static int arg_fdpair(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	if (*s != '[')
+		return 0;
+	char *p = skip_ws(s + 1);
+	for (unsigned i = 0; i < 2; i++) {
+		char *q = tr_scan_item(r, p);
+		if (!q)
+			return -1;
+		char *end = q;
+		while (end > p && is_ws(end[-1]))
+			end--;
+		if (tr_arg_num(r, p, end, &ev->args[i]) < 0)
+			return -1;
+		if (*q != (i ? ']' : ','))
+			return tr_fail(r, q, i ? "expected ']'" : "expected ','");
+		p = skip_ws(q + 1);
+	}
+	return tr_arg_end(r, p, e);
+}
+
+static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
+		      char *s, char *e, uint64_t *v)
+{
+	switch (kind) {
+	case K_SKIP: return 0;
+	case K_NUM: return tr_arg_num(r, s, e, v);
+	case K_STR: return tr_arg_str(r, s, e, &ev->str);
+	case K_PROT: return arg_flags(r, s, e, FK_PROT, v);
+	case K_MMAP: return arg_flags(r, s, e, FK_MMAP, v);
+	case K_MREMAP: return arg_flags(r, s, e, FK_MREMAP, v);
+	case K_MADV: return arg_flags(r, s, e, FK_MADVISE, v);
+	case K_MSYNC: return arg_flags(r, s, e, FK_MSYNC, v);
+	case K_MLOCK2: return arg_flags(r, s, e, FK_MLOCK2, v);
+	case K_MCL: return arg_flags(r, s, e, FK_MLOCKALL, v);
+	case K_OFLAGS: return arg_flags(r, s, e, W_OFLAGS, v);
+	case K_FALLOC: return arg_flags(r, s, e, W_FALLOC, v);
+	case K_RES: return arg_flags(r, s, e, W_RLIMIT, v);
+	case K_ACC: return arg_flags(r, s, e, W_ACCESS, v);
+	case K_RLIM: return arg_rlim(r, s, e, ev);
+	case K_STR2: return tr_arg_str(r, s, e, &ev->str2);
+	case K_STR3: return tr_arg_str(r, s, e, &ev->str3);
+	case K_FADV: return arg_flags(r, s, e, W_FADV, v);
+	case K_STAT: return arg_stat(r, s, e, ev);
+	case K_FDPAIR: return arg_fdpair(r, s, e, ev);
+	case K_CAPDATA: {
+		size_t n = id_len(s);
+		char *after;
+		if (n && word_is(s, n, "NULL"))
+			return tr_arg_end(r, s + n, e);
+		if (tr_struct_fields(r, s, cap_field, ev, &after) < 0)
+			return -1;
+		return tr_arg_end(r, after, e);
+	}
+	}
+	return 0;
+}
+
+/* named argument "name=value": the value's start, or NULL */
+static char *named(char *s, char *e, const char *name)
+{
+	size_t n = id_len(s);
+	if (n && s + n < e && s[n] == '=' && word_is(s, n, name))
+		return s + n + 1;
+	return NULL;
+}
+
+static int decode_clone(struct trace_reader *r, struct event *ev, struct argv *a)
+{
+	unsigned lim = a->n < MAXARGS ? a->n : MAXARGS;
+	for (unsigned i = 0; i < lim; i++) {
+		char *v = named(a->s[i], a->e[i], "flags");
+		if (v)
+			return arg_flags(r, v, a->e[i], W_CLONE, &ev->args[0]);
+	}
+	if (lim) {
+		size_t n = id_len(a->s[0]);
+		if (!(n && a->s[0][n] == '='))
+			return arg_flags(r, a->s[0], a->e[0], W_CLONE, &ev->args[0]);
+		return tr_fail(r, a->s[0], "expected 'flags=' in clone arguments");
+	}
+	return tr_fail(r, r->cbase, "expected 'flags=' in clone arguments");
+}
+
+static int decode_clone3(struct trace_reader *r, struct event *ev, struct argv *a)
+{
+	struct clone3_ctx c = { 0, 0 };
+	char *after;
+	if (a->n < 1)
+		return tr_fail(r, r->cbase, "expected clone3 arguments");
+	if (tr_struct_fields(r, a->s[0], clone3_field, &c, &after) < 0)
+		return -1;
+	/* "{...} => {parent_tid=[..]}": the part after => is output */
+	after = skip_ws(after);
+	if (!(after[0] == '=' && after[1] == '>') && after < a->e[0])
+		return tr_arg_end(r, after, a->e[0]);
+	ev->args[0] = c.flags | (c.sig & 0xff);
+	return 0;
+}
+
+/* fcntl(fd, F_DUPFD, N) / F_DUPFD_CLOEXEC make a descriptor; any other
+ * command (its argument has many shapes) is FCNTL_OTHER */
+static int decode_fcntl(struct trace_reader *r, struct event *ev, struct argv *a)
+{
+	if (a->n < 2 || a->n > 3)
+		return tr_fail(r, a->n ? a->s[0] : r->cbase, "expected 2 or 3 arguments for fcntl");
+	ev->nargs = 3;
+	if (tr_arg_num(r, a->s[0], a->e[0], &ev->args[0]) < 0)
+		return -1;
+	size_t n = id_len(a->s[1]);
+	bool dupfd = n && word_is(a->s[1], n, "F_DUPFD");
+	bool dupcl = n && word_is(a->s[1], n, "F_DUPFD_CLOEXEC");
+	ev->args[1] = dupfd ? 0 : dupcl ? 1030 : FCNTL_OTHER;
+	if ((dupfd || dupcl) && a->n == 3)
+		return tr_arg_num(r, a->s[2], a->e[2], &ev->args[2]);
+	return 0;
+}
+
+static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
+		       char *open, bool partial)
+{
+	enum sysno s = ev->sys;
+	if (s == SYS_CLONE) {
+		ev->nargs = 1;
+		return decode_clone(r, ev, a);
+	}
+	if (s == SYS_CLONE3) {
+		ev->nargs = 1;
+		return decode_clone3(r, ev, a);
+	}
+	if (s == SYS_FCNTL)
+		return decode_fcntl(r, ev, a);
+	const struct layout *l = &layouts[s];
+	const struct aspec *sp = l->a;
+	unsigned n = a->n;
+	unsigned char min = l->min, max = l->max;
+	if (s == SYS_UNLINK && ev->name.len == 8) { /* unlinkat(dirfd, path, flags) */
+		static const struct aspec at[3] = { { K_SKIP, -1 }, { K_STR, -1 }, { K_SKIP, -1 } };
+		sp = at;
+		min = max = 3;
+	}
+	if ((n < min && !partial) || n > max) {
+		char *at = n > max ? a->s[max < MAXARGS ? max : MAXARGS - 1] : open;
+		return tr_fail(r, at, "expected %u%s argument%s for %.*s", min,
+			    min != max ? " or more" : "", min == 1 ? "" : "s",
+			    (int)ev->name.len, ev->name.p);
+	}
+	ev->nargs = l->nslots;
+	if (s == SYS_OPEN || s == SYS_STAT)
+		ev->args[0] = (uint64_t)-100;
+	for (unsigned i = 0; i < n && i < 6 && i < MAXARGS; i++) {
+		uint64_t v = 0;
+		if (decode_arg(r, ev, sp[i].kind, a->s[i], a->e[i], &v) < 0)
+			return -1;
+		if (sp[i].kind != K_SKIP && sp[i].slot >= 0) {
+			ev->args[sp[i].slot] = v;
+			if ((unsigned)sp[i].slot >= ev->nargs)
+				ev->nargs = (unsigned)sp[i].slot + 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+/* After a result strace may print an annotation: "(Timeout)", "<0.000036>"
+ * (-T), "</dev/shm/x>" (-y), "([{fd=3, revents=POLLIN}])", or an errno name
+ * after "?" ("= ? ERESTARTSYS (...)").  Anything else is an error. */
+static int result_end(struct trace_reader *r, char *p, bool after_unknown)
+{
+	if (*p && !is_ws(*p) && *p != '<')
+		return tr_fail(r, p, "unexpected '%c' after the result", *p);
+	p = skip_ws(p);
+	if (!*p || *p == '(' || *p == '<')
+		return 0;
+	if (after_unknown) {
+		size_t n = id_len(p);
+		if (n && systab_errno(p, n))
+			return 0;
+	}
+	return tr_fail(r, p, "unexpected '%c' after the result", *p);
+}
+
+static int parse_result(struct trace_reader *r, char *p, struct event *ev)
+{
+	p = skip_ws(p);
+	if (*p != '=')
+		return tr_fail(r, p, *p ? "expected '='" : "expected '= RESULT'");
+	p = skip_ws(p + 1);
+	if (*p == '?') {
+		ev->res = RES_UNKNOWN;
+		char *e = skip_ws(p + 1);
+		size_t n = id_len(e);
+		int err = n ? systab_errno(e, n) : 0;
+		if (err >= 512 && err <= 516) { /* ERESTARTSYS .. ERESTART_RESTARTBLOCK */
+			ev->res = RES_RESTART;
+			ev->err = err;
+		}
+		return result_end(r, p + 1, true);
+	}
+	if (*p == '-' || is_digit(*p)) {
+		bool neg = *p == '-', ovf;
+		uint64_t v;
+		char *q = tr_scan_u64(p + neg, &v, &ovf);
+		if (!q)
+			return tr_fail(r, p, "expected a number");
+		if (ovf)
+			return tr_fail(r, p, "number too large");
+		if (neg && v == 1) {
+			char *e = skip_ws(q);
+			size_t n = id_len(e);
+			if (n && e[0] == 'E') {
+				int err = systab_errno(e, n);
+				if (!err)
+					return tr_fail(r, e, "unknown errno name '%.*s'", (int)n, e);
+				ev->res = RES_ERROR;
+				ev->err = err;
+				return result_end(r, e + n, false);
+			}
+		}
+		if (neg && v > (uint64_t)INT64_MAX + 1)
+			return tr_fail(r, p, "number too large (below -2^63)");
+		ev->res = RES_VALUE;
+		ev->value = neg ? (int64_t)(0 - v) : (int64_t)v;
+		return result_end(r, q, false);
+	}
+	size_t n = id_len(p);
+	if (n && ev->sys == SYS_FAULT) {
+		uint64_t v;
+		if (systab_sym(SK_FAULTRES, p, n, &v) == 0) {
+			ev->res = RES_VALUE;
+			ev->value = (int64_t)v;
+			return result_end(r, p + n, false);
+		}
+		return tr_fail(r, p, "expected MINOR, MAJOR, SIGSEGV, SIGBUS or '?'");
+	}
+	return tr_fail(r, p, "expected a result");
+}
+
+
+/* ---- events ------------------------------------------------------------- */
+
+void tr_ev_clear(struct event *ev)
+{
+	memset(ev, 0, offsetof(struct event, exp));
+	ev->exp.nkv = 0;
+	ev->signo = 0;
+	ev->si_addr = 0;
+	ev->has_si_addr = false;
+	ev->si_code.p = NULL;
+	ev->si_code.len = 0;
+	ev->exit_status = 0;
+}
+
+/* NAME(ARGS) = RESULT at p.  Returns 1, or -1. */
+int tr_parse_call(struct trace_reader *r, char *p, struct event *ev, bool partial)
+{
+	size_t n = 0;
+	while (is_id(p[n]) || p[n] == '?')
+		n++;
+	if (n == 0)
+		return tr_fail(r, p, *p ? "expected a syscall name" : "expected an event");
+	char *open = p + n;
+	if (*open != '(')
+		return tr_fail(r, open, "expected '('");
+	ev->type = EV_CALL;
+	ev->name.p = p;
+	ev->name.len = n;
+	if (n == 6 && memcmp(p, "expect", 6) == 0)
+		return tr_parse_expect(r, open, ev);
+	ev->sys = systab_lookup(p, n);
+	struct argv a;
+	char *q = tr_split_args(r, open, &a);
+	if (!q)
+		return -1;
+	ev->args_text.p = open + 1;
+	ev->args_text.len = (size_t)(q - 1 - (open + 1));
+	if (ev->sys != SYS_UNKNOWN) {
+		if (decode_args(r, ev, &a, open, partial) < 0)
+			return -1;
+	} else if (tr_count_unknown(r, p, n) < 0) {
+		return tr_fail(r, p, "out of memory");
+	}
+	if (parse_result(r, q, ev) < 0)
+		return -1;
+	return 1;
+}
+

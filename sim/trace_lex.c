@@ -1,0 +1,347 @@
+/*
+ * trace_lex.c - the lexer of the trace reader (see trace_lex.h).
+ */
+#include "trace_reader.h"
+#include "trace_lex.h"
+
+#include <stdarg.h>
+
+
+void tr_ctx_plain(struct trace_reader *r)
+{
+	r->cbase = r->line;
+	r->csplit = SIZE_MAX;
+	r->cl1 = r->lineno;
+	r->cc1 = 1;
+}
+
+void tr_where(struct trace_reader *r, const char *p, unsigned long *line, long *col)
+{
+	size_t off = (size_t)(p - r->cbase);
+	if (off < r->csplit) {
+		*line = r->cl1;
+		*col = r->cc1 + (long)off;
+	} else {
+		*line = r->cl2;
+		*col = r->cc2 + (long)(off - r->csplit);
+	}
+}
+
+static int fail_lc(struct trace_reader *r, unsigned long line, long col,
+		   const char *fmt, va_list ap)
+{
+	int n = snprintf(r->err, sizeof(r->err), "%s:%lu:%ld: error: ", r->name,
+			 line, col);
+	if (n < 0 || (size_t)n >= sizeof(r->err))
+		return -1;
+	vsnprintf(r->err + n, sizeof(r->err) - (size_t)n, fmt, ap);
+	return -1;
+}
+
+__attribute__((format(printf, 3, 4)))
+int tr_fail(struct trace_reader *r, const char *p, const char *fmt, ...)
+{
+	unsigned long line;
+	long col;
+	va_list ap;
+	tr_where(r, p, &line, &col);
+	va_start(ap, fmt);
+	fail_lc(r, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+__attribute__((format(printf, 4, 5)))
+int tr_fail_col(struct trace_reader *r, unsigned long line, long col,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fail_lc(r, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+
+/* ---- numbers and arguments ------------------------------------------- */
+
+/* Unsigned number: 0x hex, 0 octal, or decimal.  NULL when there is none;
+ * *ovf on overflow. */
+char *tr_scan_u64(char *p, uint64_t *v, bool *ovf)
+{
+	uint64_t x = 0;
+	*ovf = false;
+	if (!is_digit(*p))
+		return NULL;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		char *q = p + 2;
+		for (;; q++) {
+			unsigned d;
+			if (is_digit(*q))
+				d = (unsigned)(*q - '0');
+			else if (*q >= 'a' && *q <= 'f')
+				d = (unsigned)(*q - 'a' + 10);
+			else if (*q >= 'A' && *q <= 'F')
+				d = (unsigned)(*q - 'A' + 10);
+			else
+				break;
+			if (x >> 60)
+				*ovf = true;
+			x = x << 4 | d;
+		}
+		if (q == p + 2)
+			return NULL;
+		*v = x;
+		return q;
+	}
+	if (p[0] == '0') {
+		char *q = p + 1;
+		while (*q >= '0' && *q <= '7') {
+			if (x >> 61)
+				*ovf = true;
+			x = x << 3 | (uint64_t)(*q++ - '0');
+		}
+		*v = x;
+		return q;
+	}
+	while (is_digit(*p)) {
+		unsigned d = (unsigned)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			*ovf = true;
+		x = x * 10 + d;
+		p++;
+	}
+	*v = x;
+	return p;
+}
+
+/* p at the start of a comment: the position after the comment and the blanks after it,
+ * or NULL (error set). */
+char *tr_comment_end(struct trace_reader *r, char *p)
+{
+	char *q = strstr(p + 2, "*/");
+	if (!q) {
+		tr_fail(r, p, "unterminated comment");
+		return NULL;
+	}
+	return skip_ws(q + 2);
+}
+
+/* p at '<' of an fd annotation: "3</tmp/x>", -yy's nested device
+ * "1</dev/null<char 1:3>>", a socket "5<TCP:[1.2.3.4:5->6.7.8.9:80]>"
+ * (its "->" is not a closer).  The position after it, or NULL when it
+ * does not close before e. */
+static char *annotation_end(char *p, char *e)
+{
+	int depth = 0;
+	for (; p < e && *p; p++) {
+		if (*p == '<') {
+			depth++;
+		} else if (*p == '>' && p[-1] != '-') {
+			if (--depth == 0)
+				return p + 1;
+		}
+	}
+	return NULL;
+}
+
+/* After a value: an optional <annotation> (strace -y, -yy), then an
+ * optional comment; the argument must end there. */
+int tr_arg_end(struct trace_reader *r, char *p, char *e)
+{
+	if (p < e && *p == '<') {
+		char *q = annotation_end(p, e);
+		if (q)
+			p = q;
+	}
+	p = skip_ws(p);
+	if (p < e && p[0] == '/' && p[1] == '*' && (p = tr_comment_end(r, p)) == NULL)
+		return -1;
+	if (p < e)
+		return tr_fail(r, p, "unexpected '%c'; expected ',' or ')'", *p);
+	return 0;
+}
+
+int tr_arg_num(struct trace_reader *r, char *s, char *e, uint64_t *v)
+{
+	char *p = s;
+	size_t n = id_len(p);
+	if (n) {
+		if (word_is(p, n, "NULL"))
+			*v = 0;
+		else if (word_is(p, n, "AT_FDCWD"))
+			*v = (uint64_t)-100;
+		else
+			return tr_fail(r, p, "expected a number");
+		return tr_arg_end(r, p + n, e);
+	}
+	bool neg = false, ovf;
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	char *q = tr_scan_u64(p, v, &ovf);
+	if (!q)
+		return tr_fail(r, s, "expected a number");
+	if (ovf)
+		return tr_fail(r, s, "number too large");
+	if (neg)
+		*v = (uint64_t)0 - *v;
+	return tr_arg_end(r, q, e);
+}
+
+/* Unescape the quoted string at s in place. */
+int tr_arg_str(struct trace_reader *r, char *s, char *e, struct strslice *out)
+{
+	if (*s != '"')
+		return tr_fail(r, s, "expected a string");
+	char *p = s + 1, *w = s + 1;
+	while (*p != '"') {
+		if (*p == '\0')
+			return tr_fail(r, s, "unterminated string");
+		if (*p != '\\') {
+			*w++ = *p++;
+			continue;
+		}
+		char *esc = p++;
+		unsigned v;
+		switch (*p) {
+		case 'n': *w++ = '\n'; p++; break;
+		case 't': *w++ = '\t'; p++; break;
+		case 'r': *w++ = '\r'; p++; break;
+		case 'v': *w++ = '\v'; p++; break;
+		case 'f': *w++ = '\f'; p++; break;
+		case 'a': *w++ = '\a'; p++; break;
+		case 'b': *w++ = '\b'; p++; break;
+		case '\\': case '"': case '\'': case '?': *w++ = *p++; break;
+		case 'x':
+			p++;
+			v = 0;
+			for (int i = 0; i < 2; i++) {
+				char c = *p;
+				unsigned d;
+				if (is_digit(c)) d = (unsigned)(c - '0');
+				else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
+				else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
+				else if (i == 0) return tr_fail(r, esc, "bad escape in string");
+				else break;
+				v = v * 16 + d;
+				p++;
+			}
+			*w++ = (char)v;
+			break;
+		default:
+			if (*p >= '0' && *p <= '7') {
+				v = 0;
+				for (int i = 0; i < 3 && *p >= '0' && *p <= '7'; i++)
+					v = v * 8 + (unsigned)(*p++ - '0');
+				*w++ = (char)v;
+				break;
+			}
+			return tr_fail(r, esc, "bad escape in string");
+		}
+	}
+	out->p = s + 1;
+	out->len = (size_t)(w - (s + 1));
+	p++;
+	if (p[0] == '.' && p[1] == '.' && p[2] == '.')
+		p += 3;
+	return tr_arg_end(r, p, e);
+}
+
+/* Scan one item up to a top-level ',' or closing bracket (or NUL). */
+char *tr_scan_item(struct trace_reader *r, char *p)
+{
+	int depth = 0;
+	for (;; p++) {
+		switch (*p) {
+		case '\0':
+			return p;
+		case '"': {
+			char *q = p + 1;
+			while (*q && *q != '"') {
+				if (*q == '\\' && q[1])
+					q++;
+				q++;
+			}
+			if (!*q) {
+				tr_fail(r, p, "unterminated string");
+				return NULL;
+			}
+			p = q;
+			break;
+		}
+		case '/':
+			if (p[1] == '*') {
+				char *q = strstr(p + 2, "*/");
+				if (!q) {
+					tr_fail(r, p, "unterminated comment");
+					return NULL;
+				}
+				p = q + 1;
+			}
+			break;
+		case '(': case '[': case '{':
+			depth++;
+			break;
+		case ')': case ']': case '}':
+			if (depth == 0)
+				return p;
+			depth--;
+			break;
+		case ',':
+			if (depth == 0)
+				return p;
+			break;
+		case '<':
+			if (p[1] == '<') {
+				p++;
+			} else if (is_id(p[-1])) {
+				char *q = annotation_end(p, p + strlen(p));
+				if (q)
+					p = q - 1;
+			}
+			break;
+		}
+	}
+}
+
+/* p is just after '('; returns the position after the matching ')'. */
+char *tr_split_args(struct trace_reader *r, char *open, struct argv *a)
+{
+	char *p = skip_ws(open + 1);
+	a->n = 0;
+	if (*p == ')')
+		return p + 1;
+	for (;;) {
+		p = skip_ws(p);
+		char *s = p;
+		char *q = tr_scan_item(r, p);
+		if (!q)
+			return NULL;
+		char *e = q;
+		while (e > s && is_ws(e[-1]))
+			e--;
+		if (e == s) {
+			tr_fail(r, s, "expected an argument");
+			return NULL;
+		}
+		if (a->n < MAXARGS) {
+			a->s[a->n] = s;
+			a->e[a->n] = e;
+		}
+		a->n++;
+		if (*q == ',') {
+			p = q + 1;
+			continue;
+		}
+		if (*q == ')')
+			return q + 1;
+		if (*q == '\0')
+			tr_fail(r, q, "expected ')'");
+		else
+			tr_fail(r, q, "unexpected '%c'; expected ')'", *q);
+		return NULL;
+	}
+}
+

@@ -1,0 +1,161 @@
+/*
+ * trace_reader.h - the trace reader's state, private to the reader's units.
+ *
+ * The reader (the public interface is sim/trace.h) is split by concern:
+ *
+ *   trace_read.c    the driver: opening, input blocks and lines, the dispatch
+ *                   of a line to the units below, strace -ff merging
+ *   trace_lex.c     bytes: numbers, strings, comments, argument splitting,
+ *                   and the FILE:LINE:COL of every error
+ *   trace_header.c  the "# key: value" header
+ *   trace_args.c    a call's arguments (flags, structs, per-syscall layouts,
+ *                   the pseudo-calls touch/fault/inherit/...) and its result
+ *   trace_expect.c  expect(...) lines, the model-state pseudo-event
+ *   trace_strace.c  strace's line notations: its own notices, pid prefixes
+ *                   and timestamps, unfinished/resumed halves, signals, exits
+ *
+ * Each unit's header states what it offers; a unit may call only what the
+ * headers it includes declare.  Nothing outside sim/trace_*.c includes this
+ * file.  Everything is single-threaded per reader.
+ *
+ *
+ * Owns: struct trace_reader, the state the reader's units share, and the
+ *   character classes.
+ * May call: flagtab, trace.
+ */
+#ifndef VMSIM_TRACE_READER_H
+#define VMSIM_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "flagtab.h"
+#include "trace.h"
+
+#define BLOCK 65536
+#define MAXARGS 8
+
+struct pend {
+	int pid;
+	unsigned long line;
+	double ts;
+	long col0;     /* column of the call's name on its line */
+	char *buf;     /* "NAME(ARGS" without " <unfinished ...>" */
+	size_t len, cap;
+};
+
+struct unk {
+	char *name;
+	size_t len;
+	unsigned long count;
+};
+
+struct trace_reader {
+	FILE *f;
+	bool own;
+	char *name;
+
+	char *buf;             /* input block; [pos, end) not yet consumed */
+	size_t cap, pos, end;
+	bool eof;
+	char *line;            /* current line, NUL-terminated */
+	size_t len;
+	unsigned long lineno;
+	bool reprocess;        /* handle the current line again */
+
+	struct trace_header hdr;
+	bool hdr_done;
+	char arch[32], kernel[32];
+	bool arch_ovr, kernel_ovr;
+	const struct flag_table *ft[FK_NKINDS];
+	bool ft_done[FK_NKINDS];
+
+	struct pend *pend;
+	size_t npend, cappend;
+	/* pid -> 1 + index into pend (0 empty; PEND_GONE a deleted slot), so
+	 * that 300,000 processes with a call unfinished cost no linear search */
+	uint32_t *pidx;
+	size_t pidx_cap, pidx_used;
+	struct unk *unk;
+	size_t nunk, capunk;
+	char *work;            /* a joined unfinished+resumed call */
+	size_t workcap;
+	char *splice;          /* a line strace's "Process N attached" notice split */
+	size_t splicecap;
+
+	/* strace to a terminal: the first process's lines have no pid until a
+	 * second process exists, then "[pid N] " - N is the first process */
+	bool lead_unprefixed;  /* the first event line had no pid */
+	bool any_event_line;
+	int first_pid;         /* its pid once a prefixed line names it; 0 unknown */
+	int line_pid;          /* the pid as the current line writes it, for messages */
+	int *kids;             /* pids its fork-like calls returned, until then */
+	size_t nkids, capkids;
+
+	/* where the text being parsed comes from, for line:col in messages */
+	const char *cbase;
+	size_t csplit;
+	unsigned long cl1, cl2;
+	long cc1, cc2;
+
+	char err[1024];
+
+	/* strace -ff: one file per process, merged by timestamp (the parent
+	 * reads its parts; each part's events get the pid of its name) */
+	struct trace_reader *parent;
+	struct ff_part *parts;
+	size_t nparts;
+	bool ts_fraction;      /* the last timestamp had a fractional part */
+	size_t pending_refill; /* 1 + the part whose event was returned last */
+};
+
+struct ff_part {
+	struct trace_reader *r;
+	struct event ev;       /* read ahead; valid while have */
+	bool have, done;
+	int pid;
+	bool announced;        /* the root, or its fork-like line was returned */
+};
+
+
+/* ---- character classes (used by every unit) ---------------------------- */
+
+static inline bool is_ws(char c) { return c == ' ' || c == '\t'; }
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static inline bool is_idstart(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static inline bool is_id(char c) { return is_idstart(c) || is_digit(c); }
+static inline char *skip_ws(char *p)
+{
+	while (is_ws(*p))
+		p++;
+	return p;
+}
+static inline size_t id_len(const char *p)
+{
+	size_t n = 0;
+	if (!is_idstart(p[0]))
+		return 0;
+	while (is_id(p[n]))
+		n++;
+	return n;
+}
+static inline bool word_is(const char *p, size_t n, const char *w)
+{
+	return strncmp(p, w, n) == 0 && w[n] == '\0';
+}
+
+
+/* ---- owned by trace_read.c --------------------------------------------- */
+
+int tr_count_unknown(struct trace_reader *r, const char *name, size_t len);
+
+/* 1 with r->line set, 0 at end of input, -1 on a read error. */
+int tr_next_line(struct trace_reader *r);
+
+#endif
