@@ -14,6 +14,7 @@
  * the runs actually done, which depend on the machine's speed).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <limits.h>
@@ -34,6 +35,7 @@
 #include "check_shrink.h"
 #include "cmds.h"
 #include "flagtab.h"
+#include "json.h"
 #include "session.h"
 
 #define CHECK_BLOCK 64u
@@ -44,6 +46,7 @@
 static const char check_usage[] =
 	"usage: vmsim check --kernel NAME [--arch NAME] [--seed N] [--steps N] [--runs N]\n"
 	"                   [--time SEC] [--jobs N] [--out DIR] [--invariant NAME]... [--stats]\n"
+	"                   [--shard FILE] [--format text|json] [-q]\n"
 	"\n"
 	"Generates random call sequences (run i uses seed SEED+i), runs them on the model\n"
 	"under the kernel's semantics, checks the promise invariants after every step and\n"
@@ -62,6 +65,8 @@ static const char check_usage[] =
 	"                    fork-no-inherit onfault-no-prefault locked-never-reclaimed\n"
 	"                    mlocked-pages lru-consistent vma-tree locked-madvise\n"
 	"  --stats           steps per second on stderr\n"
+	"  --format json     JSON Lines: an object per invariant, then a summary (docs/json.md)\n"
+	"  -q, --quiet       no progress line on a terminal\n"
 	"  --shard FILE      write the result to FILE (a shard of a campaign split by seed\n"
 	"                    range) instead of reporting; `vmsim check-merge FILE...`\n"
 	"                    reports the whole as one run would.  Each shard but the last\n"
@@ -99,6 +104,8 @@ struct opts {
 	const char *out;
 	const char *shard;     /* --shard FILE: write the campaign's result there */
 	bool stats;
+	bool quiet;            /* -q: no progress line */
+	bool json;             /* --format json (docs/json.md) */
 	double t0;
 };
 
@@ -254,13 +261,90 @@ static bool parse_u64(const char *s, uint64_t *v)
 /* The report of a campaign (one run, or merged shards): reproducers into
  * o->out, the text on stdout.  The number of violated invariants, or
  * UINT_MAX when a reproducer could not be written. */
+/* a reproducer file's text into a JSON string value */
+static void json_file(const char *key, const char *path)
+{
+	json_key(stdout, key);
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+	if (f) {
+		FILE *m = open_memstream(&text, &len);
+		if (m) {
+			char buf[4096];
+			size_t n;
+			while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+				fwrite(buf, 1, n, m);
+			fclose(m);
+		}
+		fclose(f);
+	}
+	if (text)
+		json_strn(stdout, text, len);
+	else
+		fputs("null", stdout);
+	free(text);
+}
+
+/* --format json: an "invariant" object per checked invariant, then the
+ * "summary" (docs/json.md) */
+static unsigned report_json(const struct opts *o, struct inv_best *tot, uint64_t runs, uint64_t steps,
+			    char *explain, size_t explen)
+{
+	unsigned nviol = 0, nchecked = 0;
+	char path[4096];
+	for (unsigned k = 0; k < INV_NR; k++) {
+		if (!(o->plan.mask & (1u << k)))
+			continue;
+		nchecked++;
+		nviol += tot[k].count != 0;
+		json_begin(stdout, "invariant");
+		json_kv_str(stdout, "name", inv_name(k));
+		json_kv_str(stdout, "status", tot[k].count ? "violated" : "held");
+		json_kv_u64(stdout, "violations", tot[k].count);
+		if (tot[k].count && tot[k].len) {
+			struct gen_machine m;
+			gen_machine(tot[k].seed, &m);
+			snprintf(path, sizeof(path), "%s/%s-%s.trace", o->out, o->plan.sem->name, inv_name(k));
+			if (check_write_repro(path, &o->plan, &m, tot[k].seed, tot[k].steps, tot[k].len, k,
+					      explain, explen)) {
+				fprintf(stderr, "vmsim check: cannot write %s: %s\n", path, strerror(errno));
+				return UINT_MAX;
+			}
+			json_kv_str(stdout, "reproducer", path);
+			json_kv_u64(stdout, "events", tot[k].len);
+			json_kv_u64(stdout, "run", tot[k].seed - o->seed);
+			json_kv_u64(stdout, "seed", tot[k].seed);
+			json_kv_str(stdout, "explain", explain);
+			json_file("trace", path);
+		} else if (tot[k].count) {
+			json_key(stdout, "reproducer");
+			fputs("null", stdout);
+		}
+		json_end(stdout);
+	}
+	json_begin(stdout, "summary");
+	json_kv_str(stdout, "kernel", o->plan.sem->name);
+	json_kv_str(stdout, "arch", o->plan.arch);
+	json_kv_u64(stdout, "first_seed", o->seed);
+	json_kv_u64(stdout, "runs", runs);
+	json_kv_u64(stdout, "steps_per_run", o->plan.steps);
+	json_kv_u64(stdout, "steps", steps);
+	json_kv_u64(stdout, "checked", nchecked);
+	json_kv_u64(stdout, "violated", nviol);
+	json_end(stdout);
+	return nviol;
+}
+
 static unsigned report(const struct opts *o_, struct inv_best *tot, uint64_t runs, uint64_t steps)
 {
 	const struct opts o = *o_;
+	static char explain[4096];
+	if (o.json)
+		return report_json(&o, tot, runs, steps, explain, sizeof(explain));
 	printf("vmsim check: kernel %s, arch %s, seeds %" PRIu64 "..%" PRIu64 ", %u steps per run\n",
 	       o.plan.sem->name, o.plan.arch, o.seed, o.seed + (runs ? runs - 1 : 0), o.plan.steps);
 	unsigned nviol = 0, nchecked = 0;
-	static char explain[4096];
 	char path[4096];
 	for (unsigned k = 0; k < INV_NR; k++) {
 		if (!(o.plan.mask & (1u << k)))
@@ -428,23 +512,37 @@ int cmd_check_merge(int argc, char **argv)
 	struct opts o;
 	memset(&o, 0, sizeof(o));
 	o.out = "check-out";
-	int first = 1;
-	for (; first < argc; first++) {
-		if (!strcmp(argv[first], "--out") && first + 1 < argc) {
-			o.out = argv[++first];
-		} else if (!strncmp(argv[first], "--out=", 6)) {
-			o.out = argv[first] + 6;
-		} else if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-			printf("usage: vmsim check-merge [--out DIR] SHARD...\n\n"
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+	};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == 'o') {
+			o.out = optarg;
+		} else if (c == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
+			o.json = !strcmp(optarg, "json");
+		} else if (c == 'h') {
+			printf("usage: vmsim check-merge [--out DIR] [--format text|json] SHARD...\n\n"
 			       "Merges the shards `vmsim check --shard FILE` wrote for consecutive seed\n"
 			       "ranges of one campaign and reports as one run over the whole range would:\n"
-			       "the same text, the same reproducers in DIR (default check-out).\n"
+			       "the same text (or JSON), the same reproducers in DIR (default check-out).\n"
 			       "Exit: 0 every invariant held, 1 a violation, 2 bad input.\n");
 			return 0;
+		} else if (c == 'f') {
+			fprintf(stderr, "vmsim check-merge: --format is text or json, not '%s'\n", optarg);
+			return 2;
+		} else if (c == ':') {
+			fprintf(stderr, "vmsim check-merge: %s needs a value\n", argv[optind - 1]);
+			return 2;
 		} else {
-			break;
+			fprintf(stderr, "vmsim check-merge: unknown option '%s'\n", argv[optind - 1]);
+			return 2;
 		}
 	}
+	int first = optind;
 	size_t n = (size_t)(argc - first);
 	if (!n) {
 		fprintf(stderr, "vmsim check-merge: no shard given\n");
@@ -518,94 +616,111 @@ int cmd_check(int argc, char **argv)
 	o.plan.w = &gen_weights_default;
 	const char *kernel = NULL;
 	uint32_t mask = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	enum { O_KERNEL = 256, O_ARCH, O_SEED, O_STEPS, O_RUNS, O_TIME, O_JOBS, O_OUT, O_INV,
+	       O_STATS, O_SHARD, O_FORMAT };
+	static const struct option longopts[] = {
+		{ "kernel", required_argument, NULL, O_KERNEL }, { "arch", required_argument, NULL, O_ARCH },
+		{ "seed", required_argument, NULL, O_SEED },     { "steps", required_argument, NULL, O_STEPS },
+		{ "runs", required_argument, NULL, O_RUNS },     { "time", required_argument, NULL, O_TIME },
+		{ "jobs", required_argument, NULL, O_JOBS },     { "out", required_argument, NULL, O_OUT },
+		{ "invariant", required_argument, NULL, O_INV }, { "stats", no_argument, NULL, O_STATS },
+		{ "shard", required_argument, NULL, O_SHARD },   { "format", required_argument, NULL, O_FORMAT },
+		{ "quiet", no_argument, NULL, 'q' },             { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+		const char *val = optarg;
+		uint64_t v = 0;
+		bool num = val && parse_u64(val, &v);
+		switch (c) {
+		case 'h':
 			fputs(check_usage, stdout);
 			return 0;
-		}
-		if (!strcmp(a, "--stats")) {
+		case 'q':
+			o.quiet = true;
+			break;
+		case O_STATS:
 			o.stats = true;
-			continue;
-		}
-		if (!strcmp(a, "--shard") || !strncmp(a, "--shard=", 8)) {
-			o.shard = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!o.shard) {
-				fprintf(stderr, "vmsim check: --shard needs a file\n");
+			break;
+		case O_SHARD:
+			o.shard = val;
+			break;
+		case O_FORMAT:
+			if (!strcmp(val, "json"))
+				o.json = true;
+			else if (strcmp(val, "text")) {
+				fprintf(stderr, "vmsim check: --format is text or json, not '%s'\n", val);
 				return 2;
 			}
-			continue;
-		}
-		static const char *const withval[] = { "--kernel", "--arch", "--seed", "--steps", "--runs",
-						       "--time", "--jobs", "--out", "--invariant", NULL };
-		const char *name = NULL;
-		for (int k = 0; withval[k]; k++) {
-			size_t l = strlen(withval[k]);
-			if (!strcmp(a, withval[k])) {
-				if (i + 1 >= argc) {
-					fprintf(stderr, "vmsim check: %s needs a value\n", a);
-					return 2;
-				}
-				name = withval[k];
-				val = argv[++i];
-			} else if (!strncmp(a, withval[k], l) && a[l] == '=') {
-				name = withval[k];
-				val = a + l + 1;
-			}
-			if (name)
-				break;
-		}
-		if (!name) {
-			fprintf(stderr, "vmsim check: unknown option '%s'\n%s", a, check_usage);
-			return 2;
-		}
-		uint64_t v = 0;
-		bool num = parse_u64(val, &v);
-		if (!strcmp(name, "--kernel")) {
+			break;
+		case O_KERNEL:
 			kernel = val;
-		} else if (!strcmp(name, "--arch")) {
+			break;
+		case O_ARCH:
 			o.plan.arch = val;
-		} else if (!strcmp(name, "--out")) {
+			break;
+		case O_OUT:
 			o.out = val;
-		} else if (!strcmp(name, "--invariant")) {
+			break;
+		case O_INV: {
 			int id = inv_find(val);
 			if (id < 0) {
 				fprintf(stderr, "vmsim check: unknown invariant '%s'\n%s", val, check_usage);
 				return 2;
 			}
 			mask |= 1u << id;
-		} else if (!strcmp(name, "--time")) {
+			break;
+		}
+		case O_TIME: {
 			char *end;
 			o.time_budget = strtod(val, &end);
-			if (*end || o.time_budget <= 0) {
+			if (*end || !(o.time_budget > 0)) {
 				fprintf(stderr, "vmsim check: bad --time '%s'\n", val);
 				return 2;
 			}
-		} else if (!num) {
-			fprintf(stderr, "vmsim check: %s needs a number, not '%s'\n", name, val);
-			return 2;
-		} else if (!strcmp(name, "--seed")) {
-			o.seed = v;
-		} else if (!strcmp(name, "--steps")) {
-			if (!v || v > 100000000) {
-				fprintf(stderr, "vmsim check: --steps must be 1..100000000\n");
-				return 2;
-			}
-			o.plan.steps = (unsigned)v;
-		} else if (!strcmp(name, "--runs")) {
-			if (!v) {
-				fprintf(stderr, "vmsim check: --runs must be at least 1\n");
-				return 2;
-			}
-			o.runs = v;
-		} else if (!strcmp(name, "--jobs")) {
-			if (!v || v > 256) {
-				fprintf(stderr, "vmsim check: --jobs must be 1..256\n");
-				return 2;
-			}
-			o.jobs = (unsigned)v;
+			break;
 		}
+		case O_SEED: case O_STEPS: case O_RUNS: case O_JOBS:
+			if (!num) {
+				fprintf(stderr, "vmsim check: %s needs a number, not '%s'\n", argv[optind - 1], val);
+				return 2;
+			}
+			if (c == O_SEED) {
+				o.seed = v;
+			} else if (c == O_STEPS) {
+				if (!v || v > 100000000) {
+					fprintf(stderr, "vmsim check: --steps must be 1..100000000\n");
+					return 2;
+				}
+				o.plan.steps = (unsigned)v;
+			} else if (c == O_RUNS) {
+				if (!v) {
+					fprintf(stderr, "vmsim check: --runs must be at least 1\n");
+					return 2;
+				}
+				o.runs = v;
+			} else {
+				if (!v || v > 256) {
+					fprintf(stderr, "vmsim check: --jobs must be 1..256\n");
+					return 2;
+				}
+				o.jobs = (unsigned)v;
+			}
+			break;
+		case ':':
+			fprintf(stderr, "vmsim check: %s needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "vmsim check: unknown option '%s'\n%s", argv[optind - 1], check_usage);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "vmsim check: unexpected argument '%s'\n%s", argv[optind], check_usage);
+		return 2;
 	}
 	if (!kernel) {
 		fprintf(stderr, "vmsim check: --kernel is required\n%s", check_usage);
@@ -644,7 +759,7 @@ int cmd_check(int argc, char **argv)
 	}
 	fflush(stdout);
 	/* a progress line on a terminal (stderr; nothing when it is not one) */
-	bool progress = isatty(2);
+	bool progress = isatty(2) && !o.quiet;
 #define PROGRESS()                                                                           \
 	do {                                                                                 \
 		if (progress)                                                                \

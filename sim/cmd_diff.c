@@ -11,6 +11,7 @@
 
 #include "cmds.h"
 #include "diff.h"
+#include "json.h"
 #include "session.h"
 
 static const char diff_usage[] =
@@ -29,7 +30,57 @@ static const char diff_usage[] =
 	"  --kernel NAME          4.0 lof-v1 4.4 6.1 6.18 (given twice: A, then B)\n"
 	SESSION_OPTS_HELP
 	"  --all           report every differing event, not only the first\n"
+	"  --format json   JSON Lines: a difference object per event, a summary per\n"
+	"                  trace (docs/json.md)\n"
 	"Exit: 0 the kernels agree, 1 they differ, 2 bad input.\n";
+
+static const char *const kind_names[] = {
+	[DK_RESULT] = "result", [DK_TASK] = "task", [DK_VMAS] = "vmas", [DK_VMFLAGS] = "vmflags",
+	[DK_VMLCK] = "VmLck", [DK_DEF_FLAGS] = "def_flags", [DK_PAGE] = "page", [DK_VMSTAT] = "vmstat",
+};
+
+/* --format json: a "difference" object per differing event with its items,
+ * then a "summary" per trace (docs/json.md) */
+static void print_json(const char *path, const struct diff_result *r, int t)
+{
+	for (size_t e = 0; e < r->nevs; e++) {
+		const struct diff_event *de = &r->evs[e];
+		json_begin(stdout, "difference");
+		json_kv_str(stdout, "file", path);
+		json_kv_u64(stdout, "line", de->line);
+		json_kv_str(stdout, "event", de->text);
+		json_kv_str(stdout, "kernel_a", r->kernel_a);
+		json_kv_str(stdout, "kernel_b", r->kernel_b);
+		json_key(stdout, "items");
+		fputc('[', stdout);
+		for (size_t i = de->first; i < de->first + de->n; i++) {
+			const struct diff_item *it = &r->items[i];
+			fputs(i > de->first ? ", {" : "{", stdout);
+			json_str(stdout, "what");
+			fputs(": ", stdout);
+			json_str(stdout, it->what);
+			json_kv_str(stdout, "about", kind_names[it->kind]);
+			json_kv_i64(stdout, "pid", it->pid);
+			if (it->kind == DK_VMFLAGS || it->kind == DK_VMAS || it->kind == DK_PAGE)
+				json_kv_u64(stdout, "addr", it->addr);
+			json_kv_str(stdout, "a", it->a);
+			json_kv_str(stdout, "b", it->b);
+			json_kv_i64(stdout, "va", it->va);
+			json_kv_i64(stdout, "vb", it->vb);
+			fputc('}', stdout);
+		}
+		fputc(']', stdout);
+		json_end(stdout);
+	}
+	json_begin(stdout, "summary");
+	json_kv_str(stdout, "file", path);
+	json_kv_str(stdout, "kernel_a", r->kernel_a);
+	json_kv_str(stdout, "kernel_b", r->kernel_b);
+	json_kv_u64(stdout, "events", r->events);
+	json_kv_u64(stdout, "differing_events", r->nevs);
+	json_kv_bool(stdout, "agree", t == 0);
+	json_end(stdout);
+}
 
 int cmd_diff(int argc, char **argv)
 {
@@ -38,10 +89,12 @@ int cmd_diff(int argc, char **argv)
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "all", no_argument, NULL, 'A' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	optind = 1;
+	bool json = false;
+	optind = 0;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -70,6 +123,13 @@ int cmd_diff(int argc, char **argv)
 		case 'A':
 			o.all = true;
 			break;
+		case 'F':
+			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+				fprintf(stderr, "vmsim diff: --format is text or json, not '%s'\n", optarg);
+				return 2;
+			}
+			json = !strcmp(optarg, "json");
+			break;
 		default:
 			return session_opt_error("diff", c, argv, diff_usage);
 		}
@@ -90,6 +150,8 @@ int cmd_diff(int argc, char **argv)
 		int t = diff_trace(argv[i], &o, &r);
 		if (t == 2) {
 			fprintf(stderr, "%s\n", r.err);
+		} else if (json) {
+			print_json(argv[i], &r, t);
 		} else {
 			diff_print(argv[i], &r, stdout);
 			if (t == 0)

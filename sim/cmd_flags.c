@@ -3,7 +3,9 @@
 #include "semantics.h"
 #include "syscall_table.h"
 #include "flagtab.h"
+#include "json.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +24,10 @@ static const char flags_usage[] =
 	"\n"
 	"  KIND: mmap prot mlockall mlock2 madvise mremap msync vm\n"
 	"  The table is chosen by ARCH and KERNEL, as a trace's `# arch:` and\n"
-	"  `# kernel:` lines choose it.  Exit: 0 ok, 2 bad usage or value.\n";
+	"  `# kernel:` lines choose it.  Options may come anywhere.\n"
+	"  --format json  JSON Lines: an object for decode/encode, one per entry for\n"
+	"                 list (docs/json.md).\n"
+	"  Exit: 0 ok, 2 bad usage or value.\n";
 
 static void list_names(const char *what, const char *const *names)
 {
@@ -48,6 +53,47 @@ static int in_list(const char *s, const char *const *names)
 	return 0;
 }
 
+static void print_table_json(const struct flag_table *t, const char *kernel)
+{
+	for (size_t i = 0; i < t->nentries; i++) {
+		const struct flag_entry *e = &t->entries[i];
+		char v[32];
+		snprintf(v, sizeof(v), "%#llx", (unsigned long long)e->value);
+		json_begin(stdout, "entry");
+		json_kv_str(stdout, "table", flagtab_kind_name(t->kind));
+		json_kv_str(stdout, "arch", t->arch);
+		json_kv_str(stdout, "kernel", kernel);
+		json_kv_str(stdout, "table_kernel", t->kernel);
+		json_kv_str(stdout, "name", e->name);
+		json_kv_str(stdout, "value", v);
+		if (e->field && e->field != UINT64_MAX) {
+			snprintf(v, sizeof(v), "%#llx", (unsigned long long)e->field);
+			json_kv_str(stdout, "field", v);
+		}
+		if (e->alias_of)
+			json_kv_str(stdout, "alias_of", e->alias_of);
+		if (t->kind == FK_VM && e->value && !e->alias_of)
+			json_kv_str(stdout, "mnemonic", e->mnemonic ? e->mnemonic : "??");
+		json_end(stdout);
+	}
+}
+
+/* decode and encode in JSON: {"kind": OP, arch, kernel, table_kernel, table, value, names} */
+static void print_one_json(const char *op, const struct flag_table *t, const char *kernel, uint64_t v,
+			   const char *names)
+{
+	char hex[32];
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)v);
+	json_begin(stdout, op);
+	json_kv_str(stdout, "table", flagtab_kind_name(t->kind));
+	json_kv_str(stdout, "arch", t->arch);
+	json_kv_str(stdout, "kernel", kernel);
+	json_kv_str(stdout, "table_kernel", t->kernel);
+	json_kv_str(stdout, "value", hex);
+	json_kv_str(stdout, "names", names);
+	json_end(stdout);
+}
+
 static void print_table(const struct flag_table *t)
 {
 	printf("# %s table, arch family %s, kernel %s (%zu entries)\n",
@@ -70,32 +116,48 @@ int cmd_flags(int argc, char **argv)
 	const char *op = NULL, *arch = NULL, *kernel = NULL;
 	const char *pos[2] = { NULL, NULL };
 	int npos = 0;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	bool json = false;
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' }, { "kernel", required_argument, NULL, 'k' },
+		{ "format", required_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(flags_usage, stdout);
 			return 0;
-		} else if (!strcmp(a, "--arch") || !strcmp(a, "--kernel")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "vmsim flags: %s needs a value\n", a);
+		case 'a':
+			arch = optarg;
+			break;
+		case 'k':
+			kernel = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+				fprintf(stderr, "vmsim flags: --format is text or json, not '%s'\n", optarg);
 				return 2;
 			}
-			if (a[2] == 'a')
-				arch = argv[++i];
-			else
-				kernel = argv[++i];
-		} else if (!strncmp(a, "--arch=", 7)) {
-			arch = a + 7;
-		} else if (!strncmp(a, "--kernel=", 9)) {
-			kernel = a + 9;
-		} else if (!op) {
-			op = a;
+			json = !strcmp(optarg, "json");
+			break;
+		case ':':
+			fprintf(stderr, "vmsim flags: %s needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "vmsim flags: unknown option '%s'\n\n%s", argv[optind - 1], flags_usage);
+			return 2;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (!op) {
+			op = argv[i];
 		} else if (npos < 2) {
-			pos[npos++] = a;
+			pos[npos++] = argv[i];
 		} else {
-			fprintf(stderr, "vmsim flags: unexpected argument '%s'\n\n%s",
-				a, flags_usage);
+			fprintf(stderr, "vmsim flags: unexpected argument '%s'\n\n%s", argv[i], flags_usage);
 			return 2;
 		}
 	}
@@ -140,7 +202,10 @@ int cmd_flags(int argc, char **argv)
 	}
 
 	if (is_list) {
-		print_table(t);
+		if (json)
+			print_table_json(t, kernel);
+		else
+			print_table(t);
 		return 0;
 	}
 
@@ -162,7 +227,10 @@ int cmd_flags(int argc, char **argv)
 			fprintf(stderr, "vmsim flags decode: output too long\n");
 			return 2;
 		}
-		puts(buf);
+		if (json)
+			print_one_json("decode", t, kernel, v, buf);
+		else
+			puts(buf);
 		return 0;
 	}
 	if (flagtab_encode(t, text, strlen(text), &v, &bad)) {
@@ -175,6 +243,9 @@ int cmd_flags(int argc, char **argv)
 			bad, arch, kernel, pos[0]);
 		return 2;
 	}
-	printf("0x%llx\n", (unsigned long long)v);
+	if (json)
+		print_one_json("encode", t, kernel, v, text);
+	else
+		printf("0x%llx\n", (unsigned long long)v);
 	return 0;
 }

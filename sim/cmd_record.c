@@ -437,7 +437,7 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	optind = 1;
+	optind = 0;
 	opterr = 0;
 	int c;
 	/* "+": the first non-option is the program; its options are its own */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "json.h"
 #include "apply.h"
 #include "check_inv.h"
 #include "cmds.h"
@@ -47,23 +48,6 @@ static const char replay_usage[] =
  * invariant, a trace's summary, the total), for scripts; the schema is in
  * docs/json.md */
 static bool json;
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static void event_text(const struct event *ev, const char *arch, const char *kernel, char *buf,
 		       size_t len)
@@ -352,7 +336,7 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	optind = 1;
+	optind = 0;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {

@@ -1,28 +1,116 @@
 #!/bin/sh
-# json.sh - `replay --format json` is JSON Lines with the keys docs/json.md
-# names, checked with Python's json module (skipped without python3).
+# json.sh - every `--format json` (replay, show of each view, diff, check,
+# check-merge, flags) is JSON Lines with the kinds and keys docs/json.md
+# names, checked with Python's json module (skipped without python3); a
+# trace byte that is not UTF-8 still gives valid JSON; show's JSON carries
+# the text view's values.
 vmsim=${VMSIM:-./vmsim}
-case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
+case $vmsim in */*) ;; *) vmsim=$PWD/$vmsim ;; esac
 cd "$(dirname "$0")/../.." || exit 1
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "SKIP: json: python3 is not installed"
+	echo "json: 0 passed, 0 failed"
 	exit 0
 fi
-("$vmsim" replay --format json traces/examples/plain-strace-sizes-fds.strace tests/bad-inputs/pid-max.trace \
-	tests/real-programs/secure_buffer.strace 2>/dev/null; "$vmsim" replay --format json --kernel 4.0 traces/golden/mlock/mlock2-flags.trace 2>/dev/null)  | python3 -c '
-import json, sys
-need = {"note": {"file", "line", "why"}, "divergence": {"file", "line", "event", "why", "state"},
-        "model-event": {"file", "line", "why"}, "invariant": {"file", "line", "event", "why"},
-        "summary": {"file", "kernel", "events", "checks", "divergences", "assumed_ranges", "assumed_kb", "skipped"},
-        "total": {"traces", "events", "checks", "divergences"}}
-kinds, bad = {}, 0
-for n, line in enumerate(sys.stdin, 1):
-    o = json.loads(line)
-    k = o.get("kind")
-    if k not in need or not need[k] <= o.keys():
-        print("FAIL: line %d: %r" % (n, o)); bad += 1
-    kinds[k] = kinds.get(k, 0) + 1
-ok = kinds.get("summary") == 4 and kinds.get("total") == 1 and kinds.get("note", 0) >= 1 and kinds.get("divergence", 0) >= 1
-print("kinds:", kinds)
-print("json: %d passed, %d failed" % (int(ok and not bad), int(not ok or bad > 0)))
-sys.exit(0 if ok and not bad else 1)'
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+T=traces/golden/mlock/populate-and-unlock.trace
+F=traces/golden/file-pagecache/shared-mlock-tmpfs.trace
+run() { # run NAME COMMAND...: its stdout into $tmp/NAME.jsonl
+	n=$1; shift
+	"$@" > "$tmp/$n.jsonl" 2>"$tmp/$n.err"
+	echo $? > "$tmp/$n.rc"
+}
+run replay sh -c "\"$vmsim\" replay --format json traces/examples/plain-strace-sizes-fds.strace tests/bad-inputs/pid-max.trace \
+	tests/real-programs/secure_buffer.strace; \"$vmsim\" replay --format json --kernel 4.0 traces/golden/mlock/mlock2-flags.trace"
+for v in maps smaps status meminfo vmstat pages lru; do
+	run show-$v "$vmsim" show --format json --at 40 $v $T
+	"$vmsim" show --at 40 $v $T > "$tmp/show-$v.txt" 2>/dev/null
+done
+run show-file "$vmsim" show --format json --at 100 smaps $F
+"$vmsim" show --at 100 smaps $F > "$tmp/show-file.txt" 2>/dev/null
+run diff "$vmsim" diff --format json --all --kernel 4.4 --kernel 6.18 traces/semantics/mlock2-relock.trace $T
+run check "$vmsim" check --format json -q --kernel lof-v1 --runs 64 --steps 40 --out "$tmp/co"
+"$vmsim" check --kernel lof-v1 --runs 64 --steps 40 --out "$tmp/co" --shard "$tmp/s1" >/dev/null 2>&1
+run merge "$vmsim" check-merge --format json --out "$tmp/co2" "$tmp/s1"
+run flags-decode "$vmsim" flags decode --format json --arch x86_64 --kernel 6.6 mmap 0x22
+run flags-encode "$vmsim" flags --format=json encode --arch mips --kernel lof-v1 mmap 'MAP_SHARED|MAP_LOCKED'
+run flags-list "$vmsim" flags list --arch x86_64 --kernel 6.18 vm --format json
+# a path that is not UTF-8
+printf '# vmsim-trace: 1\n# kernel: 6.18\nopenat(AT_FDCWD, "/tmp/\\377x", O_RDONLY) = 3\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7ffff7ff0000\n' > "$tmp/latin.trace"
+run latin "$vmsim" show --format json maps "$tmp/latin.trace"
+TMP=$tmp python3 - <<'PY'
+import json, os, sys
+tmp = os.environ["TMP"]
+need = {
+ "replay": {"note": {"file", "line", "why"}, "divergence": {"file", "line", "event", "why", "state"},
+            "model-event": {"file", "line", "why"}, "invariant": {"file", "line", "event", "why"},
+            "summary": {"file", "kernel", "events", "checks", "divergences", "assumed_ranges", "assumed_kb", "skipped"},
+            "total": {"traces", "events", "checks", "divergences"}},
+ "show-maps": {"vma": {"pid", "start", "end", "perms", "offset", "dev", "inode", "path"}},
+ "show-smaps": {"vma": {"pid", "start", "end", "perms", "Rss_kB", "Locked_kB", "VmFlags"}},
+ "show-file": {"vma": {"pid", "start", "end", "perms", "path", "Rss_kB", "VmFlags"}},
+ "show-status": {"status": {"file", "pid", "at", "VmLck_kB", "VmRSS_kB"}},
+ "show-meminfo": {"meminfo": {"file", "MemTotal_kB", "Unevictable_kB", "Mlocked_kB"}},
+ "show-vmstat": {"vmstat": {"file", "nr_mlock", "unevictable_pgs_mlocked"}},
+ "show-pages": {"page": {"pid", "vma", "vaddr", "pfn", "pagemap", "mapcount", "mlock_count", "flags"}},
+ "show-lru": {"page": {"list", "pos", "pfn", "mapcount", "mlock_count", "flags"}},
+ "diff": {"difference": {"file", "line", "event", "kernel_a", "kernel_b", "items"},
+          "summary": {"file", "kernel_a", "kernel_b", "events", "differing_events", "agree"}},
+ "check": {"invariant": {"name", "status", "violations"},
+           "summary": {"kernel", "arch", "first_seed", "runs", "steps_per_run", "steps", "checked", "violated"}},
+ "merge": {"invariant": {"name", "status", "violations"}, "summary": {"kernel", "runs", "violated"}},
+ "flags-decode": {"decode": {"table", "arch", "kernel", "table_kernel", "value", "names"}},
+ "flags-encode": {"encode": {"table", "arch", "kernel", "table_kernel", "value", "names"}},
+ "flags-list": {"entry": {"table", "arch", "kernel", "table_kernel", "name", "value"}},
+ "latin": {"vma": {"path"}},
+}
+passed = failed = 0
+def check(cond, msg):
+    global passed, failed
+    if cond: passed += 1
+    else: failed += 1; print("FAIL:", msg)
+objs = {}
+for name, kinds in need.items():
+    lines = open(os.path.join(tmp, name + ".jsonl"), "rb").read().decode("utf-8").splitlines()
+    objs[name] = []
+    for n, line in enumerate(lines, 1):
+        try:
+            o = json.loads(line)
+        except ValueError as e:
+            check(False, "%s line %d is not JSON (%s): %r" % (name, n, e, line[:80])); continue
+        objs[name].append(o)
+        k = o.get("kind")
+        check(k in kinds and kinds[k] <= o.keys(), "%s line %d: kind %r, keys %s" % (name, n, k, sorted(o)))
+    seen = {o.get("kind") for o in objs[name]}
+    check(seen >= set(kinds) or name in ("replay", "check", "merge"), "%s: kinds %s, want %s" % (name, seen, set(kinds)))
+r = [o["kind"] for o in objs["replay"]]
+check(r.count("summary") == 4 and r.count("total") == 1 and "note" in r and "divergence" in r, "replay kinds %s" % r)
+# show's JSON is the text view's content
+txt = open(os.path.join(tmp, "show-status.txt")).read()
+st = objs["show-status"][0]
+check("VmLck:\t%8d kB" % st["VmLck_kB"] in txt, "status VmLck %s not in the text view" % st.get("VmLck_kB"))
+maps = open(os.path.join(tmp, "show-maps.txt")).read().splitlines()
+check(len(objs["show-maps"]) == len(maps), "maps: %d objects for %d lines" % (len(objs["show-maps"]), len(maps)))
+check(all(("%x" % o["start"]) in maps[i] for i, o in enumerate(objs["show-maps"])), "maps starts differ from the text")
+pages = [l for l in open(os.path.join(tmp, "show-pages.txt")) if l.startswith(" ")]
+check(len(objs["show-pages"]) == len(pages), "pages: %d objects for %d page lines" % (len(objs["show-pages"]), len(pages)))
+sm = [o for o in objs["show-file"] if o["path"].startswith("/dev/shm")]
+check(sm and all(isinstance(o["VmFlags"], list) for o in sm), "smaps of the tmpfs file")
+check(all(o["path"] == "" or o["path"].startswith(("/", "[")) for n in ("show-smaps", "show-file", "show-maps") for o in objs[n]), "a path that is not one")
+d = objs["diff"]
+check(any(o["kind"] == "difference" and any(i["what"] == "VmLck" for i in o["items"]) for o in d), "diff: no VmLck item")
+check([o["agree"] for o in d if o["kind"] == "summary"][:1] == [False] and len([o for o in d if o["kind"] == "summary"]) == 2, "diff summaries %s" % [o for o in d if o["kind"] == "summary"])
+c = objs["check"]
+v = [o for o in c if o["kind"] == "invariant" and o["status"] == "violated" and o.get("reproducer")]
+check(v and all(o["trace"].startswith("# vmsim-trace") for o in v), "check: no violated invariant with its reproducer text")
+check([o for o in c if o["kind"] != "summary"] == [o for o in objs["merge"] if o["kind"] != "summary"] or
+      [(o["name"], o["violations"]) for o in c if o["kind"] == "invariant"] ==
+      [(o["name"], o["violations"]) for o in objs["merge"] if o["kind"] == "invariant"], "check and check-merge differ")
+check(objs["flags-decode"][0]["table_kernel"] == "6.1" and objs["flags-decode"][0]["names"] == "MAP_PRIVATE|MAP_ANONYMOUS", "flags decode %s" % objs["flags-decode"])
+check(objs["flags-encode"][0]["value"] == "0x8001", "flags encode mips lof-v1 %s" % objs["flags-encode"])
+check(any(o["name"] == "VM_LOCKED" and o.get("mnemonic") == "lo" for o in objs["flags-list"]), "flags list vm: VM_LOCKED lo")
+check(objs["latin"] and objs["latin"][0]["path"] == "/tmp/\u00ffx", "latin path %r" % (objs["latin"][:1],))
+print("json: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
+PY
