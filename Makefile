@@ -176,14 +176,15 @@ fuzz-build:
 	        -o $$t tests/fuzz/$$(basename $$t).c $(FUZZ_BUILD)/libvmsim-sim.a \
 	        $(FUZZ_BUILD)/libvmsim-model.a -lm || exit 1; done
 
-# each target FUZZ_SECONDS on the corpus (new inputs go to build-fuzz/corpus-*)
+# each target FUZZ_SECONDS on its corpus, tests/fuzz/corpus-NAME for fuzz_NAME if there
+# is one, else the traces of tests/fuzz/corpus (new inputs go to build-fuzz/corpus-*)
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	    n=$$(basename $$t); mkdir -p $(FUZZ_BUILD)/corpus-$$n; \
 	    echo "== $$n for $(FUZZ_SECONDS) s"; \
-	    $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
-	        -artifact_prefix=$(FUZZ_BUILD)/$$n- -print_final_stats=1 \
-	        $(FUZZ_BUILD)/corpus-$$n tests/fuzz/corpus 2>&1 | \
+	    $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -close_fd_mask=1 \
+	        -artifact_prefix=$(CURDIR)/$(FUZZ_BUILD)/$$n- -print_final_stats=1 \
+	        $(CURDIR)/$(FUZZ_BUILD)/corpus-$$n $$(c=tests/fuzz/corpus-$${n#fuzz_}; test -d $$c && echo $(CURDIR)/$$c || echo $(CURDIR)/tests/fuzz/corpus) 2>&1 | \
 	        grep -E '^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|Done)' ; \
 	    test $${PIPESTATUS:-0} = 0 || exit 1; \
 	    ls $(FUZZ_BUILD)/$$n-crash-* $(FUZZ_BUILD)/$$n-leak-* $(FUZZ_BUILD)/$$n-timeout-* \

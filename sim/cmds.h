@@ -1,17 +1,20 @@
 /*
- * cmds.h - the vmsim subcommands; each returns the process exit code
- * (0 ok, 1 divergence/violation/difference, 2 bad input or usage).
+ * cmds.h - the vmsim command line and its subcommands; each returns the
+ * process exit code (0 ok, 1 divergence/violation/difference, 2 bad input
+ * or usage, 3 this machine ran out of memory).
  *
- *   rec_faults, rec_proc, rec_sys, semantics, session, syscall_table,
- *   trace, views.
- *
- * Owns: the vmsim subcommands and their exit codes (main.c and cmd_*.c).
- * May call: apply, check_gen, check_inv, check_shrink, diff, flagtab,
+ * Owns: the vmsim command line (main.c, cli.c) and the subcommands
+ *   (cmd_*.c) with their options, output forms and exit codes.
+ * May call: apply, check_gen, check_inv, check_shrink, diff, flagtab, json,
  *   rec_faults, rec_proc, rec_sys, semantics, session, syscall_table,
  *   trace, views.
  */
 #ifndef VMSIM_CMDS_H
 #define VMSIM_CMDS_H
+
+/* The whole command line (argv[0] the program, argv[1] the command), as
+ * main() runs it; may be called again (the fuzz target does). */
+int vmsim_main(int argc, char **argv);
 
 int cmd_replay(int argc, char **argv);
 int cmd_show(int argc, char **argv);

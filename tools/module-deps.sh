@@ -11,7 +11,7 @@ owner() {
 	model/flagtab_data.c) echo model/flagtab.h ;;
 	model/sem_*.c) echo model/semantics.h ;;
 	model/*.c) [ -f "${1%.c}.h" ] && echo "${1%.c}.h" || echo model/internal.h ;;
-	sim/cmd_*.c | sim/main.c) echo sim/cmds.h ;;
+	sim/cmd_*.c | sim/main.c | sim/cli.c) echo sim/cmds.h ;;
 	sim/expect.c) echo sim/apply.h ;;
 	sim/libvmsim.c) echo include/vmsim.h ;;
 	sim/trace_read.c | sim/trace_write.c) echo sim/trace.h ;;
