@@ -49,7 +49,9 @@ static int copy_ptes(struct vmsys *s, struct vma *src, struct vma *dst)
 			if (vma_is_shared(src))
 				pte &= ~(uint64_t)PTE_DIRTY;
 		}
-		if (radix_set(&dmm->pt, vpn, pte))
+		/* copy_pte_range(): the child's PTE table is allocated first */
+		if ((!radix_has_leaf(&dmm->pt, vpn) && !pte_table_alloc(s)) ||
+		    radix_set(&dmm->pt, vpn, pte))
 			return -KERR_ENOMEM;
 		vpn++;
 	}
@@ -65,6 +67,7 @@ static struct task *task_new(struct vmsys *s, int pid)
 	t->alive = true;
 	t->pid_known = pid != 0;
 	/* append: tasks stay in creation order */
+	t->prev = s->tasks_tail;
 	if (s->tasks_tail)
 		s->tasks_tail->next = t;
 	else

@@ -148,7 +148,7 @@ struct task {
 	bool cap_ipc_lock;
 	bool cap_sys_resource;     /* may raise a hard rlimit (kernel/sys.c:do_prlimit()) */
 	bool oom_killed;           /* SIGKILL pending from the OOM killer */
-	struct task *next;
+	struct task *next, *prev;  /* the machine's processes, in creation order */
 };
 
 #define MAX_EVENTS 8
@@ -261,6 +261,8 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			uint64_t end, bool skip_anon);
 void mm_rss_add(struct mm *mm, const struct page *p, int64_t d);
 pfn_t alloc_page(struct vmsys *s);
+/* Room for a new PTE table (reclaim, then the OOM killer); false: none. */
+bool pte_table_alloc(struct vmsys *s);
 void put_page(struct vmsys *s, pfn_t pfn);
 static inline void get_page(struct vmsys *s, pfn_t pfn) { spage(s, pfn)->refcount++; }
 

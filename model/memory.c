@@ -22,7 +22,7 @@
 
 pfn_t alloc_page(struct vmsys *s)
 {
-	if (s->pm.nr_free <= s->pm.wmark_min)
+	if (physmem_avail(&s->pm) <= s->pm.wmark_min)
 		reclaim_for_alloc(s);
 	pfn_t pfn = physmem_alloc(&s->pm);
 	if (!pfn) {
@@ -85,10 +85,21 @@ static pfn_t new_cow_page(struct vmsys *s, struct vma *v, uint64_t addr, int *oo
 	return copy;
 }
 
+/* A PTE table is a page of its own (mm/memory.c:__pte_alloc() ->
+ * pte_alloc_one() @ v6.18): allocating one may reclaim and, when nothing
+ * can be freed, fail the fault with VM_FAULT_OOM (the OOM killer has run:
+ * reclaim_for_alloc()).  So simulated RAM bounds the page tables too. */
+bool pte_table_alloc(struct vmsys *s)
+{
+	if (physmem_avail(&s->pm) <= s->pm.wmark_min)
+		reclaim_for_alloc(s);
+	return physmem_avail(&s->pm) > 0;
+}
+
 static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom)
 {
-	(void)s;
-	if (radix_set(&mm->pt, addr >> PAGE_SHIFT, pte))
+	uint64_t vpn = addr >> PAGE_SHIFT;
+	if ((!radix_has_leaf(&mm->pt, vpn) && !pte_table_alloc(s)) || radix_set(&mm->pt, vpn, pte))
 		*oom = 1;
 }
 

@@ -12,6 +12,7 @@ struct mm *mm_alloc(struct vmsys *s)
 		return NULL;
 	vma_tree_init(&mm->vmas);
 	radix_init(&mm->pt);
+	mm->pt.leaf_charge = &s->pm.nr_pt; /* PTE tables take frames */
 	mm->mmap_base = s->default_mmap_base;
 	mm->users = 1;
 	mm->id = ++s->next_mm_id;

@@ -67,6 +67,8 @@ void physmem_destroy(struct physmem *pm)
 pfn_t physmem_alloc(struct physmem *pm)
 {
 	pfn_t pfn;
+	if (!physmem_avail(pm))
+		return PFN_NONE; /* what is left holds page tables */
 	if (pm->free_head) {
 		pfn = pm->free_head;
 		pm->free_head = pfn_page(pm, pfn)->next;

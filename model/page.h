@@ -82,9 +82,16 @@ struct physmem {
 	pfn_t nr_frames;       /* frames in the machine (pfn 1 .. nr_frames) */
 	pfn_t next_unused;     /* first frame never handed out */
 	pfn_t free_head;       /* free list */
-	uint64_t nr_free;
+	uint64_t nr_free;      /* frames not holding a page; nr_pt of them hold page tables */
+	uint64_t nr_pt;        /* PTE tables of every mm (one frame per 512 PTEs) */
 	uint64_t wmark_min, wmark_low, wmark_high;
 };
+
+/* Frames free for any use: not a page, not a page table. */
+static inline uint64_t physmem_avail(const struct physmem *pm)
+{
+	return pm->nr_free > pm->nr_pt ? pm->nr_free - pm->nr_pt : 0;
+}
 
 int physmem_init(struct physmem *pm, uint64_t nr_frames);
 void physmem_destroy(struct physmem *pm);

@@ -26,7 +26,11 @@ static void free_node(void *n, int level)
 void radix_destroy(struct radix *r)
 {
 	free_node(r->root, 0);
+	if (r->leaf_charge)
+		*r->leaf_charge -= r->nleaves;
+	uint64_t *charge = r->leaf_charge;
 	radix_init(r);
+	r->leaf_charge = charge;
 }
 
 static inline unsigned idx(uint64_t key, int level)
@@ -69,6 +73,11 @@ uint64_t *radix_peek(struct radix *r, uint64_t key)
 	return leaf ? &leaf->v[key & (RADIX_FAN - 1)] : NULL;
 }
 
+bool radix_has_leaf(struct radix *r, uint64_t key)
+{
+	return key <= RADIX_KEY_MAX && find_leaf(r, key) != NULL;
+}
+
 int radix_set(struct radix *r, uint64_t key, uint64_t v)
 {
 	if (key > RADIX_KEY_MAX)
@@ -96,6 +105,8 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 		n->slot[idx(key, 2)] = leaf;
 		n->used++;
 		r->nleaves++;
+		if (r->leaf_charge)
+			(*r->leaf_charge)++;
 		r->cache_base = key >> RADIX_BITS;
 		r->cache_leaf = leaf;
 	}
@@ -139,6 +150,8 @@ void radix_clear(struct radix *r, uint64_t key)
 	}
 	free(leaf);
 	r->nleaves--;
+	if (r->leaf_charge)
+		(*r->leaf_charge)--;
 	path[2]->slot[idx(key, 2)] = NULL;
 	for (int level = 2; level >= 0; level--) {
 		if (--path[level]->used)

@@ -39,6 +39,8 @@ struct radix {
 	uint64_t cache_base;      /* key >> 9 of cache_leaf */
 	struct radix_leaf *cache_leaf;
 	uint64_t nleaves;
+	uint64_t *leaf_charge;    /* if set, counts the leaves too (page tables:
+				   * the frames PTE tables take, struct physmem) */
 };
 
 void radix_init(struct radix *r);
@@ -48,6 +50,8 @@ void radix_destroy(struct radix *r);
 uint64_t radix_get(struct radix *r, uint64_t key);
 /* Pointer to the slot for key, or NULL if its leaf does not exist. */
 uint64_t *radix_peek(struct radix *r, uint64_t key);
+/* Whether the leaf that would hold key exists (a store there allocates nothing). */
+bool radix_has_leaf(struct radix *r, uint64_t key);
 /* Store v (non-zero) at key; returns -1 on allocation failure. */
 int radix_set(struct radix *r, uint64_t key, uint64_t v);
 /* Remove key (no-op if absent). */

@@ -339,8 +339,9 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
 	return (int64_t)do_reclaim(s, nr_pages, false);
 }
 
-/* The OOM killer's choice (mm/oom_kill.c:oom_badness()): the process with
- * the most resident pages plus swap entries; locked pages count like any. */
+/* The OOM killer's choice (mm/oom_kill.c:oom_badness() @ v6.18): the
+ * process with the most resident pages plus swap entries plus page-table
+ * pages; locked pages count like any. */
 static bool oom_kill(struct vmsys *s)
 {
 	struct task *victim = NULL;
@@ -348,7 +349,9 @@ static bool oom_kill(struct vmsys *s)
 	for (struct task *t = s->tasks; t; t = t->next) {
 		if (!t->alive || !t->mm)
 			continue;
-		uint64_t points = t->mm->rss_anon + t->mm->rss_file + t->mm->rss_shmem + t->mm->swap_ents;
+		/* rss + swap entries + page-table pages (mm_pgtables_bytes()) */
+		uint64_t points = t->mm->rss_anon + t->mm->rss_file + t->mm->rss_shmem + t->mm->swap_ents +
+				  t->mm->pt.nleaves;
 		if (!victim || points > best) {
 			victim = t;
 			best = points;
@@ -356,7 +359,9 @@ static bool oom_kill(struct vmsys *s)
 	}
 	if (!victim)
 		return false;
-	vmsys_event_add(s, "oom-kill: pid %d (rss %llu pages)", victim->pid, (unsigned long long)best);
+	vmsys_event_add(s, "oom-kill: pid %d (rss %llu pages, pgtables %llu pages)", victim->pid,
+			(unsigned long long)(best - victim->mm->pt.nleaves),
+			(unsigned long long)victim->mm->pt.nleaves);
 	count_vm(s, OOM_KILL, 1);
 	if (victim == s->current) {
 		/* the faulting task itself: SIGKILL takes effect when its call
@@ -372,13 +377,14 @@ static bool oom_kill(struct vmsys *s)
 bool reclaim_for_alloc(struct vmsys *s)
 {
 	struct physmem *pm = &s->pm;
-	if (pm->nr_free > pm->wmark_low)
+	uint64_t avail = physmem_avail(pm);
+	if (avail > pm->wmark_low)
 		return true;
 	/* kswapd: up to the high watermark; direct reclaim below min */
-	uint64_t want = pm->wmark_high - pm->nr_free + 32;
-	bool direct = pm->nr_free <= pm->wmark_min;
+	uint64_t want = pm->wmark_high - avail + 32;
+	bool direct = avail <= pm->wmark_min;
 	uint64_t got = do_reclaim(s, want, direct);
-	if (got || pm->nr_free > 0)
+	if (got || physmem_avail(pm) > 0)
 		return true;
 	return oom_kill(s);
 }

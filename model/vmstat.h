@@ -27,6 +27,7 @@
 	X(NR_DIRTY, "nr_dirty")                                             \
 	X(NR_WRITEBACK, "nr_writeback")                                     \
 	X(NR_SHMEM, "nr_shmem")                                             \
+	X(NR_PAGETABLE, "nr_page_table_pages")                              \
 	X(NR_SWAPCACHE, "nr_swapcached")                                    \
 	X(PGPGIN, "pgpgin")                                                 \
 	X(PGPGOUT, "pgpgout")                                               \

@@ -241,6 +241,46 @@ int task_index_put(struct vmsys *s, struct task *t)
 	return 0;
 }
 
+/* Remove pid's entry if it is t (backward-shift deletion: the probe runs
+ * of the entries after it stay unbroken). */
+static void task_index_del(struct vmsys *s, struct task *t)
+{
+	if (!s->tidx_cap)
+		return;
+	size_t mask = s->tidx_cap - 1, i = pid_slot(s->tidx_cap, t->pid);
+	while (s->tidx[i] && s->tidx[i] != t)
+		i = (i + 1) & mask;
+	if (!s->tidx[i])
+		return;
+	for (size_t j = (i + 1) & mask; s->tidx[j]; j = (j + 1) & mask) {
+		size_t home = pid_slot(s->tidx_cap, s->tidx[j]->pid);
+		/* move j back to i unless its home lies in (i, j] */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			s->tidx[i] = s->tidx[j];
+			i = j;
+		}
+	}
+	s->tidx[i] = NULL;
+	s->tidx_n--;
+}
+
+void vm_release_task(struct vmsys *s, int pid)
+{
+	struct task *t = task_index_get(s, pid);
+	if (!t || t->alive || t == s->tasks)
+		return; /* running, unknown, or the trace's first process */
+	task_index_del(s, t);
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		s->tasks = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	else
+		s->tasks_tail = t->prev;
+	free(t);
+}
+
 struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 {
 	struct task *first = s->tasks;
@@ -568,6 +608,10 @@ bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_i
 
 int64_t vmsys_vmstat(const struct vmsys *s, int item)
 {
+	if (item == NR_FREE_PAGES) /* page tables take free frames too */
+		return s->stat.v[item] - (int64_t)s->pm.nr_pt;
+	if (item == NR_PAGETABLE)
+		return (int64_t)s->pm.nr_pt;
 	return (item >= 0 && item < NR_VMSTAT_ITEMS) ? s->stat.v[item] : 0;
 }
 
@@ -575,7 +619,8 @@ void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi)
 {
 	memset(mi, 0, sizeof(*mi));
 	mi->total = s->pm.nr_frames;
-	mi->free = s->pm.nr_free;
+	mi->free = physmem_avail(&s->pm);
+	mi->page_tables = s->pm.nr_pt;
 	mi->inactive_anon = s->lru.size[LRU_INACTIVE_ANON];
 	mi->active_anon = s->lru.size[LRU_ACTIVE_ANON];
 	mi->inactive_file = s->lru.size[LRU_INACTIVE_FILE];

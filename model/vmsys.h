@@ -95,6 +95,9 @@ int64_t vm_munlockall(struct vmsys *s, struct task *t);
 int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child_pid);
 int64_t vm_execve(struct vmsys *s, struct task *t);
 void vm_exit(struct vmsys *s, struct task *t);
+/* wait4() reaped pid: an exited process is forgotten (its pid may come
+ * again); a running or unknown one, and the first process, stay. */
+void vm_release_task(struct vmsys *s, int pid);
 int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathlen,
 		uint64_t oflags, int want_fd);
 int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd);
@@ -234,7 +237,7 @@ int64_t vmsys_vmstat(const struct vmsys *s, int item);
 struct vm_meminfo {
 	uint64_t total, free, active_anon, inactive_anon, active_file, inactive_file,
 		unevictable, mlocked, swap_total, swap_free, dirty, writeback, anon_pages,
-		mapped, shmem, file_pages, swap_cached;
+		mapped, shmem, file_pages, swap_cached, page_tables;
 };
 void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi);
 

@@ -2,6 +2,7 @@
 #include "apply.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -212,6 +213,12 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		*out = from_ret(r, out->pid);
 		break;
 	}
+	case SYS_WAIT4:
+		/* kernel/exit.c:wait_task_zombie() -> release_task(): the
+		 * reaped child is gone; a zombie nobody waits for stays */
+		if (has_val && ev->value > 0 && ev->value <= INT_MAX)
+			vm_release_task(s, (int)ev->value);
+		break;
 	case SYS_FSYNC:
 		if (has_val && ev->value == 0)
 			vm_fsync(s, t, (int64_t)a[0]);

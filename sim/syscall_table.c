@@ -42,7 +42,7 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_MEMFD_CREATE] = "memfd_create",
 	[SYS_INHERIT] = "inherit",     [SYS_INHERIT_FILE] = "inherit_file",
 	[SYS_EVICT] = "evict",         [SYS_FSYNC] = "fsync",
-	[SYS_FADVISE64] = "fadvise64",
+	[SYS_FADVISE64] = "fadvise64", [SYS_WAIT4] = "wait4",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -82,6 +82,7 @@ static const struct {
 	S("fcntl64", SYS_FCNTL), S("pipe", SYS_PIPE), S("pipe2", SYS_PIPE2),
 	S("socketpair", SYS_SOCKETPAIR), S("memfd_create", SYS_MEMFD_CREATE),
 	S("fsync", SYS_FSYNC), S("fdatasync", SYS_FSYNC), S("fadvise64", SYS_FADVISE64),
+	S("wait4", SYS_WAIT4), S("waitpid", SYS_WAIT4),
 	S("eventfd", SYS_FDNEW), S("eventfd2", SYS_FDNEW), S("epoll_create", SYS_FDNEW),
 	S("epoll_create1", SYS_FDNEW), S("socket", SYS_FDNEW), S("signalfd", SYS_FDNEW),
 	S("signalfd4", SYS_FDNEW), S("timerfd_create", SYS_FDNEW), S("inotify_init", SYS_FDNEW),

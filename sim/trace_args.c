@@ -378,6 +378,8 @@ static const struct layout {
 	[SYS_EVICT] = { 3, 3, 2, { { K_STR, -1 }, N(0), N(1) } },
 	[SYS_FSYNC] = { 1, 1, 1, { N(0) } },
 	[SYS_FADVISE64] = { 4, 4, 4, { N(0), N(1), N(2), { K_FADV, 3 } } },
+	/* the pid waited for (-1 any); status, options, rusage as strace prints them */
+	[SYS_WAIT4] = { 2, 4, 1, { N(0), { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 } } },
 #undef N
 };
 

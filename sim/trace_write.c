@@ -289,7 +289,14 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		     const char *kernel)
 {
 	const uint64_t *a = ev->args;
-	if (ev->sys == SYS_UNKNOWN || ev->sys == SYS_FDNEW) {
+	if (ev->sys == SYS_WAIT4 && !ev->name.p) { /* made, not read: the canonical form */
+		puts_(o, "wait4(");
+		put_s(o, a[0]);
+		puts_(o, ", NULL, 0, NULL)");
+		put_result(o, ev);
+		return;
+	}
+	if (ev->sys == SYS_UNKNOWN || ev->sys == SYS_FDNEW || ev->sys == SYS_WAIT4) {
 		put(o, ev->name.p, ev->name.len);
 		put(o, "(", 1);
 		put(o, ev->args_text.p, ev->args_text.len);
@@ -478,7 +485,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_EVICT:
 		put_str(o, ev->str); SEP; put_u(o, a[0]); SEP; put_u(o, a[1]);
 		break;
-	case SYS_UNKNOWN: case SYS_FDNEW: case SYS_NR:
+	case SYS_UNKNOWN: case SYS_FDNEW: case SYS_WAIT4: case SYS_NR:
 		break;
 	}
 	put(o, ")", 1);

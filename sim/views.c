@@ -342,6 +342,7 @@ void view_meminfo(FILE *f, const struct view_ctx *c)
 	mi_kb(f, "AnonPages:", mi.anon_pages);
 	mi_kb(f, "Mapped:", mi.mapped);
 	mi_kb(f, "Shmem:", mi.shmem);
+	mi_kb(f, "PageTables:", mi.page_tables);
 }
 
 /* ----------------------------------------------------------- vmstat */

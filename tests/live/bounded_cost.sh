@@ -2,7 +2,8 @@
 # bounded_cost.sh - hostile inputs end in bounded time (each under a
 # generous timeout: this checks "ends", not speed): views and diffs of a
 # 64 TiB mapping cost what is present in it; 300,000 processes with a call
-# <unfinished ...> at once; 200,000 forks of processes that exit.
+# <unfinished ...> at once; 200,000 forks of processes that exit; a
+# 64 TiB read touch in 256 MiB of simulated RAM; a million reaped forks.
 vmsim=${VMSIM:-./vmsim}
 case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
 tmp=$(mktemp -d) || exit 1
@@ -18,6 +19,18 @@ check "show status, 64 TiB mapping" "$vmsim" show status "$tmp/huge.trace"
 check "show pages, 64 TiB mapping" "$vmsim" show pages "$tmp/huge.trace"
 check "show smaps, 64 TiB mapping" "$vmsim" show smaps "$tmp/huge.trace"
 check "diff, 64 TiB mapping" "$vmsim" diff --kernel 4.4 --kernel 6.18 "$tmp/huge.trace"
+# a read touch of 64 TiB maps the zero page everywhere: the PTE tables
+# (a frame per 2 MiB) fill the simulated 256 MiB, then the OOM killer ends
+# the process - host memory stays near the simulated RAM
+printf '# ram: 256M\n# zero-page: yes\nmmap(NULL, 70368744177664, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE, -1, 0) = 0x3ffff7fff000\ntouch(0x3ffff7fff000, 70368744177664, READ) = ?\n' > "$tmp/touch.trace"
+# (an address-space limit says nothing of a sanitizer build, which reserves terabytes)
+if [ -n "$ASAN_OPTIONS" ]; then lim=unlimited; echo "note: ASan build: memory limits not applied"; else lim=1500000; fi
+check "64 TiB read touch in 256 MiB of RAM" sh -c "ulimit -v $lim; \"$vmsim\" replay -q \"$tmp/touch.trace\""
+if "$vmsim" replay "$tmp/touch.trace" 2>&1 | grep -q 'oom-kill: pid 0 (rss 0 pages, pgtables 65535 pages)'; then
+	pass=$((pass + 1)); echo "ok: the PTE tables end in the OOM killer"
+else
+	fail=$((fail + 1)); echo "FAIL: no OOM kill for the PTE tables:"; "$vmsim" replay "$tmp/touch.trace" 2>&1 | head -3
+fi
 awk 'BEGIN { n = 300000
 	for (i = 0; i < n; i++) printf "%d mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0 <unfinished ...>\n", i + 2
 	for (i = 0; i < n; i++) printf "%d <... mmap resumed>) = ?\n", i + 2 }' > "$tmp/pend.trace"
@@ -25,5 +38,16 @@ check "300,000 unfinished calls" "$vmsim" replay -q "$tmp/pend.trace"
 awk 'BEGIN { print "1 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = ?"
 	for (i = 0; i < 200000; i++) { c = i + 2; print "1 fork() = " c; print c " exit_group(0) = ?"; print c " +++ exited with 0 +++" } }' > "$tmp/forks.trace"
 check "200,000 forks" "$vmsim" replay -q "$tmp/forks.trace"
+# wait4 reaps: a million short-lived children, each waited for, fit in
+# 40 MB of address space (without the reaping they take ~100 MB)
+awk 'BEGIN { print "1 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = ?"
+	for (i = 0; i < 1000000; i++) { c = i + 2; print "1 fork() = " c; print c " exit_group(0) = ?"
+		print c " +++ exited with 0 +++"; print "1 wait4(-1, NULL, 0, NULL) = " c } }' > "$tmp/reap.trace"
+[ -n "$ASAN_OPTIONS" ] && lim=unlimited || lim=40000
+if sh -c "ulimit -v $lim; \"$vmsim\" replay -q \"$tmp/reap.trace\"" >/dev/null 2>&1; then
+	pass=$((pass + 1)); echo "ok: 1,000,000 reaped forks in 40 MB"
+else
+	fail=$((fail + 1)); echo "FAIL: 1,000,000 reaped forks do not fit in 40 MB"
+fi
 echo "bounded_cost: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -133,7 +133,7 @@ static uint64_t rand_rlim(void)
 	}
 }
 
-static const char *const unknown_names[] = { "getpid", "wait4", "futex", "rt_sigaction", "arch_prctl" };
+static const char *const unknown_names[] = { "getpid", "rt_sigtimedwait", "futex", "rt_sigaction", "arch_prctl" };
 static const char *const unknown_args[] = {
 	"", "2, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL",
 	"0x7f00, FUTEX_WAIT_PRIVATE, 2, NULL", "SIGINT, {sa_handler=0x1, sa_mask=[], sa_flags=SA_RESTORER}, NULL, 8",
@@ -384,6 +384,9 @@ static void rand_event(struct event *ev)
 		break;
 	case SYS_FSYNC:
 		ev->nargs = 1; a[0] = below(300);
+		break;
+	case SYS_WAIT4:
+		ev->nargs = 1; a[0] = coin() ? (uint64_t)-1 : below(300);
 		break;
 	case SYS_FADVISE64:
 		ev->nargs = 4; a[0] = below(300); a[1] = rand_len(); a[2] = rand_len(); a[3] = below(6);
