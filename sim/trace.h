@@ -234,6 +234,9 @@ const char *trace_name(struct trace_reader *r);
 /* Unknown syscall names seen so far, with counts (for the once-per-name
  * warning and the summary). */
 size_t trace_unknown_count(struct trace_reader *r);
+/* on: read every line with the general parser, never the one-pass hot
+ * path for touch/fault lines (the tests compare the two; default off). */
+void trace_set_slow(struct trace_reader *r, bool on);
 const char *trace_unknown_name(struct trace_reader *r, size_t i, unsigned long *count);
 
 /* A size as header keys take it: 65536, 64K, 8M, 1G (K/M/G/T, optional

@@ -24,6 +24,7 @@
 #include "trace_header.h"
 #include "trace_lex.h"
 #include "trace_strace.h"
+#include "syscall_table.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -132,6 +133,7 @@ const struct trace_header *trace_header(struct trace_reader *r)
 }
 
 size_t trace_unknown_count(struct trace_reader *r) { return r->nunk; }
+void trace_set_slow(struct trace_reader *r, bool on) { r->slow_only = on; }
 
 const char *trace_unknown_name(struct trace_reader *r, size_t i,
 			       unsigned long *count)
@@ -326,6 +328,133 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 }
 
 
+/* ---- the hot path: touch and fault lines in their canonical form -------- */
+
+/*
+ * "touch(ADDR, LEN, MODE) = RESULT" and "fault(ADDR, MODE) = RESULT" with
+ * no pid prefix, no timestamp, single blanks, ADDR and LEN as 0x-hex or
+ * plain decimal, MODE one of READ WRITE EXEC, RESULT '?' or a decimal (a
+ * fault's also MINOR or MAJOR), nothing after it: what vmsim's writer and
+ * generators write, millions of times in a benchmark stream.  Decoded in
+ * one pass over the line into ev exactly as the general parser would
+ * (tests/unit/test_trace_read.c compares the two on generated lines);
+ * anything else - and every error - is the general parser's: 0 here.
+ */
+static bool fast_num(const char **pp, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t x = 0;
+	int n = 0;
+	if (p[0] == '0' && p[1] == 'x') {
+		for (p += 2;; p++, n++) {
+			unsigned c = (unsigned char)*p, d;
+			if (c - '0' < 10)
+				d = c - '0';
+			else if ((c | 0x20) - 'a' < 6)
+				d = (c | 0x20) - 'a' + 10;
+			else
+				break;
+			x = x << 4 | d;
+		}
+		if (n == 0 || n > 15)
+			return false;
+	} else {
+		for (; (unsigned)(*p - '0') < 10; p++, n++)
+			x = x * 10 + (uint64_t)(*p - '0');
+		if (n == 0 || n > 18 || (n > 1 && **pp == '0'))
+			return false; /* none, maybe too large, or octal */
+	}
+	*v = x;
+	*pp = p;
+	return true;
+}
+
+static bool fast_mode(const char **pp, uint64_t *v)
+{
+	const char *p = *pp;
+	if (p[0] == 'R' && p[1] == 'E' && p[2] == 'A' && p[3] == 'D') {
+		*v = ACC_READ;
+		*pp = p + 4;
+	} else if (p[0] == 'W' && !memcmp(p, "WRITE", 5)) {
+		*v = ACC_WRITE;
+		*pp = p + 5;
+	} else if (p[0] == 'E' && !memcmp(p, "EXEC", 4)) {
+		*v = ACC_EXEC;
+		*pp = p + 4;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static int fast_line(struct trace_reader *r, struct event *ev)
+{
+	const char *l = r->line, *p;
+	bool touch = l[0] == 't' && !memcmp(l, "touch(", 6);
+	if (!touch && !(l[0] == 'f' && !memcmp(l, "fault(", 6)))
+		return 0;
+	if (!r->hdr_done || !r->any_event_line || r->lead_unprefixed == false)
+		return 0; /* the first event line, or a trace with pid prefixes */
+	uint64_t a0, a1 = 0, mode;
+	p = l + 6;
+	if (!fast_num(&p, &a0) || p[0] != ',' || p[1] != ' ')
+		return 0;
+	p += 2;
+	if (touch) {
+		if (!fast_num(&p, &a1) || p[0] != ',' || p[1] != ' ')
+			return 0;
+		p += 2;
+	}
+	if (!fast_mode(&p, &mode))
+		return 0;
+	const char *close = p;
+	if (p[0] != ')' || p[1] != ' ' || p[2] != '=' || p[3] != ' ')
+		return 0;
+	p += 4;
+	enum res_kind res;
+	uint64_t val = 0;
+	if (*p == '?') {
+		res = RES_UNKNOWN;
+		p++;
+	} else if ((unsigned)(*p - '0') < 10) {
+		if (!fast_num(&p, &val) || (p - l > 1 && p[-1] == 'x'))
+			return 0;
+		res = RES_VALUE;
+	} else if (!touch && (!memcmp(p, "MINOR", 5) || !memcmp(p, "MAJOR", 5))) {
+		if (systab_sym(SK_FAULTRES, p, 5, &val))
+			return 0;
+		res = RES_VALUE;
+		p += 5;
+	} else {
+		return 0;
+	}
+	if (p != r->line + r->len)
+		return 0; /* more after the result, or a NUL inside the line */
+	tr_ev_clear(ev);
+	ev->timestamp = -1;
+	ev->line = ev->first_line = r->lineno;
+	r->line_pid = 0;
+	ev->type = EV_CALL;
+	ev->sys = touch ? SYS_TOUCH : SYS_FAULT;
+	ev->name.p = r->line;
+	ev->name.len = 5;
+	ev->args_text.p = r->line + 6;
+	ev->args_text.len = (size_t)(close - (r->line + 6));
+	ev->args[0] = a0;
+	if (touch) {
+		ev->nargs = 3;
+		ev->args[1] = a1;
+		ev->args[2] = mode;
+	} else {
+		ev->nargs = 2;
+		ev->args[1] = mode;
+	}
+	ev->res = res;
+	if (res == RES_VALUE)
+		ev->value = (int64_t)val;
+	return 1;
+}
+
 int trace_read(struct trace_reader *r, struct event *ev)
 {
 	if (r->nparts)
@@ -342,6 +471,8 @@ int trace_read(struct trace_reader *r, struct event *ev)
 					return tr_flush_pending(r, &r->pend[0], ev);
 				return 0;
 			}
+			if (!r->slow_only && fast_line(r, ev))
+				return 1;
 			char *nul = memchr(r->line, '\0', r->len);
 			if (nul)
 				return tr_fail_col(r, r->lineno, (long)(nul - r->line) + 1,

@@ -65,6 +65,7 @@ struct trace_reader {
 	size_t len;
 	unsigned long lineno;
 	bool reprocess;        /* handle the current line again */
+	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
 
 	struct trace_header hdr;
 	bool hdr_done;

@@ -8,6 +8,8 @@
  *   gen-trace gen vmas N       grow the VMA count to N (mprotect every other page)
  *   gen-trace gen mlock GB     touch, then mlock a GB mapping
  *   gen-trace gen reclaim      64 MiB of RAM, 512 MiB of file read through it
+ *   gen-trace gen lof-random N GB   seed 001's benchmark: a GB file mlock2(ONFAULT)ed,
+ *                              N random page reads (lof-stride: one page in 100)
  *   gen-trace parse FILE       read every event, nothing else: lines/s, MB/s
  *   gen-trace replay FILE      replay on the model (no result checks): events/s,
  *                              max RSS, resident simulated pages, bytes per page
@@ -120,6 +122,33 @@ static void gen_mlock(unsigned gb)
 	printf("mlock(%#llx, %llu) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
 }
 
+/* Seed 001's lock-on-fault benchmark as a trace: a GB-sized file (cached,
+ * as the benchmark's mkrand file is) mapped shared, mlock2(MLOCK_ONFAULT)
+ * of all of it, then n random page reads in the order of an xorshift
+ * stream; random == 0: a stride of one page per 100 instead. */
+static void gen_lof(unsigned long n, unsigned gb, int random)
+{
+	uint64_t len = (uint64_t)gb << 30, pages = len / PG;
+	header("24G", random ? "lock-on-fault benchmark: random reads" : "lock-on-fault benchmark: strided reads");
+	printf("inherit_file(\"/tmp/lof-bench\", %llu, \"0-%llu\") = 0\n", (unsigned long long)len,
+	       (unsigned long long)(pages - 1));
+	printf("openat(AT_FDCWD, \"/tmp/lof-bench\", O_RDONLY) = 3\n");
+	printf("mmap(%#llx, %llu, PROT_READ, MAP_SHARED|MAP_FIXED, 3, 0) = %#llx\n", (unsigned long long)BASE,
+	       (unsigned long long)len, (unsigned long long)BASE);
+	printf("mlock2(%#llx, %llu, MLOCK_ONFAULT) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	for (unsigned long i = 0; i < n; i++) {
+		uint64_t pg;
+		if (random) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			pg = x % pages;
+		} else {
+			pg = (i * 100) % pages;
+		}
+		printf("touch(%#llx, 4096, READ) = ?\n", (unsigned long long)(BASE + pg * PG));
+	}
+}
+
 static void gen_reclaim(void)
 {
 	header("64M", "reclaim under pressure: file pages through a small RAM");
@@ -194,7 +223,7 @@ static int do_replay(const char *path)
 {
 	char err[512];
 	struct session ss;
-	struct session_opts o = { NULL, NULL };
+	struct session_opts o = SESSION_OPTS_INIT;
 	if (session_open(&ss, path, &o, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
@@ -272,12 +301,15 @@ int main(int argc, char **argv)
 			gen_mlock(n ? (unsigned)n : 5);
 		else if (!strcmp(argv[2], "reclaim"))
 			gen_reclaim();
+		else if (!strcmp(argv[2], "lof-random") || !strcmp(argv[2], "lof-stride"))
+			gen_lof(n ? n : 15000000, argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 5,
+				!strcmp(argv[2], "lof-random"));
 		else
 			goto usage;
 		return fflush(stdout) ? 1 : 0;
 	}
 usage:
-	fprintf(stderr, "usage: gen-trace gen parse|touch|vmas|mlock|reclaim [N]\n"
+	fprintf(stderr, "usage: gen-trace gen parse|touch|vmas|mlock|reclaim|lof-random|lof-stride [N [GB]]\n"
 			"       gen-trace parse|replay FILE\n");
 	return 2;
 }

@@ -573,6 +573,92 @@ START_TEST(expects)
 }
 END_TEST
 
+
+/* The one-pass hot path for touch/fault lines and the general parser give
+ * the same event (or the same error) for every line: generated canonical
+ * lines and near misses (blanks, octal, huge numbers, other modes, pid
+ * prefixes, annotations, trailing text, NUL bytes, mode combinations). */
+static uint64_t fp_x = 0x243F6A8885A308D3ULL;
+static unsigned fp_rand(unsigned n)
+{
+	fp_x ^= fp_x << 13, fp_x ^= fp_x >> 7, fp_x ^= fp_x << 17;
+	return (unsigned)(fp_x % n);
+}
+
+static size_t fp_line(char *b, size_t cap)
+{
+	static const char *const modes[] = { "READ", "WRITE", "EXEC", "READ|WRITE", "read", "WRITEX", "EXE" };
+	static const char *const res[] = { "?", "0", "1", "12", "MINOR", "MAJOR", "SIGSEGV", "-1", "007",
+					   "? <unfinished ...>", "1 <0.000012>", "1 ", "0x10" };
+	static const char *const nums[] = { "0x100000000", "4096", "0", "0x7ffff7fff000", "18446744073709551615",
+					    "0xffffffffffffffff", "0x", "012", "123456789012345678", "0x1F", "0X10",
+					    "1234567890123456789", "0x0123456789abcdef", "-1", "NULL" };
+	bool touch = fp_rand(3) != 0;
+	const char *pfx = fp_rand(8) == 0 ? (fp_rand(2) ? "2 " : "[pid 7] ") : "";
+	const char *sp = fp_rand(10) == 0 ? "  " : " ";
+	size_t n;
+	if (touch)
+		n = (size_t)snprintf(b, cap, "%stouch(%s,%s%s, %s)%s= %s", pfx, nums[fp_rand(15)], sp, nums[fp_rand(15)],
+				     modes[fp_rand(7)], sp, res[fp_rand(13)]);
+	else
+		n = (size_t)snprintf(b, cap, "%sfault(%s, %s) =%s%s", pfx, nums[fp_rand(15)], modes[fp_rand(7)], sp,
+				     res[fp_rand(13)]);
+	if (fp_rand(20) == 0 && n > 3)
+		b[fp_rand((unsigned)n)] = fp_rand(2) ? '\0' : ',';
+	return n < cap ? n : cap - 1;
+}
+
+static void fp_read(bool slow, const char *text, size_t len, int *rc, struct event *ev, char *err, size_t errlen)
+{
+	struct rd d;
+	rd_open(&d, text, len);
+	trace_set_slow(d.r, slow);
+	struct event first;
+	*rc = trace_read(d.r, &first); /* the first event line, always the general parser's */
+	if (*rc == 1)
+		*rc = trace_read(d.r, ev);
+	snprintf(err, errlen, "%s", *rc < 0 ? trace_error(d.r) : "");
+	rd_close(&d);
+}
+
+static bool slice_eq(struct strslice a, struct strslice b)
+{
+	return a.len == b.len && (!a.len || !memcmp(a.p, b.p, a.len));
+}
+
+START_TEST(fast_path_equals_general)
+{
+	unsigned fast_taken = 0;
+	for (int i = 0; i < 20000; i++) {
+		char text[512], line[300];
+		size_t ll = fp_line(line, sizeof(line));
+		int hl = snprintf(text, sizeof(text), "# vmsim-trace: 1\nmunlockall() = 0\n");
+		memcpy(text + hl, line, ll);
+		text[hl + ll] = '\n';
+		size_t len = (size_t)hl + ll + 1;
+		struct event a, b;
+		int ra, rb;
+		char ea[512], eb[512];
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		fp_read(false, text, len, &ra, &a, ea, sizeof(ea));
+		fp_read(true, text, len, &rb, &b, eb, sizeof(eb));
+		ck_assert_msg(ra == rb, "%.*s: rc fast %d, general %d (%s)", (int)ll, line, ra, rb, ra < 0 ? ea : eb);
+		ck_assert_msg(!strcmp(ea, eb), "%.*s: errors differ:\n  %s\n  %s", (int)ll, line, ea, eb);
+		if (ra != 1)
+			continue;
+		ck_assert_msg(a.type == b.type && a.pid == b.pid && a.line == b.line && a.first_line == b.first_line &&
+			      a.timestamp == b.timestamp && a.sys == b.sys && a.nargs == b.nargs &&
+			      !memcmp(a.args, b.args, sizeof(a.args)) && a.res == b.res && a.value == b.value &&
+			      a.err == b.err && slice_eq(a.name, b.name) && slice_eq(a.args_text, b.args_text) &&
+			      a.str.len == b.str.len && a.signo == b.signo,
+			      "%.*s: the events differ", (int)ll, line);
+		fast_taken += a.sys == SYS_TOUCH || a.sys == SYS_FAULT;
+	}
+	ck_assert_uint_gt(fast_taken, 2000);
+}
+END_TEST
+
 START_TEST(unknown_syscalls)
 {
 	static const char t[] =
@@ -1068,6 +1154,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, open_missing_file);
 	tcase_add_test(tc, all_real_logs);
 	tcase_add_test(tc, throughput);
+	tcase_add_test(tc, fast_path_equals_general);
 	suite_add_tcase(s, tc);
 	return s;
 }
