@@ -73,6 +73,21 @@ uint64_t *radix_peek(struct radix *r, uint64_t key)
 	return leaf ? &leaf->v[key & (RADIX_FAN - 1)] : NULL;
 }
 
+uint64_t *radix_slot_nocache(const struct radix *r, uint64_t key)
+{
+	if (key > RADIX_KEY_MAX)
+		return NULL;
+	if ((key >> RADIX_BITS) == r->cache_base)
+		return &r->cache_leaf->v[key & (RADIX_FAN - 1)];
+	const struct radix_node *n = r->root;
+	for (int level = 0; n && level < 2; level++)
+		n = n->slot[idx(key, level)];
+	if (!n)
+		return NULL;
+	struct radix_leaf *leaf = n->slot[idx(key, 2)];
+	return leaf ? &leaf->v[key & (RADIX_FAN - 1)] : NULL;
+}
+
 bool radix_has_leaf(struct radix *r, uint64_t key)
 {
 	return key <= RADIX_KEY_MAX && find_leaf(r, key) != NULL;

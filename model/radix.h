@@ -50,6 +50,9 @@ void radix_destroy(struct radix *r);
 uint64_t radix_get(struct radix *r, uint64_t key);
 /* Pointer to the slot for key, or NULL if its leaf does not exist. */
 uint64_t *radix_peek(struct radix *r, uint64_t key);
+/* The slot of key if its leaf exists, else NULL, without moving the leaf
+ * cache (for prefetching). */
+uint64_t *radix_slot_nocache(const struct radix *r, uint64_t key);
 /* Whether the leaf that would hold key exists (a store there allocates nothing). */
 bool radix_has_leaf(struct radix *r, uint64_t key);
 /* Store v (non-zero) at key; returns -1 on allocation failure. */

@@ -264,6 +264,16 @@ static void task_index_del(struct vmsys *s, struct task *t)
 	s->tidx_n--;
 }
 
+void vmsys_prefetch(struct vmsys *s, int pid, uint64_t addr)
+{
+	struct task *t = vmsys_task(s, pid, false);
+	if (!t || !t->mm)
+		return;
+	const uint64_t *slot = radix_slot_nocache(&t->mm->pt, addr >> PAGE_SHIFT);
+	if (slot)
+		__builtin_prefetch(slot, 1);
+}
+
 void vm_release_task(struct vmsys *s, int pid)
 {
 	struct task *t = task_index_get(s, pid);

@@ -98,6 +98,9 @@ void vm_exit(struct vmsys *s, struct task *t);
 /* wait4() reaped pid: an exited process is forgotten (its pid may come
  * again); a running or unknown one, and the first process, stay. */
 void vm_release_task(struct vmsys *s, int pid);
+/* A hint: pid will soon access addr; its page-table entry is prefetched
+ * (no state changes, nothing allocated). */
+void vmsys_prefetch(struct vmsys *s, int pid, uint64_t addr);
 int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathlen,
 		uint64_t oflags, int want_fd);
 int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd);

@@ -237,6 +237,10 @@ size_t trace_unknown_count(struct trace_reader *r);
 /* on: read every line with the general parser, never the one-pass hot
  * path for touch/fault lines (the tests compare the two; default off). */
 void trace_set_slow(struct trace_reader *r, bool on);
+/* If the line after the current one is already buffered and is a touch or
+ * fault of a 0x address, that address (to prefetch its page-table entry
+ * while the current event runs); reads nothing, consumes nothing. */
+bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr);
 const char *trace_unknown_name(struct trace_reader *r, size_t i, unsigned long *count);
 
 /* A size as header keys take it: 65536, 64K, 8M, 1G (K/M/G/T, optional

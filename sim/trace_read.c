@@ -135,6 +135,28 @@ const struct trace_header *trace_header(struct trace_reader *r)
 size_t trace_unknown_count(struct trace_reader *r) { return r->nunk; }
 void trace_set_slow(struct trace_reader *r, bool on) { r->slow_only = on; }
 
+bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr)
+{
+	const char *p = r->buf + r->pos, *e = r->buf + r->end;
+	if (e - p < 32 || p[5] != '(' || p[6] != '0' || p[7] != 'x' ||
+	    (memcmp(p, "touch", 5) && memcmp(p, "fault", 5)))
+		return false;
+	uint64_t x = 0;
+	int n = 0;
+	for (p += 8; n < 16; p++, n++) {
+		unsigned c = (unsigned char)*p, d;
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		x = x << 4 | d;
+	}
+	*addr = x;
+	return n > 0;
+}
+
 const char *trace_unknown_name(struct trace_reader *r, size_t i,
 			       unsigned long *count)
 {
