@@ -2,11 +2,133 @@
 #include "vma.h"
 
 #include <stddef.h>
+#include <stdlib.h>
+
+#include "alloc.h"
 
 void vma_tree_init(struct vma_tree *t)
 {
 	t->root = t->first = t->last = t->cache = NULL;
 	t->count = 0;
+	t->flat = NULL;
+	t->flat_end = NULL;
+	t->ez_end = NULL;
+	t->ez_pos = NULL;
+	t->flat_n = t->flat_cap = 0;
+	t->flat_stale = true;
+	t->since_change = 0;
+}
+
+void vma_tree_release(struct vma_tree *t)
+{
+	free(t->flat);
+	free(t->flat_end);
+	free(t->ez_end);
+	free(t->ez_pos);
+	t->flat = NULL;
+	t->flat_end = NULL;
+	t->ez_end = NULL;
+	t->ez_pos = NULL;
+	t->flat_n = t->flat_cap = 0;
+	t->flat_stale = true;
+}
+
+static void flat_changed(struct vma_tree *t)
+{
+	t->flat_stale = true;
+	t->since_change = 0;
+}
+
+/* Eytzinger order: node k's children are 2k and 2k+1; an in-order walk of
+ * that implicit tree takes the sorted entries in turn. */
+static void ez_fill(struct vma_tree *t, size_t *next, size_t k)
+{
+	if (k > t->flat_n)
+		return;
+	ez_fill(t, next, 2 * k);
+	t->ez_end[k] = t->flat_end[*next];
+	t->ez_pos[k] = (uint32_t)*next;
+	(*next)++;
+	ez_fill(t, next, 2 * k + 1);
+}
+
+/* Rebuild the flat index from the list; on allocation failure the tree
+ * keeps answering alone. */
+static void flat_rebuild(struct vma_tree *t)
+{
+	if (t->flat_cap < t->count) {
+		size_t nc = t->count + t->count / 4 + 16;
+		struct vma **f = vm_realloc(t->flat, nc * sizeof(*f));
+		if (!f)
+			return;
+		t->flat = f;
+		uint64_t *e = vm_realloc(t->flat_end, nc * sizeof(*e));
+		if (!e)
+			return;
+		t->flat_end = e;
+		uint64_t *ez = vm_realloc(t->ez_end, (nc + 1) * sizeof(*ez));
+		if (!ez)
+			return;
+		t->ez_end = ez;
+		uint32_t *pos = vm_realloc(t->ez_pos, (nc + 1) * sizeof(*pos));
+		if (!pos)
+			return;
+		t->ez_pos = pos;
+		t->flat_cap = nc;
+	}
+	size_t n = 0;
+	for (struct vma *v = t->first; v; v = v->next) {
+		t->flat[n] = v;
+		t->flat_end[n] = v->end;
+		n++;
+	}
+	t->flat_n = n;
+	size_t next = 0;
+	ez_fill(t, &next, 1);
+	t->flat_stale = false;
+}
+
+/* The first flat index whose end (as built) is > addr, or flat_n: down the
+ * Eytzinger array (right where end <= addr), prefetching 16 nodes ahead */
+static size_t flat_search(const struct vma_tree *t, uint64_t addr)
+{
+	const uint64_t *e = t->ez_end;
+	size_t n = t->flat_n, k = 1;
+	while (k <= n) {
+		__builtin_prefetch(e + 16 * k);
+		k = 2 * k + (e[k] <= addr);
+	}
+	k >>= __builtin_ctzll(~(unsigned long long)k) + 1; /* back up to the last left turn */
+	return k ? t->ez_pos[k] : n;
+}
+
+void vma_prefetch(const struct vma_tree *t, uint64_t addr)
+{
+	if (t->flat_stale || !t->flat_n)
+		return;
+	size_t i = flat_search(t, addr);
+	if (i < t->flat_n) {
+		__builtin_prefetch(t->flat[i]);
+		if (i)
+			__builtin_prefetch(t->flat[i - 1]);
+	}
+}
+
+/* The first flat entry whose end (as built) is > addr, checked against the
+ * live VMAs (the set is the built one while the index is not stale: only
+ * boundaries can have moved); NULL (and *ok false) when it cannot tell. */
+static struct vma *flat_find(struct vma_tree *t, uint64_t addr, bool *ok)
+{
+	size_t lo = flat_search(t, addr);
+	const uint64_t *e = t->flat_end;
+	if (lo >= t->flat_n || e[lo] <= addr) {
+		/* past the last end as built: only right if it still is */
+		*ok = !t->last || t->last->end <= addr;
+		return NULL;
+	}
+	struct vma *v = t->flat[lo];
+	*ok = v->end > addr && (!lo || t->flat[lo - 1]->end <= addr);
+	return *ok ? v : NULL;
 }
 
 static inline int height(const struct vma *v)
@@ -81,6 +203,7 @@ static void rebalance(struct vma_tree *t, struct vma *n)
 
 void vma_tree_insert(struct vma_tree *t, struct vma *v)
 {
+	flat_changed(t);
 	struct vma *parent = NULL, **link = &t->root;
 	struct vma *pred = NULL, *succ = NULL;
 	while (*link) {
@@ -113,6 +236,7 @@ void vma_tree_insert(struct vma_tree *t, struct vma *v)
 
 void vma_tree_erase(struct vma_tree *t, struct vma *v)
 {
+	flat_changed(t);
 	struct vma *fix;
 	if (t->cache == v)
 		t->cache = NULL;
@@ -158,6 +282,18 @@ struct vma *vma_find(struct vma_tree *t, uint64_t addr)
 	struct vma *c = t->cache;
 	if (c && c->start <= addr && addr < c->end)
 		return c;
+	if (!t->flat_stale) {
+		bool ok;
+		struct vma *v = flat_find(t, addr, &ok);
+		if (ok) {
+			if (v)
+				t->cache = v;
+			return v;
+		}
+		flat_changed(t); /* a boundary moved: rebuild once lookups win again */
+	} else if (t->count >= 64 && ++t->since_change > t->count / 4 + 64) {
+		flat_rebuild(t);
+	}
 	struct vma *n = t->root, *best = NULL;
 	while (n) {
 		if (addr < n->end) {

@@ -5,6 +5,13 @@
  * insert and erase) and threads them on a sorted doubly linked list for
  * ordered walks, as the kernel did before the maple tree.  A one-entry
  * cache of the last VMA found makes runs of accesses to one VMA O(1).
+ * A flat index - the VMAs in address order with a copy of each end, built
+ * once lookups outnumber changes - makes a lookup a search over one array
+ * in Eytzinger order (the levels a search visits are adjacent, and four
+ * levels ahead are prefetched) instead of a walk down the tree, so its cost
+ * hardly grows with the VMA count; a boundary moved in place (a merge, stack growth) cannot
+ * mislead it: every answer is checked against the live VMAs and the tree
+ * answers when the check fails.
  *
  * This file knows geometry only; the kernel rules for splitting and
  * merging (what may merge, when a split is refused) live in vma_ops.c.
@@ -50,14 +57,27 @@ struct vma_tree {
 	struct vma *first, *last;
 	struct vma *cache;
 	uint64_t count;
+	/* the flat index: flat[i] in address order, flat_end[i] its end when
+	 * built; stale after an insert or erase until rebuilt */
+	struct vma **flat;
+	uint64_t *flat_end;
+	uint64_t *ez_end;         /* flat_end in Eytzinger (BFS) order, 1-based */
+	uint32_t *ez_pos;         /* the flat index of each ez_end entry */
+	size_t flat_n, flat_cap;
+	bool flat_stale;
+	uint32_t since_change;    /* lookups since the last insert/erase */
 };
 
 void vma_tree_init(struct vma_tree *t);
+/* Free what the tree itself holds (the flat index); the VMAs are the caller's. */
+void vma_tree_release(struct vma_tree *t);
 /* Insert v (which must not overlap any VMA already in t). */
 void vma_tree_insert(struct vma_tree *t, struct vma *v);
 void vma_tree_erase(struct vma_tree *t, struct vma *v);
 /* The first VMA with end > addr (kernel find_vma()), or NULL. */
 struct vma *vma_find(struct vma_tree *t, uint64_t addr);
+/* A hint: addr will be looked up soon (its VMA is prefetched). */
+void vma_prefetch(const struct vma_tree *t, uint64_t addr);
 /* The VMA containing addr (kernel vma_lookup()), or NULL. */
 static inline struct vma *vma_lookup(struct vma_tree *t, uint64_t addr)
 {

@@ -269,6 +269,7 @@ void vmsys_prefetch(struct vmsys *s, int pid, uint64_t addr)
 	struct task *t = vmsys_task(s, pid, false);
 	if (!t || !t->mm)
 		return;
+	vma_prefetch(&t->mm->vmas, addr);
 	const uint64_t *slot = radix_slot_nocache(&t->mm->pt, addr >> PAGE_SHIFT);
 	if (slot)
 		__builtin_prefetch(slot, 1);

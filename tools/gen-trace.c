@@ -7,6 +7,7 @@
  *   gen-trace gen touch GB     fault every page of a GB mapping, one line each
  *   gen-trace gen vmas N       grow the VMA count to N (mprotect every other page)
  *   gen-trace gen mlock GB     touch, then mlock a GB mapping
+ *   gen-trace gen vmas-touch N M   N VMAs, then M random one-page reads over them
  *   gen-trace gen reclaim      64 MiB of RAM, 512 MiB of file read through it
  *   gen-trace gen lof-random N GB   seed 001's benchmark: a GB file mlock2(ONFAULT)ed,
  *                              N random page reads (lof-stride: one page in 100)
@@ -106,6 +107,19 @@ static void gen_vmas(unsigned n)
 	for (unsigned i = 1; i < n; i += 2)
 		printf("mprotect(%#llx, 4096, PROT_READ) = 0\n", (unsigned long long)(BASE + i * PG));
 	printf("expect(vmas, 0, 0x800000000000) = %u\n", n);
+}
+
+/* n VMAs (as gen_vmas), each page faulted in, then m random one-page reads
+ * over all of them: with m = 0 the setup, whose time bench.sh subtracts */
+static void gen_vmas_touch(unsigned n, unsigned long m)
+{
+	gen_vmas(n);
+	printf("touch(%#llx, %llu, READ) = ?\n", (unsigned long long)BASE, (unsigned long long)(n * PG));
+	uint64_t x = 0x2545F4914F6CDD1DULL;
+	for (unsigned long i = 0; i < m; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		printf("touch(%#llx, 4096, READ) = ?\n", (unsigned long long)(BASE + (x % n) * PG));
+	}
 }
 
 static void gen_mlock(unsigned gb)
@@ -301,6 +315,8 @@ int main(int argc, char **argv)
 			gen_mlock(n ? (unsigned)n : 5);
 		else if (!strcmp(argv[2], "reclaim"))
 			gen_reclaim();
+		else if (!strcmp(argv[2], "vmas-touch"))
+			gen_vmas_touch(n ? (unsigned)n : 65530, argc > 4 ? strtoul(argv[4], NULL, 0) : 2000000);
 		else if (!strcmp(argv[2], "lof-random") || !strcmp(argv[2], "lof-stride"))
 			gen_lof(n ? n : 15000000, argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 5,
 				!strcmp(argv[2], "lof-random"));
