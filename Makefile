@@ -4,7 +4,8 @@
 #   make            build ./vmsim (gcc, make and glibc only)
 #   make check      install test deps if missing, run every suite + valgrind
 #   make asan       ASan+UBSan build running the suites
-#   make bench      throughput figures (never asserted)
+#   make bench      performance figures beside same-run references (never asserted);
+#                   BASELINE=path/to/vmsim adds an older binary's figures
 #   make install    PREFIX=/usr/local DESTDIR=
 
 .DEFAULT_GOAL := all
@@ -201,7 +202,7 @@ $(BUILD)/man/vmsim-trace.5: docs/trace-format.md tools/md2man.sh
 	sh tools/md2man.sh vmsim-trace 5 "the vmsim trace format" < $< > $@
 
 bench: $(VMSIM)
-	@sh tools/bench.sh ./$(VMSIM)
+	@sh tools/bench.sh ./$(VMSIM) $(BASELINE)
 
 install: $(VMSIM) $(MANPAGES) lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man5 \

@@ -1,28 +1,56 @@
 #!/bin/sh
-# bench.sh VMSIM - throughput figures for vmsim (printed, never judged).
+# bench.sh VMSIM [BASELINE] - the figures of vmsim's performance, from one
+# run, each beside a reference measured in the same run (printed, never
+# judged; `make bench`, `make bench BASELINE=path/to/older/vmsim`).
 #
-# Builds tools/gen-trace.c into build/bench/ against the model and sim
-# libraries that `make` built, generates the traces into build/bench/ (not
-# committed; regenerated only when missing), and prints:
-#   (a) parse throughput on a 10-million-line trace (reader only)
-#   (b) replay events/s of a touch-heavy trace over a 5 GiB mapping
-#       (1.31 M pages) and bytes per resident simulated page (max RSS)
-#   (c) a trace that grows the VMA count to 65,530
-#   (d) a trace that faults in and mlocks a 5 GiB mapping
-#   (e) reclaim under pressure (64 MiB of RAM, file pages)
-#   (f) vmsim check steps per second on one core, per semantics
-# plus the wall time and max RSS of `vmsim replay -q` on (c)-(e).
+#   1. replay of seed 001's lock-on-fault stream (a 5 GB file mlock2(ONFAULT)ed,
+#      15,000,000 random page reads) from text, 6.18 and lof-v1: events/s
+#   2. the same kind of stream on this machine's real kernel: perf-baseline's
+#      eric (1 GiB in /dev/shm, 3,000,000 random reads, -s onfault) dumps the
+#      pages it touched; that stream replayed: ns/access, kernel vs vmsim
+#   3. ns/touch against the VMA count (10, 1,000, 30,000, 65,530 one-page
+#      VMAs, every page faulted in first, 2,000,000 random reads; the setup
+#      is timed alone and subtracted)
+#   4. ns/event against the trace length (10^6, 10^7, 10^8 events of the
+#      stream of 1, generated on the fly through a pipe: no disk)
+#   5. bytes per simulated page frame (a 5 GiB mapping faulted in)
+#   6. vmsim check: steps/s at 100 and at 200,000 steps per run
+#   7. --check-invariants against plain replay (2,000 reads of a 1 GiB mapping)
+# CPU time is the task clock of the process and its children (perf stat;
+# /usr/bin/time's user + system where perf is missing); BASELINE, when given, runs the same figures for a ratio.
+# BENCH_QUICK=1 scales every count down by 10 (a smoke run).
 vmsim=${1:-./vmsim}
+base=${2:-$BASELINE}
 out=build/bench
 mkdir -p "$out" || exit 1
 cc=${CC:-cc}
 gen=$out/gen-trace
+q=1
+[ -n "$BENCH_QUICK" ] && q=10
 if [ ! -x "$gen" ] || [ tools/gen-trace.c -nt "$gen" ] || [ build/libvmsim-model.a -nt "$gen" ] ||
    [ build/libvmsim-sim.a -nt "$gen" ]; then
 	$cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Imodel -Isim -o "$gen" tools/gen-trace.c \
 		build/libvmsim-sim.a build/libvmsim-model.a -lm || exit 1
 fi
 
+# cpu CMD...: CPU seconds (user + system) of CMD, its output discarded
+cpu() {
+	if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1; then
+		perf stat -x, -e task-clock -o "$out/time" "$@" >/dev/null 2>&1
+		awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$out/time"
+	elif [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%U %S" -o "$out/time" "$@" >/dev/null 2>&1
+		awk '{ printf "%.3f", $1 + $2 }' "$out/time"
+	else
+		s=$(date +%s.%N)
+		"$@" >/dev/null 2>&1
+		echo "$(date +%s.%N) - $s" | bc
+	fi
+}
+ns() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.0f", t * 1e9 / n }'; }   # ns per item
+rate() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.2f", n / t / 1e6 }'; } # M items/s
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else printf "-" }'; }
+row() { printf '  %-46s %14s %14s %10s\n' "$1" "$2" "$3" "$4"; }
 trace() { # name args...: generate build/bench/NAME.trace once
 	name=$1; shift
 	f=$out/$name.trace
@@ -32,43 +60,89 @@ trace() { # name args...: generate build/bench/NAME.trace once
 	echo "$f"
 }
 
-timed_replay() { # vmsim replay -q under /usr/bin/time when there is one
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f "  vmsim replay -q: %e s wall, max RSS %M kB" "$vmsim" replay -q "$1" >/dev/null
+echo "vmsim bench ($(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) CPUs)${base:+, baseline $base}"
+echo "(ratios: vmsim over the reference; for ns the reference over vmsim, so > 1 is vmsim faster)"
+
+echo "1. replay, seed 001's lock-on-fault benchmark stream, text"
+row "" "vmsim" "${base:+baseline}" "${base:+speedup}"
+n=$((15000000 / q))
+for k in 6.18 lof-v1; do
+	f=$(export GEN_KERNEL=$k; trace lof-random-$k-$q lof-random $n 5) || exit 1
+	t=$(cpu "$vmsim" replay -q --kernel $k "$f")
+	if [ -n "$base" ]; then
+		tb=$(cpu "$base" replay -q --kernel $k "$f")
+		row "$n random reads, $k: M events/s" "$(rate "$t" $n)" "$(rate "$tb" $n)" "$(ratio "$tb" "$t")"
 	else
-		start=$(date +%s.%N)
-		"$vmsim" replay -q "$1" >/dev/null
-		echo "  vmsim replay -q: $(echo "$(date +%s.%N) - $start" | bc) s wall"
+		row "$n random reads, $k: M events/s" "$(rate "$t" $n)" "" ""
 	fi
-}
-
-echo "(a) parse: 10,000,000 generated lines"
-f=$(trace parse parse 10000000) || exit 1
-"$gen" parse "$f"
-
-echo "(b) replay: fault() per page over a 5 GiB mapping (1,310,720 pages)"
-f=$(trace touch5g touch 5) || exit 1
-"$gen" replay "$f"
-
-echo "(c) replay: VMA count grown to 65,530"
-f=$(trace vmas65530 vmas 65530) || exit 1
-"$gen" replay "$f"
-timed_replay "$f"
-
-echo "(d) replay: fault in and mlock a 5 GiB mapping"
-f=$(trace mlock5g mlock 5) || exit 1
-"$gen" replay "$f"
-timed_replay "$f"
-
-echo "(e) replay: reclaim under pressure (64 MiB RAM, 512 MiB file read 4 times)"
-f=$(trace reclaim reclaim) || exit 1
-"$gen" replay "$f"
-timed_replay "$f"
-# (f) vmsim check: property-campaign speed (steps per second, one core)
-echo "(f) vmsim check: steps per second per core"
-for k in 6.18 6.1 4.4 lof-v1; do
-	"$vmsim" check --kernel "$k" --seed 1 --runs 2000 --steps 100 --jobs 1 --stats --out "$out/check" 2>&1 >/dev/null |
-		grep -i "steps/s" | sed "s/^/  $k: /"
 done
 
+echo "2. the same access stream on the real kernel of this machine"
+pb=../shared/perf-baseline
+if [ -f $pb/eric.c ] && [ -d /dev/shm ]; then
+	mkdir -p $out/pb
+	[ -x $out/pb/eric ] || $cc -O2 -o $out/pb/eric $pb/eric.c || exit 1
+	[ -x $out/pb/mkrand ] || $cc -O2 -o $out/pb/mkrand $pb/mkrand.c || exit 1
+	data=/dev/shm/vmsim-bench-1g
+	[ -s $data ] || $out/pb/mkrand $data 1024 || exit 1
+	na=$((3000000 / q))
+	best=
+	for i in 1 2 3; do # the kernel's time is the eric's own clock around the reads; the best of 3
+		ms=$($out/pb/eric -f $data -s onfault -p random -n $na -d $out/stream.txt | tr ' ' '\n' |
+			sed -n 's/^proc_ms=//p')
+		best=$(awk -v a="$best" -v b="$ms" 'BEGIN { print (a == "" || b < a) ? b : a }')
+	done
+	"$gen" gen stream $out/stream.txt 1024 > $out/stream.trace
+	"$gen" gen stream /dev/null 1024 > $out/stream0.trace
+	t=$(cpu "$vmsim" replay -q $out/stream.trace)
+	t0=$(cpu "$vmsim" replay -q $out/stream0.trace)
+	kns=$(awk -v ms="$best" -v n=$na 'BEGIN { printf "%.0f", ms * 1e6 / n }')
+	vns=$(awk -v a="$t" -v b="$t0" -v n=$na 'BEGIN { printf "%.0f", (a - b) * 1e9 / n }')
+	row "ns/access: kernel vs vmsim (reads only)" "$vns" "$kns (kernel)" "$(ratio "$kns" "$vns")"
+else
+	echo "  skipped: no ../shared/perf-baseline (the real-kernel programs)"
+fi
+
+echo "3. ns/touch against the VMA count (2,000,000 random reads)"
+m=$((2000000 / q))
+for nv in 10 1000 30000 65530; do
+	f0=$(trace vmas-$nv-0 vmas-touch $nv 0) || exit 1
+	f1=$(trace vmas-$nv-$q vmas-touch $nv $m) || exit 1
+	t=$(awk -v a="$(cpu "$vmsim" replay -q "$f1")" -v b="$(cpu "$vmsim" replay -q "$f0")" 'BEGIN { print a - b }')
+	[ $nv = 10 ] && t10=$t
+	if [ -n "$base" ]; then
+		tb=$(awk -v a="$(cpu "$base" replay -q "$f1")" -v b="$(cpu "$base" replay -q "$f0")" 'BEGIN { print a - b }')
+		row "$nv VMAs: ns/touch (vs 10 VMAs: $(ratio "$t" "$t10"))" "$(ns "$t" $m)" "$(ns "$tb" $m)" "$(ratio "$tb" "$t")"
+	else
+		row "$nv VMAs: ns/touch (vs 10 VMAs: $(ratio "$t" "$t10"))" "$(ns "$t" $m)" "" ""
+	fi
+done
+
+echo "4. ns/event against the trace length (streamed through a pipe)"
+for e in 1000000 10000000 100000000; do
+	e=$((e / q))
+	t=$(cpu sh -c "\"$gen\" gen lof-random $e 5 | \"$vmsim\" replay -q -")
+	tg=$(cpu sh -c "\"$gen\" gen lof-random $e 5 > /dev/null")
+	t=$(awk -v a="$t" -v b="$tg" 'BEGIN { print a - b }') # the generator's own time out
+	row "$e events: ns/event" "$(ns "$t" $e)" "" ""
+done
+
+echo "5. memory per simulated page frame"
+f=$(trace touch5g touch 5) || exit 1
+"$gen" replay "$f" | sed -n 's/.*memory: /  /p'
+
+echo "6. vmsim check, 6.18, one job"
+for spec in "1000 100" "1 200000"; do
+	set -- $spec
+	runs=$(($1 > 1 ? $1 / q : 1)) steps=$(($2 / q))
+	s=$("$vmsim" check -q --kernel 6.18 --runs $runs --steps $steps --stats --out $out/check 2>&1 >/dev/null |
+		sed -n 's/.*: \([0-9]*\) steps\/s.*/\1/p')
+	row "$steps steps per run: k steps/s" "$(awk -v s="$s" 'BEGIN { printf "%.0f", s / 1000 }')" "" ""
+done
+
+echo "7. --check-invariants against plain replay"
+f=$(trace lof-small-$q lof-random $((2000 / q)) 1) || exit 1
+t=$(cpu "$vmsim" replay -q "$f")
+ti=$(cpu "$vmsim" replay -q --check-invariants "$f")
+row "$((2000 / q)) reads of 1 GiB: CPU s plain / checked" "$t" "$ti" "$(ratio "$ti" "$t")"
 exit 0

@@ -8,6 +8,7 @@
  *   gen-trace gen vmas N       grow the VMA count to N (mprotect every other page)
  *   gen-trace gen mlock GB     touch, then mlock a GB mapping
  *   gen-trace gen vmas-touch N M   N VMAs, then M random one-page reads over them
+ *   gen-trace gen stream FILE MB   a dumped access stream (perf-baseline -d) as a trace
  *   gen-trace gen reclaim      64 MiB of RAM, 512 MiB of file read through it
  *   gen-trace gen lof-random N GB   seed 001's benchmark: a GB file mlock2(ONFAULT)ed,
  *                              N random page reads (lof-stride: one page in 100)
@@ -33,9 +34,11 @@
 #define PG 4096ULL
 #define BASE 0x100000000ULL
 
+static const char *kernel_name = "6.18"; /* GEN_KERNEL in the environment */
+
 static void header(const char *ram, const char *what)
 {
-	printf("# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n");
+	printf("# vmsim-trace: 1\n# arch: x86_64\n# kernel: %s\n# page-size: 4096\n", kernel_name);
 	printf("# ram: %s\n# swap: 0\n# rlimit-memlock: unlimited\n# cap-ipc-lock: yes\n", ram);
 	printf("# max-map-count: 65530\n# zero-page: no\n# description: bench: %s\n", what);
 }
@@ -147,9 +150,14 @@ static void gen_lof(unsigned long n, unsigned gb, int random)
 	printf("inherit_file(\"/tmp/lof-bench\", %llu, \"0-%llu\") = 0\n", (unsigned long long)len,
 	       (unsigned long long)(pages - 1));
 	printf("openat(AT_FDCWD, \"/tmp/lof-bench\", O_RDONLY) = 3\n");
-	printf("mmap(%#llx, %llu, PROT_READ, MAP_SHARED|MAP_FIXED, 3, 0) = %#llx\n", (unsigned long long)BASE,
-	       (unsigned long long)len, (unsigned long long)BASE);
-	printf("mlock2(%#llx, %llu, MLOCK_ONFAULT) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
+	if (!strcmp(kernel_name, "lof-v1")) { /* the 2015 patch: mmap(MAP_LOCKONFAULT), no mlock2 */
+		printf("mmap(%#llx, %llu, PROT_READ, MAP_SHARED|MAP_FIXED|MAP_LOCKONFAULT, 3, 0) = %#llx\n",
+		       (unsigned long long)BASE, (unsigned long long)len, (unsigned long long)BASE);
+	} else {
+		printf("mmap(%#llx, %llu, PROT_READ, MAP_SHARED|MAP_FIXED, 3, 0) = %#llx\n", (unsigned long long)BASE,
+		       (unsigned long long)len, (unsigned long long)BASE);
+		printf("mlock2(%#llx, %llu, MLOCK_ONFAULT) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
+	}
 	uint64_t x = 0x9E3779B97F4A7C15ULL;
 	for (unsigned long i = 0; i < n; i++) {
 		uint64_t pg;
@@ -161,6 +169,31 @@ static void gen_lof(unsigned long n, unsigned gb, int random)
 		}
 		printf("touch(%#llx, 4096, READ) = ?\n", (unsigned long long)(BASE + pg * PG));
 	}
+}
+
+/* A recorded access stream (one page offset a line, perf-baseline's -d) as
+ * the trace of the program that made it: a cached MB-sized file mapped
+ * private, mlock2(MLOCK_ONFAULT)ed (eric -s onfault), the reads in order. */
+static int gen_stream(const char *path, unsigned long mb)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	uint64_t len = (uint64_t)mb << 20, pages = len / PG;
+	header("24G", "a real program's access stream (perf-baseline eric -s onfault -d)");
+	printf("inherit_file(\"/dev/shm/lof-stream\", %llu, \"0-%llu\") = 0\n", (unsigned long long)len,
+	       (unsigned long long)(pages - 1));
+	printf("openat(AT_FDCWD, \"/dev/shm/lof-stream\", O_RDONLY) = 3\n");
+	printf("mmap(%#llx, %llu, PROT_READ, MAP_PRIVATE|MAP_FIXED, 3, 0) = %#llx\n", (unsigned long long)BASE,
+	       (unsigned long long)len, (unsigned long long)BASE);
+	printf("mlock2(%#llx, %llu, MLOCK_ONFAULT) = 0\n", (unsigned long long)BASE, (unsigned long long)len);
+	unsigned long long pg;
+	while (fscanf(f, "%llu", &pg) == 1)
+		printf("touch(%#llx, 4096, READ) = ?\n", (unsigned long long)(BASE + (pg % pages) * PG));
+	fclose(f);
+	return 0;
 }
 
 static void gen_reclaim(void)
@@ -299,10 +332,14 @@ static int do_replay(const char *path)
 
 int main(int argc, char **argv)
 {
+	if (getenv("GEN_KERNEL"))
+		kernel_name = getenv("GEN_KERNEL");
 	if (argc >= 3 && !strcmp(argv[1], "parse"))
 		return do_parse(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "replay"))
 		return do_replay(argv[2]);
+	if (argc >= 5 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "stream"))
+		return gen_stream(argv[3], strtoul(argv[4], NULL, 0)) || fflush(stdout);
 	if (argc >= 3 && !strcmp(argv[1], "gen")) {
 		unsigned long n = argc > 3 ? strtoul(argv[3], NULL, 0) : 0;
 		if (!strcmp(argv[2], "parse"))
