@@ -51,8 +51,6 @@ void put_page(struct vmsys *s, pfn_t pfn)
 		count_vm(s, NR_MLOCK, -1);
 		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);
 	}
-	if (p->flags & PG_SWAPCACHE)
-		swap_free_slot(s, p->swap_slot);
 	physmem_free(&s->pm, pfn);
 	count_vm(s, PGFREE, 1);
 	count_vm(s, NR_FREE_PAGES, 1);

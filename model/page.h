@@ -69,9 +69,8 @@ struct page {
 	uint32_t mlock_count;  /* valid while PG_lru and PG_unevictable (6.x) */
 	uint32_t owner;        /* anon_vma id (PG_ANON) or file id */
 	uint64_t index;        /* page offset in the file / linear anon index */
-	uint32_t swap_slot;    /* swap entry while in the swap cache */
-	uint32_t pad2;
-};
+};                             /* 40 bytes: a swap cache, when modelled, keeps its
+				* slots beside it (the field was never set) */
 
 #define PAGE_CHUNK_SHIFT 16
 #define PAGE_CHUNK (1u << PAGE_CHUNK_SHIFT)
