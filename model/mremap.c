@@ -54,7 +54,11 @@ static int check_source(struct vmsys *s, struct task *t, struct vma *v, const st
 		return -KERR_EINVAL;
 	if (v->flags & (VM_DONTEXPAND | VM_PFNMAP))
 		return -KERR_EFAULT;
-	if (!mlock_future_ok(t, v->flags & s->sem->future_check_mask, r->new_len - r->old_len))
+	/* mm/mremap.c:vma_to_resize() @ v4.0 (untouched by the lock-on-fault
+	 * patch, as in 6.1) tests VM_LOCKED, the charged bit, not the bits
+	 * mmap's mlock_future_check() tests: a LOCKONFAULT-only VMA of lof-v1
+	 * grows past the limit, uncharged */
+	if (!mlock_future_ok(t, v->flags & s->sem->charge_mask, r->new_len - r->old_len))
 		return -KERR_EAGAIN;
 	return 0;
 }

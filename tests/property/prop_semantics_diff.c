@@ -81,6 +81,10 @@ static const struct row_check checks[] = {
 	{ "mmap limit", "lof-map-lockonfault-limit.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EAGAIN_, ANY },
 	{ "mmap limit", "lof-map-lockonfault-limit.trace", "lof-v1", "4.0", NULL, C_NONE, 8, DK_VMLCK },
 	{ "mmap limit", "lof-map-lockonfault-limit.trace", "4.4", "6.1", NULL, C_AGREE },
+	/* mremap: vma_to_resize() tests VM_LOCKED only, on every kernel */
+	{ "mremap grow", "lof-mremap-grow-onfault.trace", "lof-v1", "4.0", NULL, C_NONE, 8, DK_RESULT },
+	{ "mremap grow", "lof-mremap-grow-onfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 8, DK_VMFLAGS, NULL, -1, ANY, ANY },
+	{ "mremap grow", "lof-mremap-grow-onfault.trace", "lof-v1", "4.0", NULL, C_NONE, 10, DK_RESULT },
 	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EPERM_, ANY },
 	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "4.0", "6.18", NULL, C_AGREE },
 	/* mlockall(MCL_ON_FAULT) in lof-v1 and the munlockall underflow */
