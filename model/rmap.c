@@ -111,14 +111,21 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 			munlock_vma_folio(s, v, pfn);
 		}
 	} else if (p->mapcount == 0 && (p->flags & PG_MLOCKED)) {
+		/* mm/mlock.c:clear_page_mlock() @ v4.0 from page_remove_rmap():
+		 * the last unmap of a page still mlocked (a LOCKONFAULT-only VMA
+		 * of lof-v1, which munmap does not munlock) puts it back, and
+		 * putback_lru_page() counts the rescue */
 		p->flags &= ~PG_MLOCKED;
 		count_vm(s, NR_MLOCK, -1);
 		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);
 		if (p->flags & PG_LRU) {
+			bool was_unevictable = (p->flags & PG_UNEVICTABLE) != 0;
 			lru_del_page(s, pfn);
 			p->flags &= ~PG_UNEVICTABLE;
 			lru_add_page(s, pfn, page_lru(p));
-		} else {
+			if (was_unevictable)
+				count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+		} else if (p->flags & PG_UNEVICTABLE) {
 			count_vm(s, UNEVICTABLE_PGS_STRANDED, 1);
 		}
 	}

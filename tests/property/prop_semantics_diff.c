@@ -138,6 +138,9 @@ static const struct row_check checks[] = {
 	{ "madvise", "madvise-locked.trace", "6.1", "6.18", NULL, C_AGREE },
 	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_NONE, 9, DK_RESULT },
 	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMSTAT, "unevictable_pgs_cleared", 0, 1, 0 },
+	/* munmap of a LOCKONFAULT-only VMA: clear_page_mlock() -> putback_lru_page() */
+	{ "lof munmap rescued", "lof-munmap-rescued.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMSTAT, "unevictable_pgs_rescued", 0, 2, 0 },
+	{ "lof munmap rescued", "lof-munmap-rescued.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMSTAT, "unevictable_pgs_cleared", 0, 2, 0 },
 	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_NONE, 10, DK_RESULT },
 	/* VmFlags text and per-arch values */
 	{ "VmFlags", "lof-relock-munlock.trace", "lof-v1", "4.0", NULL, C_TEXT, 7, DK_VMFLAGS, "vma 0x7ffff7ffb000", -1, 0, 0, "\"rd wr mr mw me ?? lo ac\"", "\"rd wr mr mw me lo ac\"" },
