@@ -13,7 +13,6 @@
 static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start,
 			     uint64_t end)
 {
-	(void)s;
 	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
 	bool can_write = (v->flags & VM_WRITE) != 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
@@ -22,7 +21,8 @@ static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint
 			if (!can_write) {
 				*ptep &= ~(uint64_t)PTE_WRITE;
 			} else if (pte_pfn(*ptep) != PFN_ZERO) {
-				/* MM_CP_TRY_CHANGE_WRITABLE: exclusive anon pages and
+				/* mm/mprotect.c:change_pte_range() @ v6.1, MM_CP_TRY_CHANGE_WRITABLE
+				 * (5.19+): exclusive anon pages and
 				 * shared mappings without write-notify become writable */
 				struct page *p = spage(s, pte_pfn(*ptep));
 				/* can_change_pte_writable(): a shared mapping with
@@ -30,7 +30,9 @@ static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint
 				 * shmem has no write-notify at all */
 				bool shared_ok = vma_is_shared(v) && v->file &&
 						 (v->file->shmem || (*ptep & PTE_DIRTY));
-				if (((*ptep & PTE_EXCL) && (p->flags & PG_ANON) && p->mapcount == 1) || shared_ok)
+				bool anon_ok = s->sem->mprotect_writable_excl_anon && (*ptep & PTE_EXCL) &&
+					       (p->flags & PG_ANON) && p->mapcount == 1;
+				if (anon_ok || shared_ok)
 					*ptep |= PTE_WRITE;
 			}
 		}

@@ -84,6 +84,7 @@ const struct semantics sem_4_0 = {
 	.onfault_skips_populate = false,
 	.mmap_lockonfault_flag = false,
 	.mprotect_populates_locked = false, /* mm/mprotect.c:mprotect_fixup() @ v4.0 */
+	.mprotect_writable_excl_anon = false, /* mm/mprotect.c:change_pte_range() @ v4.0 */
 	.has_dontunmap = false,
 	.dontunmap_charges_new = false,
 	/* mm/madvise.c:madvise_dontneed()/madvise_remove() @ v4.0 */

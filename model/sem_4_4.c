@@ -60,6 +60,7 @@ const struct semantics sem_4_4 = {
 	.onfault_skips_populate = false,
 	.mmap_lockonfault_flag = false,
 	.mprotect_populates_locked = true,        /* mm/mprotect.c:mprotect_fixup() @ v4.4 */
+	.mprotect_writable_excl_anon = false,     /* mm/mprotect.c:change_pte_range() @ v4.4 */
 	.has_dontunmap = false,
 	.dontunmap_charges_new = false,
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_REMOVE),

@@ -58,6 +58,7 @@ const struct semantics sem_6_1 = {
 	.onfault_skips_populate = true,
 	.mmap_lockonfault_flag = false,
 	.mprotect_populates_locked = true,
+	.mprotect_writable_excl_anon = true,      /* mm/mprotect.c:can_change_pte_writable() @ v6.1 */
 	.has_dontunmap = true,
 	.dontunmap_charges_new = false,
 	.dontunmap_splits_first = true,

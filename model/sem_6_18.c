@@ -59,6 +59,7 @@ const struct semantics sem_6_18 = {
 	.onfault_skips_populate = true,
 	.mmap_lockonfault_flag = false,
 	.mprotect_populates_locked = true,
+	.mprotect_writable_excl_anon = true,
 	.has_dontunmap = true,
 	.dontunmap_charges_new = true,
 	.dontunmap_splits_first = false,

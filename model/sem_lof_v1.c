@@ -103,6 +103,7 @@ const struct semantics sem_lof_v1 = {
 	.onfault_skips_populate = false,
 	.mmap_lockonfault_flag = true,
 	.mprotect_populates_locked = false,
+	.mprotect_writable_excl_anon = false,
 	.has_dontunmap = false,
 	.dontunmap_charges_new = false,
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_REMOVE),

@@ -110,6 +110,11 @@ struct semantics {
 	bool onfault_skips_populate; /* populate returns at once for LOCKONFAULT VMAs (6.x) */
 	bool mmap_lockonfault_flag;  /* lof-v1 MAP_LOCKONFAULT exists */
 	bool mprotect_populates_locked; /* mprotect adding write to a locked VMA faults it in */
+	bool mprotect_writable_excl_anon; /* mprotect adding write makes the PTEs of exclusive
+				   * anonymous pages writable (MM_CP_TRY_CHANGE_WRITABLE,
+				   * can_change_pte_writable(), 5.19+); before, a private
+				   * mapping's PTEs stay read-only (PAGE_COPY) and the
+				   * next write to each page faults */
 
 	/* --- mremap --- */
 	bool has_dontunmap;

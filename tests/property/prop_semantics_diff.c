@@ -121,6 +121,8 @@ static const struct row_check checks[] = {
 	/* pages */
 	{ "mprotect populate", "mprotect-locked-writable.trace", "4.0", "4.4", NULL, C_DIFF, 9, DK_PAGE, "page 0x7ffff7ffb000", -1, 1, PG_LOCKED },
 	{ "mprotect populate", "mprotect-locked-writable.trace", "4.4", "6.1", NULL, C_NONE, 9, DK_PAGE },
+	{ "mprotect write upgrade", "mprotect-write-fault.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_RESULT, "result", -1, 2, 0 },
+	{ "mprotect write upgrade", "mprotect-write-fault.trace", "4.0", "4.4", NULL, C_AGREE },
 	{ "mprotect populate", "mprotect-locked-writable.trace", "4.0", "lof-v1", NULL, C_AGREE },
 	{ "onfault populate", "onfault-populate-cow.trace", "4.4", "6.1", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ffb000", 100, PG_PLAIN, PG_LOCKED },
 	{ "onfault populate", "onfault-populate-cow.trace", "4.4", "6.1", NULL, C_NONE, 11, DK_VMLCK },
