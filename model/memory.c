@@ -621,7 +621,17 @@ static enum vm_fault_kind do_swap(struct vmsys *s, struct vma *v, uint64_t addr,
 	if (write)
 		fl |= PTE_DIRTY;
 	*ptep = mk_pte(pfn, fl);
-	rmap_add(s, v, pfn, true);
+	if (s->sem->page_model == PLM_RMAP_WALK) {
+		/* mm/memory.c:do_swap_page() @ v4.0: the page comes through the
+		 * swap cache, already on the LRU (read_swap_cache_async() ->
+		 * lru_cache_add_anon(): inactive), and do_page_add_anon_rmap()
+		 * does not mlock it - in a VM_LOCKED VMA reclaim culls it later,
+		 * in a LOCKONFAULT-only one of lof-v1 it stays evictable */
+		rmap_add(s, v, pfn, false);
+		folio_add_lru(s, pfn);
+	} else {
+		rmap_add(s, v, pfn, true);
+	}
 	return VMF_MAJOR;
 }
 

@@ -140,6 +140,9 @@ static const struct row_check checks[] = {
 	{ "madvise", "madvise-locked.trace", "6.1", "6.18", NULL, C_AGREE },
 	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_NONE, 9, DK_RESULT },
 	{ "lof madvise", "lof-madvise-dontneed.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMSTAT, "unevictable_pgs_cleared", 0, 1, 0 },
+	/* swap-in: do_swap_page() @ v4.0 does not mlock the swap-cache page */
+	{ "lof swap-in", "lof-swapin-onfault.trace", "lof-v1", "4.0", NULL, C_NONE, 13, DK_PAGE },
+	{ "lof swap-in", "lof-swapin-onfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 13, DK_VMFLAGS, NULL, -1, ANY, ANY },
 	/* munmap of a LOCKONFAULT-only VMA: clear_page_mlock() -> putback_lru_page() */
 	{ "lof munmap rescued", "lof-munmap-rescued.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMSTAT, "unevictable_pgs_rescued", 0, 2, 0 },
 	{ "lof munmap rescued", "lof-munmap-rescued.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_VMSTAT, "unevictable_pgs_cleared", 0, 2, 0 },
