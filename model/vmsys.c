@@ -537,6 +537,15 @@ void vmsys_task_limits(const struct task *t, uint64_t *cur, uint64_t *max, bool 
 	*cap = t->cap_ipc_lock;
 }
 
+uint64_t vmsys_vmflags_kernel(const struct vmsys *s, uint64_t flags)
+{
+	uint64_t k = 0;
+	for (const struct vmflag_name *n = s->sem->vmflag_names; n && n->mnemonic; n++)
+		if (flags & n->bit)
+			k |= n->kernel_value;
+	return k;
+}
+
 size_t vmsys_vmflags_text(const struct vmsys *s, uint64_t flags, char *buf, size_t len)
 {
 	size_t n = 0;

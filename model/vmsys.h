@@ -217,6 +217,10 @@ uint64_t vmsys_vma_count(struct vmsys *s, struct task *t, uint64_t start, uint64
 uint64_t vmsys_map_count(struct vmsys *s, struct task *t);
 uint64_t vmsys_def_flags(struct vmsys *s, struct task *t);
 
+/* VM_* bits in the model's numbering as this machine's kernel numbers them
+ * (its include/linux/mm.h, struct semantics' table): what /proc and the
+ * kernel's own messages would show; a bit the kernel has not is left out. */
+uint64_t vmsys_vmflags_kernel(const struct vmsys *s, uint64_t flags);
 /* VmFlags text of internal flags under the machine's semantics. */
 size_t vmsys_vmflags_text(const struct vmsys *s, uint64_t flags, char *buf, size_t len);
 

@@ -140,8 +140,11 @@ static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, 
 			char fa[96], fb[96];
 			flags_text(A->sys, da, fa, sizeof(fa));
 			flags_text(B->sys, db, fb, sizeof(fb));
-			snprintf(it->a, sizeof(it->a), "0x%" PRIx64 " (%s)", da, fa);
-			snprintf(it->b, sizeof(it->b), "0x%" PRIx64 " (%s)", db, fb);
+			/* as each kernel numbers the bits (lof-v1's VM_LOCKONFAULT is
+			 * 0x1000, the model's 6.x bit 0x80000); va/vb keep the
+			 * model's numbering, so the comparison is by meaning */
+			snprintf(it->a, sizeof(it->a), "0x%" PRIx64 " (%s)", vmsys_vmflags_kernel(A->sys, da), fa);
+			snprintf(it->b, sizeof(it->b), "0x%" PRIx64 " (%s)", vmsys_vmflags_kernel(B->sys, db), fb);
 			it->va = (int64_t)da;
 			it->vb = (int64_t)db;
 		}
