@@ -287,7 +287,10 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		vmf |= VM_NOHUGEPAGE;
 	if (sem->mmap_lockonfault_flag && af->map_lockonfault && (flags & af->map_lockonfault))
 		vmf |= sem->onfault_bit;
-	if (af->map_sync && (flags & af->map_sync) && f)
+	/* include/linux/mman.h:calc_vm_flag_bits() @ v6.18: MAP_SYNC becomes
+	 * VM_SYNC (smaps "sf") before the mapping type is looked at, for
+	 * anonymous memory too (recorded: traces/golden/mmap/map-sync.trace) */
+	if (af->map_sync && (flags & af->map_sync))
 		vmf |= VM_SYNC;
 	bool lock_req = (flags & af->map_locked) ||
 			(sem->mmap_lockonfault_flag && af->map_lockonfault && (flags & af->map_lockonfault));
@@ -302,7 +305,11 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		bool can_write = acc == 1 || acc == 2;
 		bool can_read = acc == 0 || acc == 2;
 		if (type == af->map_shared || (sem->has_shared_validate && type == af->map_shared_validate)) {
-			if (type == af->map_shared_validate && (flags & ~af->legacy_map_mask & ~af->map_sync))
+			/* mm/mmap.c:do_mmap(): MAP_SHARED_VALIDATE takes the legacy
+			 * flags and what the file's f_op->mmap_supported_flags
+			 * names - MAP_SYNC for ext4, nothing for shmem */
+			uint64_t supported = af->legacy_map_mask | (f->shmem ? 0 : af->map_sync);
+			if (type == af->map_shared_validate && (flags & ~supported))
 				return -KERR_EOPNOTSUPP;
 			if ((prot & af->prot_write) && !can_write)
 				return -KERR_EACCES;
@@ -319,6 +326,10 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		}
 		if (vmf & VM_GROWSDOWN)
 			return -KERR_EINVAL;
+		/* fs/ext4/file.c:ext4_file_mmap() @ v6.18: VM_SYNC needs DAX
+		 * (daxdev_mapping_supported()), which no modelled disk has */
+		if ((vmf & VM_SYNC) && !f->shmem)
+			return -KERR_EOPNOTSUPP;
 	} else {
 		if (type == af->map_shared) {
 			if (vmf & VM_GROWSDOWN)

@@ -434,6 +434,33 @@ static void sc_file_private(struct R *r, const struct scen *s)
 	S_unlink(r, path);
 }
 
+/* MAP_SYNC (0x80000 on x86, the old MAP_LOCKONFAULT value) with every
+ * mapping type: calc_vm_flag_bits() sets VM_SYNC (smaps "sf") before the
+ * type is looked at, shmem takes it, ext4's ->mmap refuses it without DAX,
+ * MAP_SHARED_VALIDATE refuses it where the file does not support it */
+#define MSYNC_FLAG 0x80000
+#define MSV 0x03
+static void sc_map_sync(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long a = S_mmap(r, 0, 2 * P, RW, MP | MA | MSYNC_FLAG, -1, 0);
+	S_touch(r, a, P, A_WRITE);
+	long b = S_mmap(r, 0, 2 * P, RW, MS | MA | MSYNC_FLAG, -1, 0);
+	S_touch(r, b, P, A_WRITE);
+	const char *paths[] = { "/tmp/vmrec-map-sync-ext4", "/dev/shm/vmrec-map-sync-shm" };
+	for (int i = 0; i < 2; i++) {
+		long fd = S_openat(r, paths[i], OCRT, 0600);
+		S_ftruncate(r, fd, 2 * P);
+		S_mmap(r, 0, 2 * P, RW, MP | MSYNC_FLAG, fd, 0);
+		S_mmap(r, 0, 2 * P, RW, MS | MSYNC_FLAG, fd, 0);
+		S_mmap(r, 0, 2 * P, RW, MSV | MSYNC_FLAG, fd, 0);
+		S_close(r, fd);
+		S_unlink(r, paths[i]);
+	}
+	S_mlock(r, a, 2 * P);
+	S_pages(r, a, 2 * P);
+}
+
 static void sc_file_shared(struct R *r, const struct scen *s)
 {
 	(void)s;
@@ -724,6 +751,7 @@ const struct scen rec_scenarios[] = {
 	{"mremap-dontunmap-locked", "MREMAP_DONTUNMAP of a locked VMA: the old VMA stays (lo cleared), the new one is locked; VmLck as the real 6.18 kernel counts it", 8 * M, CAP, false, 0, sc_mremap_dontunmap_locked, false, 0},
 	{"madvise-locked", "madvise on locked ranges: DONTNEED, FREE, COLD, PAGEOUT, REMOVE fail with EINVAL; WILLNEED works; DONTNEED_LOCKED zaps locked pages; on onfault and unlocked ranges", 8 * M, CAP, false, 0, sc_madvise_locked, false, 0},
 	{"file-private-mlock", "private mapping of an ext4 file in /tmp: mlock, write faults (COW), lock-on-fault, a second unlocked mapping, munlock, close, unlink", 8 * M, CAP, false, 0, sc_file_private, false, 0},
+	{"map-sync", "MAP_SYNC with anonymous private and shared, ext4 and tmpfs private, shared and shared-validate mappings: VM_SYNC (sf) where the mapping is made, EOPNOTSUPP from ext4 (no DAX) and from MAP_SHARED_VALIDATE on tmpfs", 8 * M, CAP, false, 0, sc_map_sync, false, 0},
 	{"file-shared-mlock", "shared mapping of a tmpfs file in /dev/shm: mlock, lock-on-fault, a second unlocked mapping sees mlocked pages, munmap, MAP_LOCKED shared, close, unlink", 8 * M, CAP, false, 0, sc_file_shared, false, 0},
 	{"ext4-truncate-eof-not-uptodate", "ext4 file truncated down to an unaligned size: the new EOF page is cached but not uptodate, so fault-around skips it and a read of it faults (6.18); when it was cached it stays uptodate", 8 * M, CAP, false, 0, sc_ext4_truncate_eof, false, 0},
 	{"ext4-readahead-window", "64-page ext4 file read through a shared mapping: the read-around window (ra_pages = read_ahead_kb / 4), its PG_readahead page skipped by fault-around, async readahead on it", 8 * M, CAP, false, 0, sc_ext4_readahead_window, false, 0},
