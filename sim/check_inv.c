@@ -310,9 +310,13 @@ static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol)
 		if (n != mm->map_count)
 			FAILV(INV_VMA_TREE, "pid %d: %llu VMAs but map_count %llu", t->pid, ULL(n),
 			      ULL(mm->map_count));
+		/* the promise of proc(5), "maximum number of memory map areas a
+		 * process may have"; the kernels reach max + 1 through mmap and
+		 * brk (do_mmap()/do_brk_flags() refuse only map_count > max; a
+		 * split refuses map_count >= max): finding 2 of docs/findings.md */
 		if (mm->map_count > s->max_map_count)
-			FAILV(INV_VMA_TREE, "pid %d: map_count %llu exceeds max_map_count %llu", t->pid,
-			      ULL(mm->map_count), ULL(s->max_map_count));
+			FAILV(INV_VMA_TREE, "pid %d: map_count %llu exceeds max_map_count %llu (proc(5); the "
+			      "kernel's do_mmap() allows max + 1)", t->pid, ULL(mm->map_count), ULL(s->max_map_count));
 	}
 	if (ON(INV_LOCKED_VM_ACCOUNTING) && mm->locked_vm != locked)
 		FAILV(INV_LOCKED_VM_ACCOUNTING, "pid %d: locked_vm is %lld pages but its locked VMAs hold %llu pages",
