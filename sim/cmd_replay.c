@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "json.h"
+#include "replay_stats.h"
 #include "apply.h"
 #include "check_inv.h"
 #include "cmds.h"
@@ -42,12 +44,26 @@ static const char replay_usage[] =
 	"  -q                   only the summary lines;  -v  also every event\n"
 	"  --format json        one JSON object a line: notes, divergences, violated\n"
 	"                       invariants, a summary per trace (docs/json.md)\n"
+	"  --stats[=json]       per process and in total: faults, SIGSEGVs, calls by name,\n"
+	"                       VMAs and peak map_count, ENOMEM results (the access of the\n"
+	"                       first), pages read before the first access, VmLck, RSS,\n"
+	"                       unevictable pages, wall time; after each trace's summary\n"
+	"                       (=json: a \"stats\" object, and --format json for the rest)\n"
 	"Exit: 0 no divergence, 1 divergence, 2 bad input.\n";
 
 /* --format json: one object per line (a note, a divergence, a violated
  * invariant, a trace's summary, the total), for scripts; the schema is in
  * docs/json.md */
 static bool json;
+/* --stats[=json]: 0 none, 1 text, 2 JSON (sim/replay_stats.h) */
+static int stats_mode;
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static void event_text(const struct event *ev, const char *arch, const char *kernel, char *buf,
 		       size_t len)
@@ -157,6 +173,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			promise_mask |= (uint32_t)m;
 	}
 	struct check_inv *ci = promise_mask ? check_inv_new(ss.sys, promise_mask) : NULL;
+	struct rstats *rs = stats_mode ? rstats_new() : NULL;
+	double t0 = wall_now();
 	bool progress = verbose >= 0 && isatty(2);
 	while (!vm_host_oom && (r = session_next(&ss, &ev)) > 0) {
 		const char *where = ev->src ? ev->src : path; /* FILE of FILE:LINE */
@@ -179,6 +197,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			rc = 2;
 			break;
 		}
+		if (rs)
+			rstats_event(rs, ss.sys, ev, &out);
 		for (unsigned k = 0; verbose >= 0 && k < ss.inh.nnotes; k++) {
 			if (json)
 				json_item("note", where, ev->line, NULL, ss.inh.notes[k], NULL);
@@ -312,6 +332,9 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			printf("\n");
 		}
 	}
+	if (rs && rc != 2)
+		rstats_print(rs, ss.sys, ss.reader, path, wall_now() - t0, stats_mode == 2 || json, stdout);
+	rstats_free(rs);
 	tot->events += st.events;
 	tot->checks += st.checks;
 	tot->divergences += st.divergences;
@@ -325,6 +348,8 @@ int cmd_replay(int argc, char **argv)
 	bool stop_first = false, invariants = false;
 	uint32_t promise_mask = 0;
 	int verbose = 0;
+	json = false;
+	stats_mode = 0;
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "stop-at-first", no_argument, NULL, 's' },
@@ -333,6 +358,7 @@ int cmd_replay(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "stats", optional_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -371,6 +397,17 @@ int cmd_replay(int argc, char **argv)
 			fprintf(stderr, "vmsim replay: --format takes text or json, not '%s'\n", optarg);
 			return 2;
 		case 'v': verbose = 1; break;
+		case 'S':
+			if (!optarg || !strcmp(optarg, "text")) {
+				stats_mode = 1;
+			} else if (!strcmp(optarg, "json")) {
+				stats_mode = 2;
+				json = true; /* JSON Lines throughout: the summaries too */
+			} else {
+				fprintf(stderr, "vmsim replay: --stats takes text or json, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		default:
 			return session_opt_error("replay", c, argv, replay_usage);
 		}

@@ -9,6 +9,10 @@
  *   gen-trace gen mlock GB     touch, then mlock a GB mapping
  *   gen-trace gen vmas-touch N M   N VMAs, then M random one-page reads over them
  *   gen-trace gen stream FILE MB   a dumped access stream (perf-baseline -d) as a trace
+ *   gen-trace gen munson STRATEGY stride|random N MB [SEED [OTHER]]   seed 001's benchmark as
+ *                              perf-baseline's eric runs it (strategies: locked mlock
+ *                              onfault each plain segvN; GEN_KERNEL=lof-v1 for 2015's flags;
+ *                              OTHER: the program's own VMAs, inherited)
  *   gen-trace gen reclaim      64 MiB of RAM, 512 MiB of file read through it
  *   gen-trace gen lof-random N GB   seed 001's benchmark: a GB file mlock2(ONFAULT)ed,
  *                              N random page reads (lof-stride: one page in 100)
@@ -18,6 +22,8 @@
  *
  * Generated traces go to stdout; figures are printed, never judged.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +202,90 @@ static int gen_stream(const char *path, unsigned long mb)
 	return 0;
 }
 
+/* xorshift64* of perf-baseline's common.h: eric's random stream */
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545F4914F6CDD1DULL;
+}
+
+/*
+ * Seed 001's benchmark as the program perf-baseline/eric.c runs it, call for
+ * call: a cached MB-sized file in /dev/shm mapped private by strategy -
+ * locked (MAP_LOCKED), mlock (mlock() of all), onfault (mlock2(MLOCK_ONFAULT);
+ * MAP_LOCKONFAULT with GEN_KERNEL=lof-v1), each (mlock() of each page before
+ * its read), plain, or segvN (PROT_NONE, and a SIGSEGV handler that
+ * mprotect()s and mlock()s N pages from the faulting one) - then n reads of
+ * eric's stream (stride: i * pages / n; random: xorshift64* from seed).
+ * The program's own control flow is followed as if every call succeeds
+ * (a SIGSEGV where its handler has not yet opened the page); the model
+ * decides the results, so `vmsim replay --stats` shows where the first
+ * ENOMEM comes.
+ */
+static int gen_munson(const char *strat, const char *pattern, unsigned long n, unsigned long mb,
+		      uint64_t seed, unsigned other)
+{
+	uint64_t len = (uint64_t)mb << 20, npages = len / PG;
+	long batch = 0;
+	if (!strncmp(strat, "segv", 4))
+		batch = strtol(strat + 4, NULL, 10);
+	if ((strncmp(strat, "segv", 4) || batch < 1) && strcmp(strat, "locked") && strcmp(strat, "mlock") &&
+	    strcmp(strat, "onfault") && strcmp(strat, "each") && strcmp(strat, "plain")) {
+		fprintf(stderr, "gen-trace: strategy locked|mlock|onfault|each|plain|segvN, not %s\n", strat);
+		return 2;
+	}
+	if (strcmp(pattern, "stride") && strcmp(pattern, "random")) {
+		fprintf(stderr, "gen-trace: pattern stride|random, not %s\n", pattern);
+		return 2;
+	}
+	char what[160];
+	snprintf(what, sizeof(what), "seed 001 benchmark (perf-baseline eric -s %s -p %s -n %lu), %lu MiB file",
+		 strat, pattern, n, mb);
+	header("24G", what);
+	/* the program's own VMAs (eric's libc, stack, heap ... : its vmas -
+	 * vmas_in), each apart: they count against max_map_count too */
+	for (unsigned k = 0; k < other; k++)
+		printf("inherit(\"%llx-%llx rw-p 00000000 00:00 0\") = 0\n",
+		       (unsigned long long)(0x7f0000000000ULL + k * 0x10000ULL),
+		       (unsigned long long)(0x7f0000000000ULL + k * 0x10000ULL + PG));
+	printf("inherit_file(\"/dev/shm/eric-data\", %llu, \"0-%llu\") = 0\n", (unsigned long long)len,
+	       (unsigned long long)(npages - 1));
+	printf("openat(AT_FDCWD, \"/dev/shm/eric-data\", O_RDONLY) = 3\n");
+	bool lof = !strcmp(kernel_name, "lof-v1");
+	const char *prot = batch ? "PROT_NONE" : "PROT_READ";
+	const char *extra = !strcmp(strat, "locked") ? "|MAP_LOCKED" :
+			    (lof && !strcmp(strat, "onfault")) ? "|MAP_LOCKONFAULT" : "";
+	printf("mmap(%#llx, %llu, %s, MAP_PRIVATE|MAP_FIXED%s, 3, 0) = %#llx\n", (unsigned long long)BASE,
+	       (unsigned long long)len, prot, extra, (unsigned long long)BASE);
+	if (!strcmp(strat, "mlock"))
+		printf("mlock(%#llx, %llu) = ?\n", (unsigned long long)BASE, (unsigned long long)len);
+	if (!strcmp(strat, "onfault") && !lof)
+		printf("mlock2(%#llx, %llu, MLOCK_ONFAULT) = ?\n", (unsigned long long)BASE, (unsigned long long)len);
+	uint8_t *open = batch ? calloc(npages, 1) : NULL; /* pages the handler made readable */
+	if (batch && !open)
+		return 1;
+	for (unsigned long i = 0; i < n; i++) {
+		uint64_t pg = pattern[0] == 's' ? (uint64_t)i * npages / n : rng_next(&seed) % npages;
+		unsigned long long a = BASE + pg * PG;
+		if (!strcmp(strat, "each"))
+			printf("mlock(%#llx, 4096) = ?\n", a);
+		if (batch && !open[pg]) {
+			uint64_t k = (uint64_t)batch;
+			if (pg + k > npages)
+				k = npages - pg;
+			printf("--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_ACCERR, si_addr=%#llx} ---\n", a);
+			printf("mprotect(%#llx, %llu, PROT_READ) = ?\n", a, (unsigned long long)(k * PG));
+			printf("mlock(%#llx, %llu) = ?\n", a, (unsigned long long)(k * PG));
+			memset(open + pg, 1, k);
+		}
+		printf("touch(%#llx, 4096, READ) = ?\n", a);
+	}
+	free(open);
+	return 0;
+}
+
 static void gen_reclaim(void)
 {
 	header("64M", "reclaim under pressure: file pages through a small RAM");
@@ -338,6 +428,10 @@ int main(int argc, char **argv)
 		return do_parse(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "replay"))
 		return do_replay(argv[2]);
+	if (argc >= 7 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "munson"))
+		return gen_munson(argv[3], argv[4], strtoul(argv[5], NULL, 0), strtoul(argv[6], NULL, 0),
+				  argc > 7 ? strtoull(argv[7], NULL, 0) : 42,
+				  argc > 8 ? (unsigned)strtoul(argv[8], NULL, 0) : 0) || fflush(stdout);
 	if (argc >= 5 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "stream"))
 		return gen_stream(argv[3], strtoul(argv[4], NULL, 0)) || fflush(stdout);
 	if (argc >= 3 && !strcmp(argv[1], "gen")) {

@@ -80,13 +80,18 @@ static const struct row_check checks[] = {
 	{ "fork clears", "mlockall-current-onfault-fork.trace", "lof-v1", "4.4", NULL, C_DIFF, 10, DK_VMFLAGS, "vma 0x7ffff7ff7000", 101, ANY, ANY },
 	{ "mmap limit", "lof-map-lockonfault-limit.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EAGAIN_, ANY },
 	{ "mmap limit", "lof-map-lockonfault-limit.trace", "lof-v1", "4.0", NULL, C_NONE, 8, DK_VMLCK },
-	{ "mmap limit", "lof-map-lockonfault-limit.trace", "4.4", "6.1", NULL, C_AGREE },
+	{ "mmap limit", "lof-map-lockonfault-limit.trace", "4.0", "4.4", NULL, C_AGREE },
+	/* 6.1: the bit is MAP_SYNC - no limit check, VM_SYNC instead */
+	{ "mmap limit", "lof-map-lockonfault-limit.trace", "4.4", "6.1", NULL, C_NONE, 7, DK_RESULT },
 	/* mremap: vma_to_resize() tests VM_LOCKED only, on every kernel */
 	{ "mremap grow", "lof-mremap-grow-onfault.trace", "lof-v1", "4.0", NULL, C_NONE, 8, DK_RESULT },
 	{ "mremap grow", "lof-mremap-grow-onfault.trace", "lof-v1", "4.0", NULL, C_DIFF, 8, DK_VMFLAGS, NULL, -1, ANY, ANY },
 	{ "mremap grow", "lof-mremap-grow-onfault.trace", "lof-v1", "4.0", NULL, C_NONE, 10, DK_RESULT },
 	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EPERM_, ANY },
-	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "4.0", "6.18", NULL, C_AGREE },
+	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "4.0", "4.4", NULL, C_AGREE },
+	/* 0x80000 is MAP_SYNC on 4.15+: VM_SYNC (sf) on the private anonymous mapping */
+	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "4.0", "6.18", NULL, C_NONE, 7, DK_RESULT },
+	{ "mmap EPERM", "lof-map-lockonfault-eperm.trace", "4.0", "6.18", NULL, C_TEXT, 7, DK_VMFLAGS, NULL, -1, 0, 0, "rd wr mr mw me ac", "rd wr mr mw me ac sf" },
 	/* mlockall(MCL_ON_FAULT) in lof-v1 and the munlockall underflow */
 	{ "munlockall underflow", "lof-mlockall-onfault-underflow.trace", "lof-v1", "4.0", NULL, C_DIFF, 7, DK_DEF_FLAGS, NULL, -1, P(VM_LOCKONFAULT), 0 },
 	{ "munlockall underflow", "lof-mlockall-onfault-underflow.trace", "lof-v1", "4.0", NULL, C_DIFF, 9, DK_PAGE, "page 0x7ffff7ffb000", -1, PG_LOCKED, PG_PLAIN },
