@@ -39,6 +39,7 @@ run flags-list "$vmsim" flags list --arch x86_64 --kernel 6.18 vm --format json
 # a path that is not UTF-8
 printf '# vmsim-trace: 1\n# kernel: 6.18\nopenat(AT_FDCWD, "/tmp/\\377x", O_RDONLY) = 3\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7ffff7ff0000\n' > "$tmp/latin.trace"
 run latin "$vmsim" show --format json maps "$tmp/latin.trace"
+run stats "$vmsim" replay -q --stats=json tests/data/stats-segv.trace
 TMP=$tmp python3 - <<'PY'
 import json, os, sys
 tmp = os.environ["TMP"]
@@ -64,6 +65,8 @@ need = {
  "flags-encode": {"encode": {"table", "arch", "kernel", "table_kernel", "value", "names"}},
  "flags-list": {"entry": {"table", "arch", "kernel", "table_kernel", "name", "value"}},
  "latin": {"vma": {"path"}},
+ "stats": {"summary": {"file", "events"}, "stats": {"file", "kernel", "events", "wall_s", "processes", "total", "calls",
+           "not_modelled", "pages_read_before_first_access", "unevictable_pages"}},
 }
 passed = failed = 0
 def check(cond, msg):
@@ -111,6 +114,12 @@ check(objs["flags-decode"][0]["table_kernel"] == "6.1" and objs["flags-decode"][
 check(objs["flags-encode"][0]["value"] == "0x8001", "flags encode mips lof-v1 %s" % objs["flags-encode"])
 check(any(o["name"] == "VM_LOCKED" and o.get("mnemonic") == "lo" for o in objs["flags-list"]), "flags list vm: VM_LOCKED lo")
 check(objs["latin"] and objs["latin"][0]["path"] == "/tmp/\u00ffx", "latin path %r" % (objs["latin"][:1],))
+st = [o for o in objs["stats"] if o["kind"] == "stats"][0]
+p0 = st["processes"][0]
+want = {"first_enomem_access": 4, "enomem": 4, "sigsegv_lines": 8, "sigsegv": 4, "minor_faults": 4,
+        "vmas_at_first_enomem": 10, "peak_map_count": 10, "accesses": 8}
+check(all(p0.get(k) == v for k, v in want.items()), "replay --stats: %s, want %s" % ({k: p0.get(k) for k in want}, want))
+check(st["calls"] == {"mmap": 1, "mprotect": 8, "touch": 8}, "replay --stats calls %s" % st["calls"])
 print("json: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
