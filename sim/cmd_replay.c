@@ -5,6 +5,7 @@
  * Exit: 0 nothing diverged, 1 a divergence (or invariant violation), 2 bad
  * input (the reader's FILE:LINE:COL message).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,7 +40,9 @@ static const char replay_usage[] =
 	"  --check-invariants   check the model's invariants after every event, and the\n"
 	"                       promise invariants the trace names in its header\n"
 	"                       (`# check-invariants: NAME,...`, as vmsim check writes it)\n"
-	"  --invariant NAME     also check this promise invariant of vmsim check (repeatable;\n"
+	"  --check-every N      with --check-invariants: after every Nth touch or fault\n"
+	"                       line (and after every other event) only; a stream of\n"
+	"                       accesses then costs a walk per N of them\n"	"  --invariant NAME     also check this promise invariant of vmsim check (repeatable;\n"
 	"                       `all` for every one; see docs/invariants.md)\n"
 	"  -q                   only the summary lines;  -v  also every event\n"
 	"  --format json        one JSON object a line: notes, divergences, violated\n"
@@ -57,6 +60,8 @@ static const char replay_usage[] =
 static bool json;
 /* --stats[=json]: 0 none, 1 text, 2 JSON (sim/replay_stats.h) */
 static int stats_mode;
+/* --check-every N: the model's full invariant walk after every Nth event */
+static unsigned long check_every = 1;
 
 static double wall_now(void)
 {
@@ -248,7 +253,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			if (stop_first)
 				break;
 		}
-		if (invariants) {
+		if (invariants && (st.events % check_every == 0 || ev->type != EV_CALL ||
+				   (ev->sys != SYS_TOUCH && ev->sys != SYS_FAULT))) {
 			char msg[512];
 			unsigned nv = vmsys_check_invariants(ss.sys, msg, sizeof(msg));
 			if (nv) {
@@ -350,10 +356,12 @@ int cmd_replay(int argc, char **argv)
 	int verbose = 0;
 	json = false;
 	stats_mode = 0;
+	check_every = 1;
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "stop-at-first", no_argument, NULL, 's' },
 		{ "check-invariants", no_argument, NULL, 'c' },
+		{ "check-every", required_argument, NULL, 'E' },
 		{ "invariant", required_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -377,6 +385,17 @@ int cmd_replay(int argc, char **argv)
 			return 0;
 		case 's': stop_first = true; break;
 		case 'c': invariants = true; break;
+		case 'E': {
+			char *end;
+			errno = 0;
+			check_every = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || errno || !check_every || optarg[0] == '-') {
+				fprintf(stderr, "vmsim replay: --check-every needs a number >= 1, not '%s'\n", optarg);
+				return 2;
+			}
+			invariants = true;
+			break;
+		}
 		case 'I': {
 			char bad[64];
 			int64_t m = parse_inv_list(optarg, bad, sizeof(bad));
