@@ -19,7 +19,7 @@ struct pstat {
 	uint64_t first_enomem_access;  /* accesses done before the first ENOMEM */
 	unsigned long first_enomem_line;
 	bool snap_pending;             /* take the state after the first ENOMEM's event */
-	uint64_t enomem_map_count, enomem_vmlck_kb, enomem_sig_lines;
+	uint64_t enomem_map_count, enomem_vmlck_kb, enomem_sig_lines, enomem_faults;
 	uint64_t map_count, peak_map_count, vmlck_kb, rss_kb;
 };
 
@@ -131,6 +131,7 @@ void rstats_event(struct rstats *rs, struct vmsys *s, const struct event *ev, co
 				p->first_enomem_access = p->accesses;
 				p->first_enomem_line = ev->line;
 				p->enomem_sig_lines = p->sig_lines;
+				p->enomem_faults = p->minflt + p->majflt;
 				p->snap_pending = true;
 			}
 		}
@@ -201,6 +202,7 @@ static void json_pstat(FILE *f, const struct pstat *p, bool with_pid)
 		json_kv_u64(f, "vmas_at_first_enomem", p->enomem_map_count);
 		json_kv_u64(f, "VmLck_kB_at_first_enomem", p->enomem_vmlck_kb);
 		json_kv_u64(f, "sigsegv_lines_at_first_enomem", p->enomem_sig_lines);
+		json_kv_u64(f, "faults_at_first_enomem", p->enomem_faults);
 	}
 	json_kv_u64(f, "vmas", p->map_count);
 	json_kv_u64(f, "peak_map_count", p->peak_map_count);

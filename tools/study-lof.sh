@@ -44,6 +44,7 @@ for pat in stride random; do
 			vmas=$(js $out/v.json "$p['vmas_at_first_enomem'] - $other")
 			vlck=$(js $out/v.json "$p['VmLck_kB_at_first_enomem']")
 			vsegv=$(js $out/v.json "$p['sigsegv_lines_at_first_enomem']")
+			vflt=$(js $out/v.json "$p['faults_at_first_enomem']")
 			venomem=1
 		else
 			vdone=$n
@@ -51,8 +52,8 @@ for pat in stride random; do
 			vlck=$(js $out/v.json "$p['VmLck_kB']")
 			venomem=$(js $out/v.json "$p['enomem']")
 			vsegv=$(js $out/v.json "$p['sigsegv_lines']")
+			vflt=$(js $out/v.json "$p['minor_faults'] + $p['major_faults']")
 		fi
-		vflt=$(js $out/v.json "$p['minor_faults'] + $p['major_faults']")
 		vrate=$(js $out/v.json '"%.2f s" % d["wall_s"]')
 		kenomem=$(kv $out/k.txt each_fail)
 		[ "$(kv $out/k.txt enomem)" = 1 ] && [ "$kenomem" = 0 ] && kenomem=1
