@@ -409,7 +409,7 @@ static bool fast_mode(const char **pp, uint64_t *v)
 	return true;
 }
 
-static int fast_line(struct trace_reader *r, struct event *ev)
+static int fast_line(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
 {
 	const char *l = r->line, *p;
 	bool touch = l[0] == 't' && !memcmp(l, "touch(", 6);
@@ -452,7 +452,9 @@ static int fast_line(struct trace_reader *r, struct event *ev)
 	}
 	if (p != r->line + r->len)
 		return 0; /* more after the result, or a NUL inside the line */
-	tr_ev_clear(ev);
+	if (prev_fast != ev) /* the last fast fill of ev left all but these fields zero */
+		tr_ev_clear(ev);
+	r->fast_ev = ev;
 	ev->timestamp = -1;
 	ev->line = ev->first_line = r->lineno;
 	r->line_pid = 0;
@@ -470,10 +472,10 @@ static int fast_line(struct trace_reader *r, struct event *ev)
 	} else {
 		ev->nargs = 2;
 		ev->args[1] = mode;
+		ev->args[2] = 0;
 	}
 	ev->res = res;
-	if (res == RES_VALUE)
-		ev->value = (int64_t)val;
+	ev->value = res == RES_VALUE ? (int64_t)val : 0;
 	return 1;
 }
 
@@ -481,6 +483,8 @@ int trace_read(struct trace_reader *r, struct event *ev)
 {
 	if (r->nparts)
 		return merged_read(r, ev);
+	const struct event *prev_fast = r->fast_ev;
+	r->fast_ev = NULL; /* set again only by a fast fill */
 	for (;;) {
 		if (!r->reprocess) {
 			int k = tr_next_line(r);
@@ -493,7 +497,7 @@ int trace_read(struct trace_reader *r, struct event *ev)
 					return tr_flush_pending(r, &r->pend[0], ev);
 				return 0;
 			}
-			if (!r->slow_only && fast_line(r, ev))
+			if (!r->slow_only && fast_line(r, ev, prev_fast))
 				return 1;
 			char *nul = memchr(r->line, '\0', r->len);
 			if (nul)

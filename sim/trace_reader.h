@@ -66,6 +66,7 @@ struct trace_reader {
 	unsigned long lineno;
 	bool reprocess;        /* handle the current line again */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
+	struct event *fast_ev; /* the event the hot path filled last (all else zero in it) */
 
 	struct trace_header hdr;
 	bool hdr_done;

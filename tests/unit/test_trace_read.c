@@ -659,6 +659,63 @@ START_TEST(fast_path_equals_general)
 }
 END_TEST
 
+/* The same over one long trace, read line by line by both: the hot path
+ * reuses what it left in the event, so a general-parser line between two
+ * fast ones must not leave anything behind. */
+START_TEST(fast_path_stream_equals_general)
+{
+	char *text = malloc(4u << 20);
+	ck_assert_ptr_nonnull(text);
+	size_t len = (size_t)sprintf(text, "# vmsim-trace: 1\nmunlockall() = 0\n");
+	for (int i = 0; i < 6000; i++) {
+		char line[300];
+		size_t ll = fp_line(line, sizeof(line));
+		if (memchr(line, '\0', ll) || strchr(line, '\n'))
+			continue;
+		{ /* only lines the general parser takes: an error would end the stream */
+			char one[512];
+			int hl = snprintf(one, sizeof(one), "# vmsim-trace: 1\nmunlockall() = 0\n%.*s\n", (int)ll, line);
+			int rc;
+			struct event tmp;
+			char err[512];
+			fp_read(true, one, (size_t)hl, &rc, &tmp, err, sizeof(err));
+			if (rc != 1)
+				continue;
+		}
+		if (fp_rand(4) == 0)
+			len += (size_t)sprintf(text + len, "mlock2(0x7f0000000000, 4096, MLOCK_ONFAULT) = -1 ENOMEM (Cannot allocate memory)\n");
+		memcpy(text + len, line, ll);
+		len += ll;
+		text[len++] = '\n';
+	}
+	struct rd a, b;
+	rd_open(&a, text, len);
+	rd_open(&b, text, len);
+	trace_set_slow(b.r, true);
+	unsigned n = 0;
+	for (;;) {
+		struct event ea, eb;
+		int ra = trace_read(a.r, &a.ev), rb = trace_read(b.r, &b.ev);
+		ea = a.ev;
+		eb = b.ev;
+		ck_assert_msg(ra == rb, "event %u: rc %d vs %d (%s / %s)", n, ra, rb, trace_error(a.r), trace_error(b.r));
+		if (ra <= 0)
+			break;
+		ck_assert_msg(ea.type == eb.type && ea.pid == eb.pid && ea.line == eb.line && ea.sys == eb.sys &&
+			      ea.nargs == eb.nargs && !memcmp(ea.args, eb.args, sizeof(ea.args)) && ea.res == eb.res &&
+			      ea.value == eb.value && ea.err == eb.err && slice_eq(ea.name, eb.name) &&
+			      slice_eq(ea.args_text, eb.args_text) && ea.timestamp == eb.timestamp &&
+			      ea.str.len == eb.str.len && ea.exp.nkv == eb.exp.nkv,
+			      "event %u (line %lu) differs", n, ea.line);
+		n++;
+	}
+	ck_assert_uint_gt(n, 1000);
+	rd_close(&a);
+	rd_close(&b);
+	free(text);
+}
+END_TEST
+
 START_TEST(unknown_syscalls)
 {
 	static const char t[] =
@@ -1155,6 +1212,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, all_real_logs);
 	tcase_add_test(tc, throughput);
 	tcase_add_test(tc, fast_path_equals_general);
+	tcase_add_test(tc, fast_path_stream_equals_general);
 	suite_add_tcase(s, tc);
 	return s;
 }
