@@ -6,10 +6,9 @@
 
 #include "alloc.h"
 
-void vma_tree_init(struct vma_tree *t)
+/* no flat index (nothing allocated) */
+static void flat_none(struct vma_tree *t)
 {
-	t->root = t->first = t->last = t->cache = NULL;
-	t->count = 0;
 	t->flat = NULL;
 	t->flat_end = NULL;
 	t->ez_end = NULL;
@@ -19,18 +18,20 @@ void vma_tree_init(struct vma_tree *t)
 	t->since_change = 0;
 }
 
+void vma_tree_init(struct vma_tree *t)
+{
+	t->root = t->first = t->last = t->cache = NULL;
+	t->count = 0;
+	flat_none(t);
+}
+
 void vma_tree_release(struct vma_tree *t)
 {
 	free(t->flat);
 	free(t->flat_end);
 	free(t->ez_end);
 	free(t->ez_pos);
-	t->flat = NULL;
-	t->flat_end = NULL;
-	t->ez_end = NULL;
-	t->ez_pos = NULL;
-	t->flat_n = t->flat_cap = 0;
-	t->flat_stale = true;
+	flat_none(t);
 }
 
 static void flat_changed(struct vma_tree *t)

@@ -522,8 +522,9 @@ int cmd_check_merge(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'o') {
 			o.out = optarg;
-		} else if (c == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
-			o.json = !strcmp(optarg, "json");
+		} else if (c == 'f') {
+			if (json_format_arg("check-merge", "--format", optarg, &o.json))
+				return 2;
 		} else if (c == 'h') {
 			printf("usage: vmsim check-merge [--out DIR] [--format text|json] SHARD...\n\n"
 			       "Merges the shards `vmsim check --shard FILE` wrote for consecutive seed\n"
@@ -531,9 +532,6 @@ int cmd_check_merge(int argc, char **argv)
 			       "the same text (or JSON), the same reproducers in DIR (default check-out).\n"
 			       "Exit: 0 every invariant held, 1 a violation, 2 bad input.\n");
 			return 0;
-		} else if (c == 'f') {
-			fprintf(stderr, "vmsim check-merge: --format is text or json, not '%s'\n", optarg);
-			return 2;
 		} else if (c == ':') {
 			fprintf(stderr, "vmsim check-merge: %s needs a value\n", argv[optind - 1]);
 			return 2;
@@ -649,12 +647,8 @@ int cmd_check(int argc, char **argv)
 			o.shard = val;
 			break;
 		case O_FORMAT:
-			if (!strcmp(val, "json"))
-				o.json = true;
-			else if (strcmp(val, "text")) {
-				fprintf(stderr, "vmsim check: --format is text or json, not '%s'\n", val);
+			if (json_format_arg("check", "--format", val, &o.json))
 				return 2;
-			}
 			break;
 		case O_KERNEL:
 			kernel = val;

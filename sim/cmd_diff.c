@@ -124,11 +124,8 @@ int cmd_diff(int argc, char **argv)
 			o.all = true;
 			break;
 		case 'F':
-			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				fprintf(stderr, "vmsim diff: --format is text or json, not '%s'\n", optarg);
+			if (json_format_arg("diff", "--format", optarg, &json))
 				return 2;
-			}
-			json = !strcmp(optarg, "json");
 			break;
 		default:
 			return session_opt_error("diff", c, argv, diff_usage);

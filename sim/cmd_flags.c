@@ -137,11 +137,8 @@ int cmd_flags(int argc, char **argv)
 			kernel = optarg;
 			break;
 		case 'f':
-			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				fprintf(stderr, "vmsim flags: --format is text or json, not '%s'\n", optarg);
+			if (json_format_arg("flags", "--format", optarg, &json))
 				return 2;
-			}
-			json = !strcmp(optarg, "json");
 			break;
 		case ':':
 			fprintf(stderr, "vmsim flags: %s needs a value\n", argv[optind - 1]);

@@ -409,12 +409,9 @@ int cmd_replay(int argc, char **argv)
 		}
 		case 'q': verbose = -1; break;
 		case 'F':
-			if (!strcmp(optarg, "json") || !strcmp(optarg, "text")) {
-				json = !strcmp(optarg, "json");
-				break;
-			}
-			fprintf(stderr, "vmsim replay: --format takes text or json, not '%s'\n", optarg);
-			return 2;
+			if (json_format_arg("replay", "--format", optarg, &json))
+				return 2;
+			break;
 		case 'v': verbose = 1; break;
 		case 'S':
 			if (!optarg || !strcmp(optarg, "text")) {

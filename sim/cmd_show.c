@@ -132,6 +132,15 @@ static void words_array(const char *key, const char *s)
 	fputc(']', stdout);
 }
 
+/* the end of a page object: its counts and the flag words after them */
+static void page_tail(unsigned map, unsigned mlk, const char *flags)
+{
+	json_kv_u64(stdout, "mapcount", map);
+	json_kv_u64(stdout, "mlock_count", mlk);
+	words_array("flags", flags + strspn(flags, " \t"));
+	json_end(stdout);
+}
+
 /* the text of a view, as JSON Lines: one object per VMA (maps, smaps), per
  * page (pages, lru) or for the whole view (status, meminfo, vmstat) */
 static void view_json(enum view_kind v, const char *text, int pid, const char *trace, unsigned long at)
@@ -191,17 +200,14 @@ static void view_json(enum view_kind v, const char *text, int pid, const char *t
 			int n = 0;
 			if (!strncmp(l, "VMA ", 4)) {
 				sscanf(l + 4, "%llx", &vma_start);
-			} else if (sscanf(l, "%llx %llx %15s %u %u %n", &va, &pfn, pm, &map, &mlk, &n) == 5) {
+			} else if (sscanf(l, "%llx %llx %15s %u %u%n", &va, &pfn, pm, &map, &mlk, &n) == 5) {
 				json_begin(stdout, "page");
 				json_kv_i64(stdout, "pid", pid);
 				json_kv_u64(stdout, "vma", vma_start);
 				json_kv_u64(stdout, "vaddr", va);
 				json_kv_u64(stdout, "pfn", pfn);
 				json_kv_str(stdout, "pagemap", pm);
-				json_kv_u64(stdout, "mapcount", map);
-				json_kv_u64(stdout, "mlock_count", mlk);
-				words_array("flags", l + n);
-				json_end(stdout);
+				page_tail(map, mlk, l + n);
 			}
 		} else if (v == VIEW_LRU) {
 			unsigned long long pos, pfn;
@@ -209,15 +215,12 @@ static void view_json(enum view_kind v, const char *text, int pid, const char *t
 			int n = 0;
 			if (isalpha((unsigned char)l[0])) {
 				snprintf(list, sizeof(list), "%.*s", (int)strcspn(l, ":"), l);
-			} else if (sscanf(l, "%llu %llx %u %u %n", &pos, &pfn, &map, &mlk, &n) == 4) {
+			} else if (sscanf(l, "%llu %llx %u %u%n", &pos, &pfn, &map, &mlk, &n) == 4) {
 				json_begin(stdout, "page");
 				json_kv_str(stdout, "list", list);
 				json_kv_u64(stdout, "pos", pos);
 				json_kv_u64(stdout, "pfn", pfn);
-				json_kv_u64(stdout, "mapcount", map);
-				json_kv_u64(stdout, "mlock_count", mlk);
-				words_array("flags", l + n);
-				json_end(stdout);
+				page_tail(map, mlk, l + n);
 			}
 		}
 	}
@@ -266,11 +269,8 @@ int cmd_show(int argc, char **argv)
 			}
 			break;
 		case 'F':
-			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				fprintf(stderr, "vmsim show: --format is text or json, not '%s'\n", optarg);
+			if (json_format_arg("show", "--format", optarg, &json))
 				return 2;
-			}
-			json = !strcmp(optarg, "json");
 			break;
 		default:
 			return session_opt_error("show", c, argv, show_usage);

@@ -122,3 +122,13 @@ void json_end(FILE *f)
 {
 	fputs("}\n", f);
 }
+
+int json_format_arg(const char *cmd, const char *opt, const char *arg, bool *json)
+{
+	if (!strcmp(arg, "json") || !strcmp(arg, "text")) {
+		*json = !strcmp(arg, "json");
+		return 0;
+	}
+	fprintf(stderr, "vmsim %s: %s takes text or json, not '%s'\n", cmd, opt, arg);
+	return -1;
+}

@@ -32,4 +32,8 @@ void json_key(FILE *f, const char *key);
 /* } and the end of the line */
 void json_end(FILE *f);
 
+/* A --format (or --stats=) value of command cmd: "text" or "json" into
+ * *json; anything else is said on stderr and gives -1 (exit 2). */
+int json_format_arg(const char *cmd, const char *opt, const char *arg, bool *json);
+
 #endif

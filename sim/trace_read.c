@@ -135,15 +135,13 @@ const struct trace_header *trace_header(struct trace_reader *r)
 size_t trace_unknown_count(struct trace_reader *r) { return r->nunk; }
 void trace_set_slow(struct trace_reader *r, bool on) { r->slow_only = on; }
 
-bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr)
+/* The hex digits at p (up to end, if not NULL) as a number: *n digits
+ * (the value wraps past 16 of them: the callers bound n); their end. */
+static const char *hex_digits(const char *p, const char *end, uint64_t *x, int *n)
 {
-	const char *p = r->buf + r->pos, *e = r->buf + r->end;
-	if (e - p < 32 || p[5] != '(' || p[6] != '0' || p[7] != 'x' ||
-	    (memcmp(p, "touch", 5) && memcmp(p, "fault", 5)))
-		return false;
-	uint64_t x = 0;
-	int n = 0;
-	for (p += 8; n < 16; p++, n++) {
+	uint64_t v = 0;
+	int k = 0;
+	for (; !end || p < end; p++, k++) {
 		unsigned c = (unsigned char)*p, d;
 		if (c - '0' < 10)
 			d = c - '0';
@@ -151,9 +149,21 @@ bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr)
 			d = (c | 0x20) - 'a' + 10;
 		else
 			break;
-		x = x << 4 | d;
+		v = v << 4 | d;
 	}
-	*addr = x;
+	*x = v;
+	*n = k;
+	return p;
+}
+
+bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr)
+{
+	const char *p = r->buf + r->pos, *e = r->buf + r->end;
+	if (e - p < 32 || p[5] != '(' || p[6] != '0' || p[7] != 'x' ||
+	    (memcmp(p, "touch", 5) && memcmp(p, "fault", 5)))
+		return false;
+	int n;
+	hex_digits(p + 8, p + 8 + 16, addr, &n);
 	return n > 0;
 }
 
@@ -368,16 +378,7 @@ static bool fast_num(const char **pp, uint64_t *v)
 	uint64_t x = 0;
 	int n = 0;
 	if (p[0] == '0' && p[1] == 'x') {
-		for (p += 2;; p++, n++) {
-			unsigned c = (unsigned char)*p, d;
-			if (c - '0' < 10)
-				d = c - '0';
-			else if ((c | 0x20) - 'a' < 6)
-				d = (c | 0x20) - 'a' + 10;
-			else
-				break;
-			x = x << 4 | d;
-		}
+		p = hex_digits(p + 2, NULL, &x, &n); /* the line's NUL ends it */
 		if (n == 0 || n > 15)
 			return false;
 	} else {
