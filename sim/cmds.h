@@ -6,8 +6,8 @@
  * Owns: the vmsim command line (main.c, cli.c) and the subcommands
  *   (cmd_*.c) with their options, output forms and exit codes.
  * May call: apply, check_gen, check_inv, check_shrink, diff, flagtab, json,
- *   rec_faults, rec_proc, rec_sys, semantics, session, syscall_table,
- *   trace, views.
+ *   rec_faults, rec_proc, rec_sys, replay_stats, semantics, session,
+ *   syscall_table, trace, views.
  */
 #ifndef VMSIM_CMDS_H
 #define VMSIM_CMDS_H

@@ -608,8 +608,12 @@ static size_t fp_line(char *b, size_t cap)
 	return n < cap ? n : cap - 1;
 }
 
+/* read the second event of text; its name and argument text are copied
+ * into keep (the reader's buffer goes with it) */
 static void fp_read(bool slow, const char *text, size_t len, int *rc, struct event *ev, char *err, size_t errlen)
 {
+	static char keep[2][2][512];
+	static int k;
 	struct rd d;
 	rd_open(&d, text, len);
 	trace_set_slow(d.r, slow);
@@ -618,6 +622,17 @@ static void fp_read(bool slow, const char *text, size_t len, int *rc, struct eve
 	if (*rc == 1)
 		*rc = trace_read(d.r, ev);
 	snprintf(err, errlen, "%s", *rc < 0 ? trace_error(d.r) : "");
+	if (*rc == 1) {
+		struct strslice *sl[2] = { &ev->name, &ev->args_text };
+		for (int i = 0; i < 2; i++) {
+			size_t n = sl[i]->len < 511 ? sl[i]->len : 511;
+			if (sl[i]->p)
+				memcpy(keep[k][i], sl[i]->p, n);
+			sl[i]->p = keep[k][i];
+			sl[i]->len = n;
+		}
+		k ^= 1;
+	}
 	rd_close(&d);
 }
 
