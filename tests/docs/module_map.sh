@@ -4,12 +4,7 @@
 # "May call:" names (tools/module-deps.sh; alloc.h is free for all); and
 # docs/model.md's module map is the table tools/module-map.sh makes from
 # the headers.
-cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../lib/suite.sh"
 sh tools/module-map.sh > "$tmp/map" || exit 1
 for h in model/*.h sim/*.h include/*.h; do
 	row=$(grep -F "| \`$h\` |" "$tmp/map")
@@ -29,5 +24,4 @@ if cmp -s "$tmp/doc" "$tmp/map"; then ok; else
 	bad "docs/model.md's module map is not the headers' (regenerate with sh tools/module-map.sh):"
 	diff "$tmp/doc" "$tmp/map" | head -10
 fi
-echo "module_map: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish module_map

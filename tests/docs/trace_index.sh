@@ -4,12 +4,7 @@
 # (or an arch header), and names a model function defined where it says;
 # docs/fidelity.md names only traces that exist, and every trace cut at a
 # divergence (a golden trace with a "# seed:" line) is one of its entries.
-cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../lib/suite.sh"
 
 # rows: | [NAME](PATH) | rule | `kernel` | `model/FILE.c:FUNC()` |
 grep '^| \[' traces/README.md | awk -F' [|] ' '{
@@ -56,5 +51,4 @@ done
 old=$(ls -d docs/triage* docs/handtests* 2>/dev/null)
 [ -z "$old" ] && ok || bad "per-round files in docs/: $(echo $old)"
 
-echo "trace_index: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish trace_index

@@ -4,12 +4,7 @@
 # and, where it can record (root, /proc/kpageflags), records a v2 and a v3
 # random seed twice with byte-identical traces that replay with 0
 # divergences, and -G 3 -s N is -S N.
-cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../lib/suite.sh"
 vmsim=${VMSIM:-./vmsim}
 case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
 if ! command -v gcc >/dev/null 2>&1; then
@@ -42,5 +37,4 @@ if [ "$(id -u)" = 0 ] && [ -r /proc/kpageflags ] && [ -r /proc/self/pagemap ]; t
 else
 	echo "SKIP: not root or no /proc/kpageflags: no recording (the recorder needs both)"
 fi
-echo "recorder_build: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish recorder_build
