@@ -107,6 +107,8 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 		n->serial = ++s->next_serial;
 		n->ofd = v->ofd;
 		vma_link(s, mm, n);
+		TP(s, TP_VMA_NEW, KFN_DUP_MMAP, .start = n->start, .end = n->end, .old_flags = v->flags,
+		   .new_flags = n->flags, .after = mm->map_count);
 		if (v->flags & VM_WIPEONFORK)
 			continue;
 		if (v->anon_vma) {

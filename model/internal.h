@@ -6,7 +6,8 @@
  *
  * Owns: the machine, processes, address spaces, files and the functions the
  *   model modules call in each other.
- * May call: kerr, lru, page, radix, semantics, vma, vmflags, vmstat, vmsys.
+ * May call: kerr, lru, page, radix, semantics, tracepoint, vma, vmflags, vmstat,
+ *   vmsys.
  */
 #ifndef VMSIM_INTERNAL_H
 #define VMSIM_INTERNAL_H
@@ -19,6 +20,7 @@
 #include "page.h"
 #include "radix.h"
 #include "semantics.h"
+#include "tracepoint.h"
 #include "vma.h"
 #include "vmflags.h"
 #include "vmstat.h"
@@ -183,7 +185,20 @@ struct vmsys {
 	uint64_t default_rlim;
 	bool default_cap;
 	bool default_cap_res;      /* CAP_SYS_RESOURCE of new processes */
+	tp_fn tp_hook;             /* the tracepoint listener, or NULL (tracepoint.h) */
+	void *tp_ctx;
 };
+
+/* hand e to the listener, with the current task's pid (vmsys.c) */
+void tp_emit(struct vmsys *s, struct tp_event *e);
+
+/* locked_vm += d on behalf of fn, reported to the tracepoint listener */
+static inline void locked_vm_add(struct vmsys *s, struct mm *mm, int64_t d, enum kfn fn)
+{
+	uint64_t before = mm->locked_vm;
+	mm->locked_vm += (uint64_t)d;
+	TP(s, TP_LOCKED_VM, fn, .delta = d, .before = before, .after = mm->locked_vm);
+}
 
 /* ---- helpers shared between modules ---- */
 static inline struct page *spage(struct vmsys *s, pfn_t pfn) { return pfn_page(&s->pm, pfn); }
@@ -215,7 +230,7 @@ bool task_owns_mm(const struct vmsys *s, const struct task *t);
 struct mm *mm_alloc(struct vmsys *s);
 void mm_put(struct vmsys *s, struct mm *mm);  /* drop a user; exit_mmap at 0 */
 bool mm_can_do_mlock(const struct task *t);   /* mm/mlock.c:can_do_mlock() */
-bool mlock_future_ok(struct task *t, vm_flags_t flags, uint64_t bytes);
+bool mlock_future_ok(struct vmsys *s, struct task *t, vm_flags_t flags, uint64_t bytes);
 
 /* vma_ops.c: creation, split, merge (mm/vma.c) */
 struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,

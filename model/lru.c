@@ -56,6 +56,8 @@ static void link_page(struct vmsys *s, pfn_t pfn, enum lru_list l, bool at_tail)
 	}
 	lv->size[l]++;
 	count_vm(s, lru_stat[l], 1);
+	TP(s, TP_LRU_ADD, KFN_LRU_LINK, .pfn = pfn, .list_to = (uint8_t)l, .kind = at_tail,
+	   .after = lv->size[l]);
 }
 
 void lru_add_page(struct vmsys *s, pfn_t pfn, enum lru_list l)
@@ -88,6 +90,7 @@ void lru_del_page(struct vmsys *s, pfn_t pfn)
 	p->flags &= ~PG_LRU;
 	lv->size[l]--;
 	count_vm(s, lru_stat[l], -1);
+	TP(s, TP_LRU_DEL, KFN_LRU_UNLINK, .pfn = pfn, .list_from = (uint8_t)l, .after = lv->size[l]);
 }
 
 /* mm/swap.c:lru_add_fn() @ v6.1 */
@@ -123,6 +126,8 @@ void folio_add_lru(struct vmsys *s, pfn_t pfn)
 	b->pfn[b->n] = pfn;
 	b->tag[b->n] = BATCH_LRU_ADD;
 	b->n++;
+	TP(s, TP_BATCH_ADD, KFN_FOLIO_ADD_LRU, .kind = TPB_LRU_ADD, .pfn = pfn, .after = b->n,
+	   .limit = s->sem->lru_batch);
 	/* folio_batch_add_and_move(): a full batch is moved at once, and so
 	 * is one holding a large folio (!folio_may_be_lru_cached() @ v6.18) */
 	bool large = p->folio_order && s->sem->pagecache_large_folios &&
@@ -137,6 +142,7 @@ static void drain_add_batch(struct vmsys *s)
 	while (b->n) {
 		struct lru_batch copy = *b;
 		b->n = 0;
+		TP(s, TP_BATCH_DRAIN, KFN_BATCH_MOVE, .kind = TPB_LRU_ADD, .delta = copy.n);
 		for (unsigned i = 0; i < copy.n; i++) {
 			struct page *q = spage(s, copy.pfn[i]);
 			q->in_batch--;

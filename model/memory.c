@@ -161,6 +161,9 @@ static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned 
 	return true;
 }
 
+static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t base,
+			       uint64_t from, uint64_t to, uint64_t max_idx, int *oom);
+
 /* Map the file pages around addr that are already cached
  * (mm/memory.c:do_fault_around() + mm/filemap.c:filemap_map_pages()). */
 static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom)
@@ -184,6 +187,18 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 		to = vend;
 	uint64_t base = (addr >> PAGE_SHIFT) - pte_off; /* vpn of pte 0 */
 	uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	uint64_t rss0 = mm->rss_file + mm->rss_shmem;
+	fault_around_range(s, v, addr, base, from, to, max_idx, oom);
+	TP(s, TP_FAULT_AROUND, KFN_FAULT_AROUND, .addr = addr, .start = (base + from) << PAGE_SHIFT,
+	   .end = (base + to) << PAGE_SHIFT, .delta = (int64_t)(mm->rss_file + mm->rss_shmem - rss0));
+}
+
+static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t base,
+			       uint64_t from, uint64_t to, uint64_t max_idx, int *oom)
+{
+	struct mm *mm = v->mm;
+	struct file *f = v->file;
+	(void)addr;
 	for (uint64_t i = from; i < to; i++) {
 		uint64_t a = (base + i) << PAGE_SHIFT;
 		uint64_t idx = linear_index(v, a);
@@ -312,7 +327,7 @@ static uint64_t page_cache_next_miss(struct vmsys *s, struct file *f, uint64_t i
  * folio holding page idx (do_async_mmap_readahead()): the mark is cleared;
  * at the expected index the window moves on, otherwise it restarts at the
  * first missing page after idx; ra->order grows by 2 (large folios) */
-static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t pfn)
+static bool async_readahead_window(struct vmsys *s, struct file *f, uint64_t idx, pfn_t pfn)
 {
 	const uint64_t max = s->ra_pages;
 	uint64_t nr = 1ULL << spage(s, pfn)->folio_order, head = idx & ~(nr - 1);
@@ -358,7 +373,7 @@ static uint64_t init_ra_size(uint64_t req, uint64_t max)
  * sequential miss or an oversized read, the initial window (async part
  * marked); else a read as is, or a window as long as the history the
  * page cache holds before idx (page_cache_prev_miss()). */
-static bool sync_read_ra(struct vmsys *s, struct file *f, uint64_t idx, uint64_t req)
+static bool sync_read_ra_window(struct vmsys *s, struct file *f, uint64_t idx, uint64_t req)
 {
 	uint64_t max = s->ra_pages;
 	if (!max)
@@ -389,6 +404,23 @@ static bool sync_read_ra(struct vmsys *s, struct file *f, uint64_t idx, uint64_t
 	return ra_order_read(s, f, idx);
 }
 
+
+/* The readahead steps with the file_ra_state they leave, for the listener */
+static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t pfn)
+{
+	bool ok = async_readahead_window(s, f, idx, pfn);
+	TP(s, TP_READAHEAD, KFN_ASYNC_RA, .kind = 1, .addr = idx, .before = f->ra_start,
+	   .delta = (int64_t)f->ra_size, .after = f->ra_async, .err = ok ? 0 : -KERR_ENOMEM);
+	return ok;
+}
+
+static bool sync_read_ra(struct vmsys *s, struct file *f, uint64_t idx, uint64_t req)
+{
+	bool ok = sync_read_ra_window(s, f, idx, req);
+	TP(s, TP_READAHEAD, KFN_SYNC_RA, .kind = 0, .addr = idx, .before = f->ra_start,
+	   .delta = (int64_t)f->ra_size, .after = f->ra_async, .err = ok ? 0 : -KERR_ENOMEM);
+	return ok;
+}
 bool filemap_read_ra(struct vmsys *s, struct file *f, uint64_t first, uint64_t last)
 {
 	uint64_t idx = first;
@@ -574,12 +606,14 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 	}
 	if (old != PFN_ZERO && (op->flags & PG_ANON) && op->mapcount == 1 &&
 	    op->refcount - op->in_batch == 1u + ((op->flags & PG_SWAPCACHE) ? 1u : 0u)) {
+		TP(s, TP_FAULT, KFN_DO_WP, .addr = addr, .kind = TPF_WP_REUSE, .pfn = old);
 		/* wp_can_reuse_anon_folio(): ours alone */
 		*ptep |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL;
 		op->flags |= PG_DIRTY;
 		return VMF_MINOR;
 	}
 	/* wp_page_copy() */
+	TP(s, TP_FAULT, KFN_DO_WP, .addr = addr, .kind = TPF_WP_COPY, .pfn = old);
 	pfn_t copy = new_cow_page(s, v, addr, oom);
 	if (!copy)
 		return VMF_SIGBUS;
@@ -662,10 +696,16 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 			return VMF_NONE;
 		r = do_wp(s, v, addr, ptep, &oom);
 	} else if (pte & PTE_SWAP) {
+		TP(s, TP_FAULT, KFN_DO_SWAP, .addr = addr, .kind = TPF_SWAP_IN, .major = true);
 		r = do_swap(s, v, addr, ptep, write, &oom);
 	} else if (v->file) {
+		TP(s, TP_FAULT, !write ? KFN_DO_READ : vma_is_shared(v) ? KFN_DO_SHARED : KFN_DO_COW,
+		   .addr = addr,
+		   .kind = !write ? TPF_FILE_READ : vma_is_shared(v) ? TPF_FILE_SHARED : TPF_COW);
 		r = do_file_fault(s, v, addr, write, &oom);
 	} else {
+		TP(s, TP_FAULT, KFN_DO_ANON, .addr = addr,
+		   .kind = !write && s->zero_page ? TPF_ZERO_PAGE : TPF_ANON);
 		/* do_anonymous_page(): the zero page needs no anon_vma */
 		if (!write && s->zero_page) {
 			set_pte(s, mm, addr, mk_pte(PFN_ZERO, PTE_PRESENT), &oom);
@@ -744,14 +784,16 @@ static struct vma *expand_stack(struct vmsys *s, struct task *t, uint64_t addr)
 		return NULL;
 	/* acct_stack_growth() tests VM_LOCKED itself (4.x) or through
 	 * mlock_future_ok() (6.x): the charged bits, not the future mask */
-	if (!mlock_future_ok(t, v->flags & s->sem->charge_mask, grow << PAGE_SHIFT))
+	if (!mlock_future_ok(s, t, v->flags & s->sem->charge_mask, grow << PAGE_SHIFT))
 		return NULL;
+	TP(s, TP_VMA_ADJUST, KFN_EXPAND_STACK, .old_start = v->start, .old_end = v->end,
+	   .start = addr, .end = v->end, .new_flags = v->flags);
 	vma_tree_erase(&mm->vmas, v);
 	v->start = addr;
 	v->pgoff -= grow;
 	vma_tree_insert(&mm->vmas, v);
 	if (v->flags & s->sem->charge_mask)
-		mm->locked_vm += grow;
+		locked_vm_add(s, mm, (int64_t)grow, KFN_EXPAND_STACK);
 	mm->total_vm += grow;
 	mm->stack_vm += grow;
 	if (mm->total_vm > mm->hiwater_vm)

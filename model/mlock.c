@@ -36,6 +36,9 @@ static void batch_add(struct vmsys *s, pfn_t pfn, enum batch_tag tag)
 	b->pfn[b->n] = pfn;
 	b->tag[b->n] = (uint8_t)tag;
 	b->n++;
+	TP(s, TP_BATCH_ADD, tag == BATCH_MUNLOCK ? KFN_MUNLOCK_FOLIO
+			    : tag == BATCH_MLOCK_NEW ? KFN_MLOCK_NEW_FOLIO : KFN_MLOCK_FOLIO,
+	   .kind = TPB_MLOCK, .pfn = pfn, .after = b->n, .limit = s->sem->mlock_batch);
 	/* mm/mlock.c:mlock_folio() @ v6.18: a large folio moves the batch at
 	 * once (!folio_may_be_lru_cached()) */
 	bool large = p->folio_order && s->sem->pagecache_large_folios && s->sem->large_folio_moves_batch;
@@ -55,22 +58,30 @@ static void mlock_lru(struct vmsys *s, pfn_t pfn)
 			p->flags &= ~PG_UNEVICTABLE;
 			lru_add_page(s, pfn, page_lru(p));
 			count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+			TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = TPP_RESCUE, .pfn = pfn,
+			   .list_to = (uint8_t)page_lru(p));
 		}
 		return;
 	}
 	if (p->flags & PG_UNEVICTABLE) {
-		if (p->flags & PG_MLOCKED)
+		if (p->flags & PG_MLOCKED) {
 			p->mlock_count++;
+			TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = TPP_MLOCK_COUNT, .pfn = pfn,
+			   .after = p->mlock_count);
+		}
 		return;
 	}
 	if (s->sem->test_skip_cull)
 		return; /* test-only: the cull is skipped */
+	enum lru_list from = page_lru(p);
 	lru_del_page(s, pfn);
 	p->flags &= ~PG_ACTIVE;
 	p->flags |= PG_UNEVICTABLE;
 	p->mlock_count = (p->flags & PG_MLOCKED) ? 1 : 0;
 	lru_add_page(s, pfn, LRU_UNEVICTABLE);
 	count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
+	TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = TPP_CULL, .pfn = pfn, .list_from = (uint8_t)from,
+	   .list_to = LRU_UNEVICTABLE, .after = p->mlock_count);
 }
 
 /* mm/mlock.c:__mlock_new_folio() */
@@ -88,6 +99,8 @@ static void mlock_new(struct vmsys *s, pfn_t pfn)
 	p->mlock_count = 1;
 	count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
 	lru_add_page(s, pfn, LRU_UNEVICTABLE);
+	TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = TPP_CULL, .pfn = pfn, .list_to = LRU_UNEVICTABLE,
+	   .after = 1);
 }
 
 /* mm/mlock.c:__munlock_folio() */
@@ -98,16 +111,22 @@ static void munlock_one(struct vmsys *s, pfn_t pfn)
 	if (isolated && (p->flags & PG_UNEVICTABLE)) {
 		if (p->mlock_count)
 			p->mlock_count--;
-		if (p->mlock_count)
+		if (p->mlock_count) {
+			TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = TPP_MUNLOCK_COUNT, .pfn = pfn,
+			   .after = p->mlock_count);
 			return;
+		}
 	}
 	if (p->flags & PG_MLOCKED) {
 		p->flags &= ~PG_MLOCKED;
 		count_vm(s, NR_MLOCK, -1);
-		if (isolated || !(p->flags & PG_UNEVICTABLE))
+		bool stranded = !isolated && (p->flags & PG_UNEVICTABLE);
+		if (!stranded)
 			count_vm(s, UNEVICTABLE_PGS_MUNLOCKED, 1);
 		else
 			count_vm(s, UNEVICTABLE_PGS_STRANDED, 1);
+		TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = stranded ? TPP_STRANDED : TPP_MUNLOCK,
+		   .pfn = pfn);
 	}
 	if (isolated && (p->flags & PG_UNEVICTABLE) && page_evictable(p)) {
 		lru_del_page(s, pfn);
@@ -116,6 +135,8 @@ static void munlock_one(struct vmsys *s, pfn_t pfn)
 		if (s->sem->test_rescue_wrong_list)
 			p->flags ^= PG_ACTIVE; /* test-only: flags no longer match the list */
 		count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+		TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = TPP_RESCUE, .pfn = pfn,
+		   .list_from = LRU_UNEVICTABLE, .list_to = (uint8_t)page_lru(p));
 	}
 }
 
@@ -125,6 +146,7 @@ void mlock_drain_local(struct vmsys *s)
 	while (b->n) {
 		struct lru_batch copy = *b;
 		b->n = 0;
+		TP(s, TP_BATCH_DRAIN, KFN_MLOCK_DRAIN, .kind = TPB_MLOCK, .delta = copy.n);
 		for (unsigned i = 0; i < copy.n; i++) {
 			pfn_t pfn = copy.pfn[i];
 			spage(s, pfn)->in_batch--;
@@ -147,6 +169,7 @@ void mlock_folio(struct vmsys *s, pfn_t pfn)
 		p->flags |= PG_MLOCKED;
 		count_vm(s, NR_MLOCK, 1);
 		count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+		TP(s, TP_PAGE, KFN_MLOCK_FOLIO, .kind = TPP_MLOCK, .pfn = pfn);
 	}
 	batch_add(s, pfn, BATCH_MLOCK_LRU);
 }
@@ -157,6 +180,7 @@ void mlock_new_folio(struct vmsys *s, pfn_t pfn)
 	p->flags |= PG_MLOCKED;
 	count_vm(s, NR_MLOCK, 1);
 	count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+	TP(s, TP_PAGE, KFN_MLOCK_NEW_FOLIO, .kind = TPP_MLOCK, .pfn = pfn);
 	batch_add(s, pfn, BATCH_MLOCK_NEW);
 }
 
@@ -177,12 +201,16 @@ void mlock_folio_4x(struct vmsys *s, pfn_t pfn)
 	p->flags |= PG_MLOCKED;
 	count_vm(s, NR_MLOCK, 1);
 	count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+	TP(s, TP_PAGE, KFN_MLOCK_PAGE_4X, .kind = TPP_MLOCK, .pfn = pfn);
 	if (p->flags & PG_LRU) {
+		enum lru_list from = page_lru(p);
 		lru_del_page(s, pfn);
 		p->flags &= ~PG_ACTIVE;
 		p->flags |= PG_UNEVICTABLE;
 		lru_add_page(s, pfn, LRU_UNEVICTABLE);
 		count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
+		TP(s, TP_PAGE, KFN_MLOCK_PAGE_4X, .kind = TPP_CULL, .pfn = pfn,
+		   .list_from = (uint8_t)from, .list_to = LRU_UNEVICTABLE);
 	}
 }
 
@@ -302,20 +330,22 @@ int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start
 	if (!v)
 		return err;
 	*vp = v;
+	TP(s, TP_VMA_FLAGS, KFN_MLOCK_FIXUP, .start = start, .end = end, .old_flags = oldflags,
+	   .new_flags = newflags);
 	int64_t nr = (int64_t)((end - start) >> PAGE_SHIFT);
 	if (!(newflags & VM_LOCKED)) {
-		mm->locked_vm -= (uint64_t)nr;
+		locked_vm_add(s, mm, -nr, KFN_MLOCK_FIXUP);
 		/* lof-v1: unlocking a VM_LOCKONFAULT-only VMA that was never
 		 * charged (mlock_fixup() @ v4.0 subtracts on every unlock):
 		 * locked_vm goes down, and wraps */
 		if (!(oldflags & VM_LOCKED))
 			mm->locked_vm_quirk -= nr;
 	} else if (!(oldflags & VM_LOCKED))
-		mm->locked_vm += (uint64_t)nr;
+		locked_vm_add(s, mm, nr, KFN_MLOCK_FIXUP);
 	else if (sem->relock_charges_again) {
 		/* 4.4: the skip test compares whole flag words, so switching a
 		 * locked range to or from ONFAULT charges it again */
-		mm->locked_vm += (uint64_t)nr;
+		locked_vm_add(s, mm, nr, KFN_MLOCK_FIXUP);
 		mm->locked_vm_quirk += nr;
 	}
 
@@ -365,6 +395,7 @@ static void munlock_page_rmap(struct vmsys *s, struct vma *v, pfn_t pfn)
 	bool isolated = (p->flags & PG_LRU) != 0;
 	if (!isolated) {
 		count_vm(s, UNEVICTABLE_PGS_STRANDED, 1);
+		TP(s, TP_PAGE, KFN_MUNLOCK_PAGE_4X, .kind = TPP_STRANDED, .pfn = pfn);
 		return;
 	}
 	if (p->mapcount > 1) {
@@ -374,15 +405,19 @@ static void munlock_page_rmap(struct vmsys *s, struct vma *v, pfn_t pfn)
 			p->flags |= PG_MLOCKED;
 			count_vm(s, NR_MLOCK, 1);
 			count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+			TP(s, TP_PAGE, KFN_MUNLOCK_PAGE_4X, .kind = TPP_STILL_LOCKED, .pfn = pfn);
 			return;
 		}
 	}
 	count_vm(s, UNEVICTABLE_PGS_MUNLOCKED, 1);
+	TP(s, TP_PAGE, KFN_MUNLOCK_PAGE_4X, .kind = TPP_MUNLOCK, .pfn = pfn);
 	if (p->flags & PG_UNEVICTABLE) {
 		lru_del_page(s, pfn);
 		p->flags &= ~PG_UNEVICTABLE;
 		lru_add_page(s, pfn, page_lru(p));
 		count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+		TP(s, TP_PAGE, KFN_MUNLOCK_PAGE_4X, .kind = TPP_RESCUE, .pfn = pfn,
+		   .list_from = LRU_UNEVICTABLE, .list_to = (uint8_t)page_lru(p));
 	}
 }
 
@@ -488,12 +523,19 @@ static int64_t do_mlock(struct vmsys *s, struct task *t, uint64_t start, uint64_
 	start &= PAGE_MASK;
 	uint64_t limit = rlimit_memlock_pages(t);
 	uint64_t locked = (len >> PAGE_SHIFT) + mm->locked_vm;
+	int64_t overlap = 0;
 	if (locked > limit && !capable_ipc_lock(t)) {
 		if (s->sem->mlock_overlap_correction)
-			locked -= count_mlocked_pages(mm, start, len);
-		if (locked > limit)
+			overlap = (int64_t)count_mlocked_pages(mm, start, len);
+		locked -= (uint64_t)overlap;
+		if (locked > limit) {
+			TP(s, TP_LIMIT, KFN_DO_MLOCK, .delta = (int64_t)(len >> PAGE_SHIFT),
+			   .before = mm->locked_vm, .after = (uint64_t)overlap, .err = -KERR_ENOMEM);
 			return -KERR_ENOMEM;
+		}
 	}
+	TP(s, TP_LIMIT, KFN_DO_MLOCK, .delta = (int64_t)(len >> PAGE_SHIFT), .before = mm->locked_vm,
+	   .after = (uint64_t)overlap);
 	int err = apply_vma_lock_flags(s, t, start, len, flags);
 	if (err)
 		return err;
@@ -530,7 +572,10 @@ int64_t vm_munlock(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len)
 static void apply_mlockall(struct vmsys *s, struct task *t, const struct mlockall_plan *plan)
 {
 	struct mm *mm = t->mm;
+	vm_flags_t old_def = mm->def_flags;
 	mm->def_flags = (mm->def_flags & ~s->sem->lock_mask) | plan->def_set;
+	TP(s, TP_VMA_FLAGS, KFN_APPLY_MLOCKALL, .kind = TPV_DEF_FLAGS, .old_flags = old_def,
+	   .new_flags = mm->def_flags);
 	if (!plan->walk_vmas)
 		return;
 	for (struct vma *v = mm->vmas.first; v; v = v->next) {
@@ -550,9 +595,14 @@ int64_t vm_mlockall(struct vmsys *s, struct task *t, uint64_t flags)
 	if (!mm_can_do_mlock(t))
 		return -KERR_EPERM;
 	struct mm *mm = t->mm;
-	if ((flags & s->af.mcl.current) && mm->total_vm > rlimit_memlock_pages(t) &&
-	    !capable_ipc_lock(t))
-		return -KERR_ENOMEM;
+	if (flags & s->af.mcl.current) {
+		bool over = mm->total_vm > rlimit_memlock_pages(t) && !capable_ipc_lock(t);
+		/* the check is of total_vm, the whole address space */
+		TP(s, TP_LIMIT, KFN_DO_MLOCKALL, .delta = (int64_t)mm->total_vm, .before = 0,
+		   .err = over ? -KERR_ENOMEM : 0);
+		if (over)
+			return -KERR_ENOMEM;
+	}
 	apply_mlockall(s, t, &plan);
 	if (plan.populate)
 		mm_populate(s, t, 0, TASK_SIZE, true);

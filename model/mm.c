@@ -65,10 +65,13 @@ bool mm_can_do_mlock(const struct task *t)
 }
 
 /* mm/mmap.c:mlock_future_ok() (mlock_future_check() before 6.5) */
-bool mlock_future_ok(struct task *t, vm_flags_t flags, uint64_t bytes)
+bool mlock_future_ok(struct vmsys *s, struct task *t, vm_flags_t flags, uint64_t bytes)
 {
-	if (!flags || capable_ipc_lock(t))
+	if (!flags)
 		return true;
 	uint64_t locked = (bytes >> PAGE_SHIFT) + t->mm->locked_vm;
-	return locked <= rlimit_memlock_pages(t);
+	bool ok = capable_ipc_lock(t) || locked <= rlimit_memlock_pages(t);
+	TP(s, TP_LIMIT, KFN_MLOCK_FUTURE, .delta = (int64_t)(bytes >> PAGE_SHIFT),
+	   .before = t->mm->locked_vm, .err = ok ? 0 : -KERR_EAGAIN);
+	return ok;
 }

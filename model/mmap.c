@@ -116,16 +116,18 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len)
 			 * there): the locked VMA goes without a discharge */
 			mm->locked_vm_quirk += (int64_t)vma_pages(w);
 		} else if (sem->page_model == PLM_RMAP_WALK) {
-			mm->locked_vm -= vma_pages(w);
+			locked_vm_add(s, mm, -(int64_t)vma_pages(w), KFN_DO_MUNMAP);
 			munlock_vma_pages_all(s, w); /* mm/mmap.c:do_munmap() @ v4.0 */
 		} else {
-			mm->locked_vm -= vma_pages(w);
+			locked_vm_add(s, mm, -(int64_t)vma_pages(w), KFN_DO_MUNMAP);
 		}
 	}
 	while (v && v->start < end) {
 		struct vma *next = v->next;
 		zap_range(s, mm, v, v->start, v->end);
 		vm_stat_account(mm, v->flags, -(int64_t)vma_pages(v));
+		TP(s, TP_VMA_UNLINK, KFN_DO_MUNMAP, .start = v->start, .end = v->end,
+		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);
 		vma_unlink_free(s, mm, v);
 		v = next;
 	}
@@ -183,16 +185,24 @@ static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint
 		if (mp && mn && prev->anon_vma && next->anon_vma && prev->anon_vma != next->anon_vma)
 			mn = false;
 		if (mp) {
+			TP(s, TP_VMA_ADJUST, KFN_VMA_MERGE_NEW, .old_start = prev->start,
+			   .old_end = prev->end, .start = prev->start, .end = end, .new_flags = flags);
 			prev->end = end;
 			v = prev;
 			if (mn) {
 				uint64_t nend = next->end;
 				if (!prev->anon_vma && next->anon_vma)
 					anon_vma_clone(s, prev, next);
+				TP(s, TP_VMA_MERGE, KFN_VMA_MERGE_NEW, .old_start = next->start,
+				   .old_end = next->end, .start = prev->start, .end = nend,
+				   .before = mm->map_count, .after = mm->map_count - 1,
+				   .new_flags = flags);
 				vma_unlink_free(s, mm, next);
 				prev->end = nend;
 			}
 		} else if (mn) {
+			TP(s, TP_VMA_ADJUST, KFN_VMA_MERGE_NEW, .old_start = next->start,
+			   .old_end = next->end, .start = addr, .end = next->end, .new_flags = flags);
 			vma_tree_erase(&mm->vmas, next);
 			next->start = addr;
 			next->pgoff = pgoff;
@@ -212,13 +222,15 @@ static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint
 			return -KERR_ENOMEM;
 		v->ofd = ofd;
 		vma_link(s, mm, v);
+		TP(s, TP_VMA_NEW, KFN_MMAP_REGION, .start = addr, .end = end, .new_flags = flags,
+		   .after = mm->map_count);
 	}
 	vm_stat_account(mm, flags, (int64_t)(len >> PAGE_SHIFT));
 	if (flags & sem->charge_mask) {
 		if (!vma_supports_mlock(v))
 			v->flags &= ~sem->unlock_clear;
 		else
-			mm->locked_vm += len >> PAGE_SHIFT;
+			locked_vm_add(s, mm, (int64_t)(len >> PAGE_SHIFT), KFN_MMAP_REGION);
 	}
 	return (int64_t)addr;
 }
@@ -296,7 +308,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 			(sem->mmap_lockonfault_flag && af->map_lockonfault && (flags & af->map_lockonfault));
 	if (lock_req && !mm_can_do_mlock(t))
 		return -KERR_EPERM;
-	if (!mlock_future_ok(t, vmf & sem->future_check_mask, len))
+	if (!mlock_future_ok(s, t, vmf & sem->future_check_mask, len))
 		return -KERR_EAGAIN;
 
 	uint64_t type = flags & af->map_type;
@@ -405,7 +417,7 @@ int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t brk)
 	if (!range_is_free(mm, oldbrk, newbrk + PAGE_SIZE))
 		return (int64_t)mm->brk;
 	uint64_t len = newbrk - oldbrk;
-	if (!mlock_future_ok(t, mm->def_flags & s->sem->future_check_mask, len))
+	if (!mlock_future_ok(s, t, mm->def_flags & s->sem->future_check_mask, len))
 		return (int64_t)mm->brk;
 	vm_flags_t flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
 			   mm->def_flags;

@@ -58,7 +58,7 @@ static int check_source(struct vmsys *s, struct task *t, struct vma *v, const st
 	 * patch, as in 6.1) tests VM_LOCKED, the charged bit, not the bits
 	 * mmap's mlock_future_check() tests: a LOCKONFAULT-only VMA of lof-v1
 	 * grows past the limit, uncharged */
-	if (!mlock_future_ok(t, v->flags & s->sem->charge_mask, r->new_len - r->old_len))
+	if (!mlock_future_ok(s, t, v->flags & s->sem->charge_mask, r->new_len - r->old_len))
 		return -KERR_EAGAIN;
 	return 0;
 }
@@ -121,6 +121,9 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		return -KERR_ENOMEM;
 	}
 	vma_link(s, mm, nv);
+	TP(s, TP_VMA_NEW, KFN_MREMAP, .start = new_addr, .end = new_addr + new_len,
+	   .old_start = old_addr, .old_end = old_addr + old_len, .new_flags = flags,
+	   .old_flags = flags, .after = mm->map_count);
 	int err = 0;
 	move_ptes(mm, old_addr, new_addr, old_len, &err);
 	if (err)
@@ -138,7 +141,7 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 			nv = vma_try_merge_neighbours(s, mm, nv);
 		struct vma *src = vma_lookup(&mm->vmas, old_addr);
 		if (sem->dontunmap_charges_new && (flags & VM_LOCKED))
-			mm->locked_vm += new_len >> PAGE_SHIFT; /* vrm_stat_account() */
+			locked_vm_add(s, mm, (int64_t)(new_len >> PAGE_SHIFT), KFN_MREMAP); /* vrm_stat_account() */
 		if (src) {
 			src->flags &= ~sem->lock_mask;
 			if (whole && src != nv)
@@ -151,7 +154,7 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 	/* the old range's charge is dropped by munmap */
 	do_munmap(s, t, old_addr, old_len);
 	if (flags & VM_LOCKED) {
-		mm->locked_vm += new_len >> PAGE_SHIFT;
+		locked_vm_add(s, mm, (int64_t)(new_len >> PAGE_SHIFT), KFN_MREMAP);
 		r->locked = true;
 	}
 	nv = vma_lookup(&mm->vmas, new_addr);
@@ -324,7 +327,7 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 			uint64_t pages = delta >> PAGE_SHIFT;
 			vm_stat_account(mm, v->flags, (int64_t)pages);
 			if (v->flags & VM_LOCKED) {
-				mm->locked_vm += pages;
+				locked_vm_add(s, mm, (int64_t)pages, KFN_MREMAP);
 				r.locked = true;
 			}
 			r.new_addr = addr;

@@ -149,12 +149,18 @@ static void putback(struct vmsys *s, pfn_t pfn, bool activate, bool at_tail)
 }
 
 /* shrink_folio_list() for one isolated page; returns true if freed */
+#define VERDICT(why, freed)                                                                  \
+	do {                                                                                 \
+		TP(s, TP_RECLAIM, KFN_SHRINK_LIST, .pfn = pfn, .kind = (why));              \
+		return (freed);                                                              \
+	} while (0)
+
 static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 {
 	struct page *p = spage(s, pfn);
 	if (!page_evictable(p) && !s->sem->test_reclaim_ignores_locked) {
 		putback(s, pfn, false, false);
-		return false;
+		VERDICT(TPR_MLOCKED, false);
 	}
 	enum ref_result ref = ignore_refs ? REF_RECLAIM : check_references(s, pfn);
 	if (ignore_refs && p->mapcount) {
@@ -166,18 +172,18 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 	}
 	if (ref == REF_ACTIVATE) {
 		putback(s, pfn, !(p->flags & PG_MLOCKED), false);
-		return false;
+		VERDICT(TPR_ACTIVATED, false);
 	}
 	if (ref == REF_KEEP) {
 		putback(s, pfn, false, false);
-		return false;
+		VERDICT(TPR_KEPT, false);
 	}
 	bool anon = (p->flags & PG_ANON) != 0;
 	struct unmap_ctx uc = { false, 0, false };
 	if (anon && (p->flags & PG_SWAPBACKED)) {
 		if (!swap_alloc(s, &uc.slot)) {
 			putback(s, pfn, true, false);
-			return false;
+			VERDICT(TPR_NO_SWAP, false);
 		}
 		uc.to_swap = true;
 	}
@@ -187,7 +193,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 			if (uc.to_swap)
 				swap_free_slot(s, uc.slot);
 			putback(s, pfn, !(p->flags & PG_MLOCKED), false);
-			return false;
+			VERDICT(TPR_BUSY, false);
 		}
 	}
 	if (uc.to_swap) {
@@ -196,19 +202,19 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		count_vm(s, PSWPOUT, 1);
 		count_vm(s, PGSTEAL_ANON, 1);
 		put_page(s, pfn); /* isolation reference */
-		return true;
+		VERDICT(TPR_RECLAIMED, true);
 	}
 	if (!anon && (p->flags & PG_SWAPBACKED) && (p->flags & PG_DIRTY)) {
 		/* dirty shmem must be written to swap (shmem_writeout()); without
 		 * swap it stays in the page cache, unmapped */
 		putback(s, pfn, true, false);
-		return false;
+		VERDICT(TPR_NO_SWAP, false);
 	}
 	if (anon) {
 		/* lazily freed anon page (MADV_FREE): clean, just drop it */
 		count_vm(s, PGSTEAL_ANON, 1);
 		put_page(s, pfn);
-		return true;
+		VERDICT(TPR_RECLAIMED, true);
 	}
 	if ((p->flags & PG_DIRTY) && ignore_refs) {
 		/* shrink_folio_list(): only kswapd writes file folios;
@@ -216,7 +222,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		 * still dirty (NR_VMSCAN_IMMEDIATE, PG_reclaim) */
 		p->flags |= PG_RECLAIM; /* folio_set_reclaim() (SetPageReclaim() in 4.x) */
 		putback(s, pfn, true, false);
-		return false;
+		VERDICT(TPR_DIRTY, false);
 	}
 	if (p->flags & PG_DIRTY) {
 		/* pageout(): write back, rotate to the tail for the next pass */
@@ -225,7 +231,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		count_vm(s, PGPGOUT, 4);
 		count_vm(s, PGROTATED, 1);
 		putback(s, pfn, false, true);
-		return false;
+		VERDICT(TPR_WRITEBACK, false);
 	}
 	/* __remove_mapping(): out of the page cache */
 	struct file *f = NULL;
@@ -243,8 +249,9 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 	}
 	count_vm(s, PGSTEAL_FILE, 1);
 	put_page(s, pfn); /* isolation reference */
-	return true;
+	VERDICT(TPR_RECLAIMED, true);
 }
+#undef VERDICT
 
 void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 {
@@ -306,6 +313,8 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, b
 			put_page(s, pfn);
 		}
 	}
+	TP(s, TP_RECLAIM_SCAN, KFN_SHRINK_INACTIVE, .list_from = (uint8_t)l, .delta = (int64_t)nr,
+	   .after = freed);
 	return freed;
 }
 
@@ -363,6 +372,7 @@ static bool oom_kill(struct vmsys *s)
 			(unsigned long long)(best - victim->mm->pt.nleaves),
 			(unsigned long long)victim->mm->pt.nleaves);
 	count_vm(s, OOM_KILL, 1);
+	TP(s, TP_OOM_KILL, KFN_OOM_KILL, .before = (uint64_t)victim->pid, .delta = (int64_t)best);
 	if (victim == s->current) {
 		/* the faulting task itself: SIGKILL takes effect when its call
 		 * returns (vmsys_end_call()); its memory cannot go from under

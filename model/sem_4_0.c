@@ -57,6 +57,14 @@ static void mlockall_rules_v40(const struct semantics *s, uint64_t flags,
 
 #define MADV_BIT(x) (1u << (x))
 
+/* 4.0's own names: do_mlockall() (apply_mlockall_flags() came with
+ * mlock2 in 4.4), deactivate_page() (renamed in 4.2) */
+const struct kfn_name kfn_names_4_0[] = {
+	{ KFN_APPLY_MLOCKALL, "mm/mlock.c:do_mlockall()" },
+	{ KFN_DEACTIVATE, "mm/swap.c:deactivate_page()" },
+	{ KFN_NONE, NULL },
+};
+
 const struct semantics sem_4_0 = {
 	.name = "4.0",
 	.flag_kernel = "4.0",
@@ -96,5 +104,6 @@ const struct semantics sem_4_0 = {
 	.new_anon_active = true,
 	.has_zero_page = true,
 	.vmflag_names = vmflags_4_0,
+	.kfn_names = { kfn_names_4_0, kfn_names_v4 },
 	.has_dontneed_locked = false,
 };

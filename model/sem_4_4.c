@@ -33,6 +33,12 @@ static const struct vmflag_name vmflags_4_4[] = {
 
 #define MADV_BIT(x) (1u << (x))
 
+/* 4.4 splits do_mlockall() into apply_mlockall_flags() (mlock2 series) */
+static const struct kfn_name kfn_names_4_4[] = {
+	{ KFN_APPLY_MLOCKALL, "mm/mlock.c:apply_mlockall_flags()" },
+	{ KFN_NONE, NULL },
+};
+
 const struct semantics sem_4_4 = {
 	.name = "4.4",
 	.flag_kernel = "4.4",
@@ -71,5 +77,6 @@ const struct semantics sem_4_4 = {
 	.new_anon_active = true,
 	.has_zero_page = true,
 	.vmflag_names = vmflags_4_4,
+	.kfn_names = { kfn_names_4_4, kfn_names_v4 },
 	.has_dontneed_locked = false,
 };

@@ -80,5 +80,6 @@ const struct semantics sem_6_1 = {
 	.new_anon_active = false,
 	.has_zero_page = true,
 	.vmflag_names = vmflags_6_1,
+	.kfn_names = { NULL, kfn_names_v6_1 },
 	.has_dontneed_locked = true,
 };

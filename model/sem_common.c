@@ -1,6 +1,8 @@
 /* sem_common.c - rule sets shared by several semantics. */
 #include "semantics.h"
 
+#include <stddef.h>
+
 #include "kerr.h"
 
 /*
@@ -43,3 +45,55 @@ void mlockall_rules_v52(const struct semantics *s, uint64_t flags,
 	}
 	mlockall_rules_v44(s, flags, mcl, plan);
 }
+
+/*
+ * Where 4.0/4.4 (and the lof-v1 patch on 4.0) name or file the cited
+ * functions differently from 6.18: the VMA code lives in mm/mmap.c, the
+ * page-level mlock is mlock_vma_page()/munlock_vma_page() with
+ * try_to_munlock(), pagevecs instead of folio batches.
+ */
+const struct kfn_name kfn_names_v4[] = {
+	{ KFN_MMAP_REGION, "mm/mmap.c:mmap_region()" },
+	{ KFN_VMA_MERGE_NEW, "mm/mmap.c:vma_merge()" },
+	{ KFN_SPLIT_VMA, "mm/mmap.c:__split_vma()" },
+	{ KFN_VMA_MODIFY, "mm/mmap.c:vma_merge()" },
+	{ KFN_DO_MUNMAP, "mm/mmap.c:do_munmap()" },
+	{ KFN_MLOCK_FUTURE, "mm/mmap.c:mlock_future_check()" },
+	{ KFN_APPLY_MLOCKALL, "mm/mlock.c:do_mlockall()" },
+	{ KFN_MADVISE_UPDATE, "mm/madvise.c:madvise_behavior()" },
+	{ KFN_VMA_TO_RESIZE, "mm/mremap.c:vma_to_resize()" },
+	{ KFN_EXPAND_STACK, "mm/mmap.c:acct_stack_growth()" },
+	{ KFN_DUP_MMAP, "kernel/fork.c:dup_mmap()" },
+	{ KFN_SYNC_RA, "mm/readahead.c:page_cache_sync_readahead()" },
+	{ KFN_ASYNC_RA, "mm/readahead.c:page_cache_async_readahead()" },
+	{ KFN_FILE_READ, "mm/filemap.c:do_generic_file_read()" },
+	{ KFN_LRU_ADD, "mm/swap.c:__pagevec_lru_add_fn()" },
+	{ KFN_MLOCK_FOLIO, "mm/mlock.c:mlock_vma_page()" },
+	{ KFN_MLOCK_NEW_FOLIO, "mm/swap.c:lru_cache_add_active_or_unevictable()" },
+	{ KFN_MUNLOCK_FOLIO, "mm/mlock.c:munlock_vma_page()" },
+	{ KFN_ACTIVATE, "mm/swap.c:activate_page()" },
+	{ KFN_DEACTIVATE, "mm/swap.c:deactivate_file_page()" },
+	{ KFN_SHRINK_LIST, "mm/vmscan.c:shrink_page_list()" },
+	{ KFN_PUTBACK, "mm/vmscan.c:putback_lru_page()" },
+	{ KFN_LRU_LINK, "include/linux/mm_inline.h:add_page_to_lru_list()" },
+	{ KFN_LRU_UNLINK, "include/linux/mm_inline.h:del_page_from_lru_list()" },
+	{ KFN_FOLIO_ADD_LRU, "mm/swap.c:__lru_cache_add()" },
+	{ KFN_BATCH_MOVE, "mm/swap.c:__pagevec_lru_add()" },
+	{ KFN_NONE, NULL },
+};
+
+/* 6.1: the VMA code is still in mm/mmap.c, on the maple tree. */
+const struct kfn_name kfn_names_v6_1[] = {
+	{ KFN_MMAP_REGION, "mm/mmap.c:mmap_region()" },
+	{ KFN_VMA_MERGE_NEW, "mm/mmap.c:vma_merge()" },
+	{ KFN_SPLIT_VMA, "mm/mmap.c:__split_vma()" },
+	{ KFN_VMA_MODIFY, "mm/mmap.c:vma_merge()" },
+	{ KFN_DO_MUNMAP, "mm/mmap.c:do_mas_align_munmap()" },
+	{ KFN_MLOCK_FUTURE, "mm/mmap.c:mlock_future_check()" },
+	{ KFN_VMA_TO_RESIZE, "mm/mremap.c:vma_to_resize()" },
+	{ KFN_EXPAND_STACK, "mm/mmap.c:acct_stack_growth()" },
+	{ KFN_DUP_MMAP, "kernel/fork.c:dup_mmap()" },
+	{ KFN_LRU_ADD, "mm/swap.c:lru_add_fn()" },
+	{ KFN_SHRINK_LIST, "mm/vmscan.c:shrink_page_list()" },
+	{ KFN_NONE, NULL },
+};

@@ -114,5 +114,6 @@ const struct semantics sem_lof_v1 = {
 	.new_anon_active = true,
 	.has_zero_page = true,
 	.vmflag_names = vmflags_lof_v1,
+	.kfn_names = { kfn_names_4_0, kfn_names_v4 },
 	.has_dontneed_locked = false,
 };

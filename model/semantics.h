@@ -10,7 +10,7 @@
  *
  * Owns: struct semantics: every difference between the modelled kernels,
  *   one file per kernel (sem_*.c).
- * May call: kerr, vmflags.
+ * May call: kerr, tracepoint, vmflags.
  */
 #ifndef VMSIM_SEMANTICS_H
 #define VMSIM_SEMANTICS_H
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tracepoint.h"
 #include "vmflags.h"
 
 struct vmsys;
@@ -222,6 +223,10 @@ struct semantics {
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */
+	/* where this kernel's file or name of a cited function differs from
+	 * 6.18's (tracepoint.c): rows ended by KFN_NONE, this kernel's own
+	 * first, then those it shares (sem_common.c); the first match wins */
+	const struct kfn_name *kfn_names[2];
 	bool has_dontneed_locked;
 
 	/* --- test-only breakage (model/sem_test.c; false in every real
@@ -249,6 +254,11 @@ const char *semantics_test_target(const struct semantics *s);
  * NULL when nothing fits. */
 const struct semantics *semantics_find(const char *name);
 
+/* The citations 4.x and 6.1 share (sem_common.c). */
+extern const struct kfn_name kfn_names_v4[];
+extern const struct kfn_name kfn_names_v6_1[];
+/* 4.0's own rows, which lof-v1 shares (sem_4_0.c) */
+extern const struct kfn_name kfn_names_4_0[];
 /* The shared mlockall rule sets (sem_common.c). */
 void mlockall_rules_v44(const struct semantics *s, uint64_t flags,
 			const struct mlockall_flags *mcl, struct mlockall_plan *plan);

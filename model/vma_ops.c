@@ -212,8 +212,12 @@ int anon_vma_clone(struct vmsys *s, struct vma *dst, const struct vma *src)
 int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 	      bool check_limit, struct vma **newp)
 {
-	if (check_limit && mm->map_count >= s->max_map_count && !s->sem->test_ignore_max_map_count)
+	if (check_limit && mm->map_count >= s->max_map_count && !s->sem->test_ignore_max_map_count) {
+		TP(s, TP_VMA_SPLIT, KFN_SPLIT_VMA, .old_start = v->start, .old_end = v->end,
+		   .addr = addr, .before = mm->map_count, .after = mm->map_count,
+		   .limit = s->max_map_count, .err = -KERR_ENOMEM);
 		return -KERR_ENOMEM;
+	}
 	struct vma *n = vma_new(s, mm, addr, v->end, v->flags, v->file,
 				v->pgoff + ((addr - v->start) >> PAGE_SHIFT));
 	if (!n)
@@ -225,9 +229,13 @@ int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 		return -KERR_ENOMEM;
 	}
 	vma_tree_erase(&mm->vmas, v);
+	uint64_t old_end = v->end;
 	v->end = addr;
 	vma_tree_insert(&mm->vmas, v);
 	vma_link(s, mm, n);
+	TP(s, TP_VMA_SPLIT, KFN_SPLIT_VMA, .old_start = v->start, .old_end = old_end, .addr = addr,
+	   .before = mm->map_count - 1, .after = mm->map_count, .limit = s->max_map_count,
+	   .new_flags = v->flags);
 	if (newp)
 		*newp = n;
 	return 0;
@@ -308,8 +316,9 @@ bool vma_mergeable_extend(const struct vma *a, const struct vma *b)
 static void shift_boundary(struct vmsys *s, struct mm *mm, struct vma *lo, struct vma *hi,
 			   uint64_t boundary)
 {
-	(void)s;
 	if (hi->start != boundary) {
+		TP(s, TP_VMA_ADJUST, KFN_VMA_MODIFY, .old_start = hi->start, .old_end = hi->end,
+		   .start = boundary, .end = hi->end, .addr = lo->start, .new_flags = hi->flags);
 		vma_tree_erase(&mm->vmas, hi);
 		hi->pgoff += (int64_t)(boundary - hi->start) >> PAGE_SHIFT;
 		hi->start = boundary;
@@ -329,6 +338,9 @@ static void absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vm
 	if (!a->anon_vma && b->anon_vma)
 		anon_vma_clone(s, a, b);
 	uint64_t end = b->end;
+	TP(s, TP_VMA_MERGE, KFN_VMA_MODIFY, .old_start = b->start, .old_end = b->end,
+	   .start = a->start, .end = end, .before = mm->map_count, .after = mm->map_count - 1,
+	   .new_flags = a->flags);
 	vma_unlink_free(s, mm, b);
 	a->end = end;
 }
@@ -339,6 +351,9 @@ static void absorb_prev(struct vmsys *s, struct mm *mm, struct vma *a, struct vm
 	if (!b->anon_vma && a->anon_vma)
 		anon_vma_clone(s, b, a);
 	uint64_t start = a->start, pgoff = a->pgoff;
+	TP(s, TP_VMA_MERGE, KFN_VMA_MODIFY, .old_start = a->start, .old_end = a->end,
+	   .start = start, .end = b->end, .before = mm->map_count, .after = mm->map_count - 1,
+	   .new_flags = b->flags);
 	vma_unlink_free(s, mm, a);
 	vma_tree_erase(&mm->vmas, b);
 	b->start = start;
@@ -389,6 +404,9 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 			else {
 				if (!next->anon_vma && v->anon_vma)
 					anon_vma_clone(s, next, v);
+				TP(s, TP_VMA_ADJUST, KFN_VMA_MODIFY, .old_start = next->start,
+				   .old_end = next->end, .start = start, .end = next->end,
+				   .addr = v->start, .new_flags = next->flags);
 				vma_tree_erase(&mm->vmas, next);
 				next->pgoff -= (next->start - start) >> PAGE_SHIFT;
 				next->start = start;

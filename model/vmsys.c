@@ -676,3 +676,21 @@ uint64_t vmsys_lru_size(const struct vmsys *s, int list)
 {
 	return (list >= 0 && list < NR_LRU_LISTS) ? s->lru.size[list] : 0;
 }
+
+void vmsys_set_tracepoint(struct vmsys *s, tp_fn fn, void *ctx)
+{
+	s->tp_hook = fn;
+	s->tp_ctx = ctx;
+}
+
+void tp_emit(struct vmsys *s, struct tp_event *e)
+{
+	struct task *t = s->current;
+	e->pid = t ? t->pid : 0;
+	/* a charge or a check is against the calling task's limit */
+	if ((e->id == TP_LOCKED_VM || e->id == TP_LIMIT) && t) {
+		e->limit = rlimit_memlock_pages(t);
+		e->cap = capable_ipc_lock(t);
+	}
+	s->tp_hook(s->tp_ctx, e);
+}

@@ -259,6 +259,10 @@ uint64_t vmsys_lru_size(const struct vmsys *s, int list);
 unsigned vmsys_nevents(const struct vmsys *s);
 const char *vmsys_event(const struct vmsys *s, unsigned i);
 
+/* Listen to the model's tracepoints (tracepoint.h): fn(ctx, e) for every
+ * step of every later call, until it is set again (fn NULL = nobody). */
+void vmsys_set_tracepoint(struct vmsys *s, tp_fn fn, void *ctx);
+
 /* --- invariants ------------------------------------------------------- */
 /* Check the model's internal consistency (tree, lists, counters, mlock
  * state, locked_vm).  Returns the number of violations; writes the first

@@ -21,6 +21,8 @@ static const char usage[] =
 	"  check  --kernel K [--arch A] [--seed N] [--steps N] [--runs N] [--time SEC]\n"
 	"         [--jobs N] [--out DIR] [--invariant NAME]... [--shard FILE]\n"
 	"  check-merge [--out DIR] SHARD...   the shards of one campaign, reported as one run\n"
+	"  explain [--kernel K] [--from LINE] [--to LINE] [--diff K2] [--all] TRACE\n"
+	"         what the model did at each event, in kernel terms, with citations\n"
 	"  help [COMMAND]    this text, or one command's\n"
 	"  version           the version (also --version, -V)\n"
 	"\n"
@@ -34,7 +36,7 @@ static const struct {
 } commands[] = {
 	{ "replay", cmd_replay }, { "record", cmd_record }, { "show", cmd_show },
 	{ "diff", cmd_diff },     { "flags", cmd_flags },   { "check", cmd_check },
-	{ "check-merge", cmd_check_merge },
+	{ "check-merge", cmd_check_merge }, { "explain", cmd_explain },
 };
 
 static int run(const char *name, int argc, char **argv)

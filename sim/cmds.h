@@ -23,6 +23,7 @@ int cmd_flags(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check_merge(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #define VMSIM_VERSION "0.1.0"
 

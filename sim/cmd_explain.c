@@ -1,0 +1,285 @@
+/*
+ * cmd_explain.c - `vmsim explain`: replay a trace and narrate, for each
+ * event, what the model did in kernel terms (its tracepoints through
+ * sim/explain.c), each step with the kernel function and version it
+ * models; --diff K2 replays a second semantics alongside and shows where
+ * it would have taken another path.
+ *
+ * Exit: 0, 2 bad usage or bad input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "cmds.h"
+#include "explain.h"
+#include "json.h"
+#include "semantics.h"
+#include "session.h"
+
+static const char explain_usage[] =
+	"usage: vmsim explain [OPTION]... TRACE\n"
+	"\n"
+	"Replays TRACE and tells, for each event, what the model did and why, in the\n"
+	"kernel's terms: VMAs created, split, merged and removed, flags changed by\n"
+	"mlock_fixup(), locked_vm charged against RLIMIT_MEMLOCK, the path of each page\n"
+	"fault, pages moving between the LRU lists and the per-CPU batches, reclaim's\n"
+	"verdicts - each step with the kernel function it models and the version.\n"
+	"\n"
+	SESSION_OPTS_HELP
+	"  --from LINE     start at trace line LINE (earlier events run silently)\n"
+	"  --to LINE       stop after trace line LINE\n"
+	"  --diff KERNEL   replay a second semantics alongside; print only the events\n"
+	"                  where the two take different steps or reach different results\n"
+	"  --all           also the events that change nothing (touches of present pages)\n"
+	"  --format json   JSON Lines, one object per event (docs/json.md)\n"
+	"Exit: 0 ok, 2 bad input.\n";
+
+static int parse_line_arg(const char *opt, const char *s, unsigned long *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long x = strtoul(s, &end, 10);
+	if (!*s || *end || errno || s[0] == '-') {
+		fprintf(stderr, "vmsim explain: %s needs a line number, not '%s'\n", opt, s);
+		return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+/* one replay with its listener */
+struct run {
+	struct session ss;
+	struct tp_log log;
+	struct explain_steps steps;
+	struct outcome out;
+	bool open;
+};
+
+static int run_open(struct run *r, const char *path, const struct session_opts *o)
+{
+	char err[512];
+	memset(r, 0, sizeof(*r));
+	if (session_open(&r->ss, path, o, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	r->open = true;
+	vmsys_set_tracepoint(r->ss.sys, tp_log_hook, &r->log);
+	return 0;
+}
+
+static void run_close(struct run *r)
+{
+	if (r->open)
+		session_close(&r->ss);
+	tp_log_free(&r->log);
+	explain_steps_free(&r->steps);
+}
+
+/* apply the event; build its steps when wanted */
+static int run_apply(struct run *r, const char *path, struct event *ev, bool want)
+{
+	char err[512];
+	tp_log_clear(&r->log);
+	r->out = (struct outcome){ 0 };
+	if (session_apply(&r->ss, ev, &r->out, err, sizeof(err))) {
+		fprintf(stderr, "%s:%lu:1: error: %s\n", path, ev->line, err);
+		return -1;
+	}
+	if (want && !explain_build(&r->log, r->ss.sys, &r->steps)) {
+		fprintf(stderr, "vmsim explain: out of memory\n");
+		return -1;
+	}
+	if (!want)
+		r->steps.n = 0;
+	return 0;
+}
+
+static void event_text(const struct run *r, const struct event *ev, char *buf, size_t len)
+{
+	size_t n = trace_format_event(ev, r->ss.arch, r->ss.sem->name, buf, len);
+	if (n >= len && len > 4)
+		strcpy(buf + len - 4, "...");
+}
+
+static void result_text(const struct run *r, const struct event *ev, char *buf, size_t len)
+{
+	if (r->out.kind == OUT_NONE)
+		snprintf(buf, len, "-");
+	else
+		outcome_text(ev, &r->out, buf, len);
+}
+
+static void print_text(const char *path, const struct event *ev, struct run *a, struct run *b)
+{
+	char line[512], res[128];
+	event_text(a, ev, line, sizeof(line));
+	printf("%s:%lu: %s\n", path, ev->line, line);
+	if (!b) {
+		explain_print(stdout, &a->steps, a->ss.sem, "  ");
+		result_text(a, ev, res, sizeof(res));
+		char why[512];
+		bool ok = outcome_matches(ev, &a->out, why, sizeof(why));
+		printf("  => %s%s%s\n", res, ok ? "" : "   (the trace says otherwise: ", ok ? "" : why);
+		if (!ok)
+			printf("  )\n");
+		return;
+	}
+	struct run *rs[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		printf("  %s:\n", rs[i]->ss.sem->name);
+		explain_print(stdout, &rs[i]->steps, rs[i]->ss.sem, "    ");
+		result_text(rs[i], ev, res, sizeof(res));
+		printf("    => %s\n", res);
+	}
+}
+
+static void print_json(const char *path, const struct event *ev, struct run *a, struct run *b)
+{
+	char line[512], res[128], why[512];
+	event_text(a, ev, line, sizeof(line));
+	json_begin(stdout, "explain");
+	json_kv_str(stdout, "file", path);
+	json_kv_u64(stdout, "line", ev->line);
+	json_kv_str(stdout, "event", line);
+	struct run *rs[2] = { a, b };
+	for (int i = 0; i < (b ? 2 : 1); i++) {
+		json_key(stdout, i ? "b" : (b ? "a" : "model"));
+		fputs("{\"kernel\": ", stdout);
+		json_str(stdout, rs[i]->ss.sem->name);
+		result_text(rs[i], ev, res, sizeof(res));
+		json_kv_str(stdout, "result", res);
+		json_kv_bool(stdout, "matches_trace", outcome_matches(ev, &rs[i]->out, why, sizeof(why)));
+		json_key(stdout, "steps");
+		explain_json(stdout, &rs[i]->steps, rs[i]->ss.sem);
+		fputc('}', stdout);
+	}
+	json_end(stdout);
+}
+
+static bool same_outcome(const struct outcome *x, const struct outcome *y)
+{
+	return x->kind == y->kind && x->value == y->value;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct session_opts o = SESSION_OPTS_INIT;
+	unsigned long from = 0, to = 0;
+	bool have_to = false, json = false, all = false;
+	const char *diff = NULL;
+	static const struct option longopts[] = {
+		SESSION_LONGOPTS,
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "diff", required_argument, NULL, 'd' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		int r = session_opt(&o, c, optarg, "explain");
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
+			fputs(explain_usage, stdout);
+			return 0;
+		case 'f':
+			if (parse_line_arg("--from", optarg, &from))
+				return 2;
+			break;
+		case 't':
+			if (parse_line_arg("--to", optarg, &to))
+				return 2;
+			have_to = true;
+			break;
+		case 'd':
+			diff = optarg;
+			break;
+		case 'A':
+			all = true;
+			break;
+		case 'F':
+			if (json_format_arg("explain", "--format", optarg, &json))
+				return 2;
+			break;
+		default:
+			return session_opt_error("explain", c, argv, explain_usage);
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "vmsim explain: %s\n%s",
+			optind >= argc ? "no trace given" : "one trace at a time", explain_usage);
+		return 2;
+	}
+	const char *path = argv[optind];
+	if (diff && !semantics_find_checked(diff))
+		return 2;
+	struct run a, b;
+	int rc = 0;
+	if (run_open(&a, path, &o)) {
+		run_close(&a);
+		return 2;
+	}
+	struct session_opts ob = o;
+	ob.kernel = diff;
+	if (diff && run_open(&b, path, &ob)) {
+		run_close(&a);
+		run_close(&b);
+		return 2;
+	}
+	struct event *ev;
+	int r;
+	while ((r = session_next(&a.ss, &ev)) > 0) {
+		if (have_to && ev->line > to)
+			break;
+		struct event *evb = NULL;
+		if (diff) {
+			int rb = session_next(&b.ss, &evb);
+			if (rb <= 0) {
+				fprintf(stderr, "%s\n", rb < 0 ? trace_error(b.ss.reader) : "second replay ended early");
+				rc = 2;
+				break;
+			}
+		}
+		bool in_range = ev->line >= from;
+		bool shown = in_range && ev->type != EV_EXPECT &&
+			     !(ev->type == EV_CALL && ev->sys == SYS_UNKNOWN);
+		if (run_apply(&a, path, ev, shown) || (diff && run_apply(&b, path, evb, shown))) {
+			rc = 2;
+			break;
+		}
+		if (!shown)
+			continue;
+		if (diff) {
+			if (explain_same(&a.steps, &b.steps) && same_outcome(&a.out, &b.out))
+				continue;
+		} else if (!all && !a.steps.n && a.out.kind != OUT_VALUE && a.out.kind != OUT_ERROR) {
+			continue; /* a touch that changed nothing */
+		}
+		if (json)
+			print_json(path, ev, &a, diff ? &b : NULL);
+		else
+			print_text(path, ev, &a, diff ? &b : NULL);
+	}
+	if (r < 0) {
+		fprintf(stderr, "%s\n", trace_error(a.ss.reader));
+		rc = 2;
+	}
+	run_close(&a);
+	if (diff)
+		run_close(&b);
+	return rc;
+}
