@@ -69,7 +69,8 @@ static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool
 		free(f);
 		return NULL;
 	}
-	memcpy(f->path, path, len);
+	if (len)
+		memcpy(f->path, path, len);
 	f->path[len] = 0;
 	f->id = ++s->next_file_id;
 	f->shmem = shmem;

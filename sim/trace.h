@@ -152,6 +152,8 @@ struct event {
 	enum sysno sys;
 	struct strslice name;  /* the name as written (for SYS_UNKNOWN and messages) */
 	unsigned nargs;
+	bool args_missing;     /* an unfinished call that never resumed before the
+				* arguments it needs were written: not applied */
 	uint64_t args[6];
 	struct strslice str;   /* path argument (openat, open, unlink, execve) */
 	struct strslice str2;  /* second string (inherit, inherit_file) */

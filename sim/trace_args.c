@@ -555,6 +555,7 @@ static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 			    (int)ev->name.len, ev->name.p);
 	}
 	ev->nargs = l->nslots;
+	ev->args_missing = n < min;
 	if (s == SYS_OPEN || s == SYS_STAT)
 		ev->args[0] = (uint64_t)-100;
 	for (unsigned i = 0; i < n && i < 6 && i < MAXARGS; i++) {
