@@ -193,7 +193,8 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 			if (uc.to_swap)
 				swap_free_slot(s, uc.slot);
 			putback(s, pfn, !(p->flags & PG_MLOCKED), false);
-			VERDICT(TPR_BUSY, false);
+			/* try_to_unmap() met a VM_LOCKED VMA: 4.x mlocks the page */
+			VERDICT((p->flags & PG_MLOCKED) ? TPR_MLOCKED : TPR_BUSY, false);
 		}
 	}
 	if (uc.to_swap) {

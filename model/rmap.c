@@ -50,6 +50,7 @@ void rmap_add(struct vmsys *s, struct vma *v, pfn_t pfn, bool new_page)
 			p->flags |= PG_MLOCKED | PG_UNEVICTABLE;
 			count_vm(s, NR_MLOCK, 1);
 			count_vm(s, UNEVICTABLE_PGS_MLOCKED, 1);
+			TP(s, TP_PAGE, KFN_MLOCK_NEW_FOLIO, .kind = TPP_MLOCK, .pfn = pfn);
 			lru_add_page(s, pfn, LRU_UNEVICTABLE);
 		} else {
 			if (s->sem->new_anon_active && (p->flags & PG_ANON))

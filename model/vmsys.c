@@ -694,3 +694,12 @@ void tp_emit(struct vmsys *s, struct tp_event *e)
 	}
 	s->tp_hook(s->tp_ctx, e);
 }
+
+void vmsys_batches(const struct vmsys *s, unsigned *lru_add, unsigned *lru_add_max, unsigned *mlock,
+		   unsigned *mlock_max)
+{
+	*lru_add = s->lru.add_batch.n;
+	*lru_add_max = s->sem->lru_batch;
+	*mlock = s->lru.mlock_batch.n;
+	*mlock_max = s->sem->mlock_batch;
+}

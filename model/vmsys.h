@@ -187,6 +187,10 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 		 enum vm_fault_kind *sig);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
 int64_t vm_drop_caches(struct vmsys *s, int what);
+/* How full the per-CPU batches are: pages queued and the size at which
+ * each is moved (lru_add, mlock). */
+void vmsys_batches(const struct vmsys *s, unsigned *lru_add, unsigned *lru_add_max, unsigned *mlock,
+		   unsigned *mlock_max);
 /* lru_add_drain_all(): empty every per-CPU batch. */
 void vm_drain_all(struct vmsys *s);
 

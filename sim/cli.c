@@ -23,6 +23,9 @@ static const char usage[] =
 	"  check-merge [--out DIR] SHARD...   the shards of one campaign, reported as one run\n"
 	"  explain [--kernel K] [--from LINE] [--to LINE] [--diff K2] [--all] TRACE\n"
 	"         what the model did at each event, in kernel terms, with citations\n"
+	"  step   [--kernel K] [--pid PID] [--width N] TRACE   walk a trace: next, back,\n"
+	"         goto, until COND, show VIEW, explain, with pictures after each step\n"
+	"  report [--kernel A [--kernel B]] -o OUT.html TRACE   one HTML page of pictures\n"
 	"  help [COMMAND]    this text, or one command's\n"
 	"  version           the version (also --version, -V)\n"
 	"\n"
@@ -37,6 +40,7 @@ static const struct {
 	{ "replay", cmd_replay }, { "record", cmd_record }, { "show", cmd_show },
 	{ "diff", cmd_diff },     { "flags", cmd_flags },   { "check", cmd_check },
 	{ "check-merge", cmd_check_merge }, { "explain", cmd_explain },
+	{ "step", cmd_step },       { "report", cmd_report },
 };
 
 static int run(const char *name, int argc, char **argv)

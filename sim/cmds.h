@@ -5,9 +5,9 @@
  *
  * Owns: the vmsim command line (main.c, cli.c) and the subcommands
  *   (cmd_*.c) with their options, output forms and exit codes.
- * May call: apply, check_gen, check_inv, check_shrink, diff, flagtab, json,
- *   rec_faults, rec_proc, rec_sys, replay_stats, semantics, session,
- *   syscall_table, trace, views.
+ * May call: apply, check_gen, check_inv, check_shrink, diff, explain, flagtab,
+ *   json, lineedit, picture, rec_faults, rec_proc, rec_sys, replay_stats,
+ *   report, semantics, session, syscall_table, trace, views, vmstat.
  */
 #ifndef VMSIM_CMDS_H
 #define VMSIM_CMDS_H
@@ -24,6 +24,8 @@ int cmd_check(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check_merge(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_step(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #define VMSIM_VERSION "0.1.0"
 

@@ -280,8 +280,12 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 		return;
 	}
 	case TP_RECLAIM_SCAN:
-		snprintf(t, len, "%s: %" PRId64 " pages to scan, %" PRIu64 " reclaimed",
-			 list_name(e->list_from), e->delta, e->after);
+		if (n > 1)
+			snprintf(t, len, "%s: %u passes of %" PRId64 " pages to scan, %" PRIu64
+				 " reclaimed each", list_name(e->list_from), n, e->delta, e->after);
+		else
+			snprintf(t, len, "%s: %" PRId64 " pages to scan, %" PRIu64 " reclaimed",
+				 list_name(e->list_from), e->delta, e->after);
 		return;
 	case TP_OOM_KILL:
 		snprintf(t, len, "out of memory: pid %" PRIu64 " killed (badness %" PRId64 " pages)",
@@ -299,6 +303,10 @@ static bool foldable(const struct tp_event *a, const struct tp_event *b)
 	switch (a->id) {
 	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_RECLAIM:
 	case TP_FAULT:
+		break;
+	case TP_RECLAIM_SCAN: /* the same pass again */
+		if (a->delta != b->delta || a->after != b->after)
+			return false;
 		break;
 	default:
 		return false;
@@ -380,10 +388,10 @@ bool explain_build(const struct tp_log *l, const struct vmsys *sys, struct expla
 		return false;
 	bool ok = true;
 	for (size_t i = 0; i < n && ok;) {
-		/* the shortest pattern of 1 to 3 steps that repeats; a fault
+		/* the shortest pattern of 1 to 4 steps that repeats; a fault
 		 * and its batch add, page after page, is one pattern */
 		size_t p = 1, k = repeats(it, n, i, 1);
-		for (size_t q = 2; q <= 3 && k == 1; q++) {
+		for (size_t q = 2; q <= 4 && k == 1; q++) {
 			size_t kq = i + 2 * q <= n ? repeats(it, n, i, q) : 1;
 			if (kq > 1) {
 				p = q;

@@ -10,7 +10,7 @@
  * none looks at the model to find out what happened.
  *
  * Owns: the tracepoint log of one call and the text of its steps.
- * May call: json, tracepoint, vmsys.
+ * May call: json, kerr, semantics, tracepoint, vmsys.
  */
 #ifndef VMSIM_EXPLAIN_H
 #define VMSIM_EXPLAIN_H

@@ -4,12 +4,15 @@
 # exactly what to install and fails.
 # Optional tools that some suites use (they skip, saying why, without):
 # clang (libFuzzer: tests/live/fuzz_smoke.sh), GNU parallel
-# (tests/live/sharded_check.sh), man-db and groff (tests/docs/man_lint.sh).
+# (tests/live/sharded_check.sh), man-db and groff (tests/docs/man_lint.sh),
+# tmux (tests/live/step_tmux.sh), headless Chromium (tests/live/report_browser.sh).
 optional=""
 command -v clang >/dev/null 2>&1 || optional="$optional clang"
 command -v parallel >/dev/null 2>&1 || optional="$optional parallel"
 command -v man >/dev/null 2>&1 || optional="$optional man-db"
 command -v groff >/dev/null 2>&1 || optional="$optional groff"
+command -v tmux >/dev/null 2>&1 || optional="$optional tmux"
+command -v chromium >/dev/null 2>&1 || optional="$optional chromium"
 if [ -n "$optional" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "vmsim: installing optional test tools:$optional"
 	export DEBIAN_FRONTEND=noninteractive

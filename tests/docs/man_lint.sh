@@ -17,6 +17,7 @@ for w in inherit inherit_file evict fault touch reclaim drop_caches "expect(page
 done
 # vmsim(1) names every command and the options of each
 for w in "vmsim replay" "vmsim record" "vmsim show" "vmsim diff" "vmsim check" "vmsim flags" \
+	"vmsim explain" "vmsim step" "vmsim report" --diff --from --no-pictures --output \
 	--cap-ipc-lock --rlimit-memlock --maps --faults --expect --at --all --invariant "EXIT STATUS"; do
 	if grep -qF -- "$(printf '%s' "$w" | sed 's/-/\\-/g')" "$tmp/vmsim.1" || grep -qF -- "$w" "$tmp/vmsim.1"; then
 		pass=$((pass + 1)); else echo "FAIL: vmsim(1) does not name $w"; fail=$((fail + 1)); fi

@@ -1,0 +1,231 @@
+/*
+ * cmd_report.c - `vmsim report`: replay a trace under one or two kernels
+ * and write one self-contained HTML page of pictures (sim/report.c): the
+ * address space over time, the LRU lists, locked_vm against
+ * RLIMIT_MEMLOCK, the events with results, and where two kernels differ;
+ * every event's explanation one click away.
+ *
+ * Exit: 0 written, 2 bad usage, bad input or an unwritable output.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "cmds.h"
+#include "explain.h"
+#include "report.h"
+#include "semantics.h"
+#include "session.h"
+
+static const char report_usage[] =
+	"usage: vmsim report [--kernel A [--kernel B]] -o OUT.html [OPTION]... TRACE\n"
+	"\n"
+	"Replays TRACE under kernel A (default: the trace's) and, with a second\n"
+	"--kernel, under B alongside, and writes one HTML file with no outside\n"
+	"resources: the address space as a row of VMA bars per event (coloured by lock\n"
+	"state, darker where more pages are resident), the five LRU list sizes and\n"
+	"locked_vm against RLIMIT_MEMLOCK over the trace, a table of the events and\n"
+	"results, and with two kernels the events where they differ.  Clicking an\n"
+	"event shows what the model did there (as `vmsim explain` tells it).  Long\n"
+	"traces are sampled evenly to at most 1200 rows; every divergence is kept.\n"
+	"The same trace and options give the same bytes.\n"
+	"\n"
+	"  -o, --output FILE   where to write (- for standard output)\n"
+	"  --kernel NAME       once or twice: the kernels to compare\n"
+	SESSION_OPTS_HELP
+	"Exit: 0 written, 2 bad input or output.\n";
+
+struct side_run {
+	struct session ss;
+	bool open;
+	struct tp_log log;
+	struct explain_steps steps;
+};
+
+static int side_open(struct side_run *s, const char *path, const struct session_opts *o)
+{
+	char err[512];
+	if (session_open(&s->ss, path, o, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	s->open = true;
+	vmsys_set_tracepoint(s->ss.sys, tp_log_hook, &s->log);
+	return 0;
+}
+
+static void side_close(struct side_run *s)
+{
+	if (s->open)
+		session_close(&s->ss);
+	tp_log_free(&s->log);
+	explain_steps_free(&s->steps);
+}
+
+/* apply ev; 0 ok, -1 bad input */
+static int side_apply(struct side_run *s, const char *path, struct event *ev, struct outcome *out)
+{
+	char err[512];
+	tp_log_clear(&s->log);
+	*out = (struct outcome){ 0 };
+	if (session_apply(&s->ss, ev, out, err, sizeof(err))) {
+		fprintf(stderr, "%s:%lu:1: error: %s\n", path, ev->line, err);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct session_opts o = SESSION_OPTS_INIT;
+	const char *kernels[2] = { NULL, NULL }, *outpath = NULL;
+	unsigned nk = 0;
+	static const struct option longopts[] = {
+		SESSION_LONGOPTS,
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		if (c == 'k') {
+			if (nk == 2) {
+				fprintf(stderr, "vmsim report: at most two --kernel\n");
+				return 2;
+			}
+			if (!semantics_find_checked(optarg))
+				return 2;
+			kernels[nk++] = optarg;
+			continue;
+		}
+		int r = session_opt(&o, c, optarg, "report");
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
+			fputs(report_usage, stdout);
+			return 0;
+		case 'o':
+			outpath = optarg;
+			break;
+		default:
+			return session_opt_error("report", c, argv, report_usage);
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "vmsim report: %s\n%s",
+			optind >= argc ? "no trace given" : "one trace at a time", report_usage);
+		return 2;
+	}
+	if (!outpath) {
+		fprintf(stderr, "vmsim report: -o OUT.html is needed\n%s", report_usage);
+		return 2;
+	}
+	const char *path = argv[optind];
+	unsigned nsides = nk == 2 ? 2 : 1;
+	struct side_run side[2] = { 0 };
+	int rc = 0;
+	for (unsigned k = 0; k < nsides && !rc; k++) {
+		struct session_opts ok = o;
+		ok.kernel = kernels[k];
+		if (side_open(&side[k], path, &ok))
+			rc = 2;
+	}
+	struct report rep = { .trace = path, .nkernels = nsides, .stride = 1 };
+	for (unsigned k = 0; k < nsides && !rc; k++)
+		rep.kernel[k] = side[k].ss.sem->name;
+	while (!rc) {
+		struct event *ev[2] = { NULL, NULL };
+		int r = 0;
+		for (unsigned k = 0; k < nsides; k++) {
+			r = session_next(&side[k].ss, &ev[k]);
+			if (r < 0) {
+				fprintf(stderr, "%s\n", trace_error(side[k].ss.reader));
+				rc = 2;
+			}
+			if (r <= 0)
+				break;
+		}
+		if (r <= 0)
+			break;
+		bool shown = ev[0]->type != EV_EXPECT && !(ev[0]->type == EV_CALL && ev[0]->sys == SYS_UNKNOWN);
+		struct outcome out[2];
+		bool diverged = false;
+		char why[1024];
+		for (unsigned k = 0; k < nsides && !rc; k++) {
+			if (side_apply(&side[k], path, ev[k], &out[k])) {
+				rc = 2;
+				break;
+			}
+			if (ev[k]->type == EV_EXPECT) {
+				unsigned checked = 0;
+				diverged |= expect_check(side[k].ss.sys, ev[k], why, sizeof(why), &checked) > 0;
+			} else {
+				diverged |= !outcome_matches(ev[k], &out[k], why, sizeof(why));
+			}
+		}
+		if (rc || !shown)
+			continue;
+		if (!report_keep(&rep, diverged))
+			continue;
+		struct report_row *row = report_add(&rep);
+		if (!row) {
+			rc = 2;
+			break;
+		}
+		char text[512];
+		size_t n = trace_format_event(ev[0], side[0].ss.arch, side[0].ss.sem->name, text, sizeof(text));
+		if (n >= sizeof(text))
+			strcpy(text + sizeof(text) - 4, "...");
+		row->line = ev[0]->line;
+		row->pid = out[0].pid;
+		row->event = strdup(text);
+		for (unsigned k = 0; k < nsides; k++) {
+			char res[160];
+			if (out[k].kind == OUT_NONE)
+				snprintf(res, sizeof(res), "-");
+			else
+				outcome_text(ev[k], &out[k], res, sizeof(res));
+			bool dk = !outcome_matches(ev[k], &out[k], why, sizeof(why));
+			if (!explain_build(&side[k].log, side[k].ss.sys, &side[k].steps) ||
+			    !report_fill(&row->side[k], side[k].ss.sys,
+					 vmsys_task(side[k].ss.sys, out[k].pid, false), &side[k].steps, res,
+					 dk)) {
+				fprintf(stderr, "vmsim report: out of memory\n");
+				rc = 2;
+				break;
+			}
+		}
+		if (!row->event)
+			rc = 2;
+	}
+	if (!rc) {
+		FILE *f = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
+		if (!f) {
+			fprintf(stderr, "vmsim report: %s: %s\n", outpath, strerror(errno));
+			rc = 2;
+		} else {
+			report_write(f, &rep);
+			bool bad = ferror(f) != 0;
+			if (f != stdout)
+				bad |= fclose(f) != 0;
+			else
+				bad |= fflush(f) != 0;
+			if (bad) {
+				fprintf(stderr, "vmsim report: %s: write failed\n", outpath);
+				rc = 2;
+			}
+		}
+	}
+	report_free(&rep);
+	for (unsigned k = 0; k < nsides; k++)
+		side_close(&side[k]);
+	return rc;
+}

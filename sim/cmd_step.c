@@ -1,0 +1,618 @@
+/*
+ * cmd_step.c - `vmsim step`: walk a trace one event at a time, forward and
+ * back, with the model's explanation of each event and pictures of the
+ * address space and the LRU lists after it.
+ *
+ * Back is exact: it replays the trace from the start to the wanted event
+ * (the model is deterministic, so the state is the one it had).
+ * Commands come from the terminal (sim/lineedit.c) or, line by line, from
+ * a pipe.
+ *
+ * Exit: 0 at quit or the end of the commands, 2 bad usage or bad input.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "cmds.h"
+#include "explain.h"
+#include "lineedit.h"
+#include "picture.h"
+#include "session.h"
+#include "views.h"
+#include "vmstat.h"
+
+static const char step_usage[] =
+	"usage: vmsim step [OPTION]... TRACE\n"
+	"\n"
+	"Steps through TRACE on the model.  After each step it prints the event, what\n"
+	"the model did (as `vmsim explain` tells it), the address space of the event's\n"
+	"process as a ruler of VMAs and the LRU lists as bars.  Commands (read from\n"
+	"the terminal with the usual editing keys and history, or from a pipe):\n"
+	"\n"
+	"  next [N]          n  the next N events (default 1; an empty line repeats)\n"
+	"  back [N]          b  N events back (replays from the start: exact)\n"
+	"  goto LINE         g  to the last event on or before trace line LINE\n"
+	"  until COND        u  forward until COND holds after an event:\n"
+	"                       divergence | call NAME | line N | end |\n"
+	"                       QUANTITY OP NUMBER with OP one of < <= == != >= >\n"
+	"                       QUANTITY: locked_vm total_vm rss map_count (pages or\n"
+	"                       count, of the event's process), inactive_anon active_anon\n"
+	"                       inactive_file active_file unevictable (pages), or any\n"
+	"                       /proc/vmstat name (nr_mlock, unevictable_pgs_culled ...)\n"
+	"  show VIEW         s  maps smaps status meminfo vmstat pages lru\n"
+	"  explain           e  what the model did at this event\n"
+	"  ruler | lists        the address-space ruler, the LRU lists\n"
+	"  where             w  the current line\n"
+	"  help              h  this list\n"
+	"  quit              q  (also end of input, ^D)\n"
+	"\n"
+	SESSION_OPTS_HELP
+	"  --pid PID       whose address space the ruler shows (default: the event's)\n"
+	"  --width N       columns of the pictures (default 80)\n"
+	"  --no-pictures   print no ruler and lists after each step\n"
+	"Exit: 0 ok, 2 bad input.\n";
+
+struct stepper {
+	const char *path;
+	struct session_opts o;
+	struct session ss;
+	bool open;
+	struct tp_log log;
+	struct explain_steps steps;
+	unsigned long pos;        /* shown events applied */
+	unsigned long line;       /* the line of the last one */
+	char text[512];
+	char result[160];
+	char why[1024];
+	bool diverged;            /* at the last step */
+	bool ended;
+	int pid;                  /* the last event's process */
+	int want_pid;             /* --pid, or 0 */
+	unsigned width;
+	bool pictures;
+};
+
+static bool shown(const struct event *ev)
+{
+	return ev->type != EV_EXPECT && !(ev->type == EV_CALL && ev->sys == SYS_UNKNOWN);
+}
+
+static int st_open(struct stepper *st)
+{
+	char err[512];
+	if (st->open)
+		session_close(&st->ss);
+	st->open = false;
+	if (session_open(&st->ss, st->path, &st->o, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	st->open = true;
+	vmsys_set_tracepoint(st->ss.sys, tp_log_hook, &st->log);
+	st->pos = st->line = 0;
+	st->ended = false;
+	st->diverged = false;
+	st->text[0] = st->result[0] = st->why[0] = 0;
+	st->steps.n = 0;
+	st->pid = 0;
+	return 0;
+}
+
+/*
+ * Apply events up to and including the next shown one (expect lines on
+ * the way are checked).  1 stepped, 0 at the end, -1 bad input.  explain:
+ * build the steps of the shown event.
+ */
+static int st_next(struct stepper *st, bool explain)
+{
+	char err[512];
+	st->diverged = false;
+	st->why[0] = 0;
+	for (;;) {
+		struct event *ev;
+		int r = session_next(&st->ss, &ev);
+		if (r < 0) {
+			fprintf(stderr, "%s\n", trace_error(st->ss.reader));
+			return -1;
+		}
+		if (r == 0) {
+			st->ended = true;
+			return 0;
+		}
+		bool show = shown(ev);
+		tp_log_clear(&st->log);
+		struct outcome out = { 0 };
+		if (session_apply(&st->ss, ev, &out, err, sizeof(err))) {
+			fprintf(stderr, "%s:%lu:1: error: %s\n", st->path, ev->line, err);
+			return -1;
+		}
+		if (!show) {
+			if (ev->type == EV_EXPECT) {
+				unsigned checked = 0;
+				size_t o = strlen(st->why);
+				if (expect_check(st->ss.sys, ev, st->why + o, sizeof(st->why) - o, &checked))
+					st->diverged = true;
+			}
+			continue;
+		}
+		st->pos++;
+		st->line = ev->line;
+		st->pid = out.pid;
+		size_t n = trace_format_event(ev, st->ss.arch, st->ss.sem->name, st->text, sizeof(st->text));
+		if (n >= sizeof(st->text))
+			strcpy(st->text + sizeof(st->text) - 4, "...");
+		if (out.kind == OUT_NONE)
+			snprintf(st->result, sizeof(st->result), "-");
+		else
+			outcome_text(ev, &out, st->result, sizeof(st->result));
+		char w[512];
+		if (!outcome_matches(ev, &out, w, sizeof(w))) {
+			st->diverged = true;
+			size_t o = strlen(st->why);
+			snprintf(st->why + o, sizeof(st->why) - o, "  %s\n", w);
+		}
+		if (explain && !explain_build(&st->log, st->ss.sys, &st->steps)) {
+			fprintf(stderr, "vmsim step: out of memory\n");
+			return -1;
+		}
+		if (!explain)
+			st->steps.n = 0;
+		return 1;
+	}
+}
+
+/* replay from the start to shown event number k (0 = before the first) */
+static int st_seek(struct stepper *st, unsigned long k)
+{
+	if (st_open(st))
+		return -1;
+	while (st->pos < k) {
+		int r = st_next(st, st->pos + 1 == k);
+		if (r <= 0)
+			return r;
+	}
+	return 1;
+}
+
+static struct task *st_task(struct stepper *st)
+{
+	int pid = st->want_pid ? st->want_pid : st->pid;
+	return vmsys_task(st->ss.sys, pid, false);
+}
+
+static void print_where(struct stepper *st)
+{
+	if (!st->pos) {
+		printf("at the start of %s (no event applied)\n", st->path);
+		return;
+	}
+	printf("%s:%lu: %s\n", st->path, st->line, st->text);
+}
+
+static void print_result(struct stepper *st)
+{
+	if (!st->pos)
+		return;
+	printf("  => %s\n", st->result);
+	if (st->diverged)
+		printf("  DIVERGENCE: the trace says otherwise:\n%s", st->why);
+}
+
+static void print_step(struct stepper *st)
+{
+	print_where(st);
+	if (st->ended && !st->pos)
+		return;
+	explain_print(stdout, &st->steps, st->ss.sem, "  ");
+	print_result(st);
+	if (st->pictures) {
+		picture_ruler(stdout, st->ss.sys, st_task(st), st->width);
+		picture_lists(stdout, st->ss.sys, st->width);
+	}
+}
+
+/* a quantity of the model by name: false if unknown */
+static bool quantity(struct stepper *st, const char *name, int64_t *v)
+{
+	static const char *const lists[] = {
+		"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
+	};
+	for (int l = 0; l < 5; l++)
+		if (!strcmp(name, lists[l])) {
+			*v = (int64_t)vmsys_lru_size(st->ss.sys, l);
+			return true;
+		}
+	if (!strcmp(name, "locked_vm") || !strcmp(name, "total_vm") || !strcmp(name, "rss") ||
+	    !strcmp(name, "map_count")) {
+		struct task *t = st_task(st);
+		if (!t || !task_alive(t)) {
+			*v = 0;
+			return true;
+		}
+		struct vm_status s;
+		vmsys_status(st->ss.sys, t, &s);
+		if (!strcmp(name, "locked_vm"))
+			*v = (int64_t)s.locked_vm;
+		else if (!strcmp(name, "total_vm"))
+			*v = (int64_t)s.total_vm;
+		else if (!strcmp(name, "rss"))
+			*v = (int64_t)(s.rss_anon + s.rss_file + s.rss_shmem);
+		else
+			*v = (int64_t)vmsys_map_count(st->ss.sys, t);
+		return true;
+	}
+	int i = vmstat_find(name, (unsigned)strlen(name));
+	if (i < 0)
+		return false;
+	*v = vmsys_vmstat(st->ss.sys, i);
+	return true;
+}
+
+enum cond_kind { C_DIVERGENCE, C_CALL, C_LINE, C_END, C_CMP };
+struct cond {
+	enum cond_kind kind;
+	char name[64];
+	char op[8];
+	int64_t value;
+};
+
+static int parse_cond(struct stepper *st, const char *s, struct cond *c)
+{
+	char a[64] = "", op[8] = "", b[64] = "", extra[8] = "";
+	int n = sscanf(s, "%63s %7s %63s %7s", a, op, b, extra);
+	memset(c, 0, sizeof(*c));
+	if (n == 1 && !strcmp(a, "divergence")) {
+		c->kind = C_DIVERGENCE;
+		return 0;
+	}
+	if (n == 1 && !strcmp(a, "end")) {
+		c->kind = C_END;
+		return 0;
+	}
+	if (n == 2 && !strcmp(a, "call")) {
+		c->kind = C_CALL;
+		snprintf(c->name, sizeof(c->name), "%s", op);
+		return 0;
+	}
+	char *end;
+	if (n == 2 && !strcmp(a, "line")) {
+		errno = 0;
+		c->value = strtoll(op, &end, 10);
+		if (*end || errno || c->value < 0)
+			goto bad;
+		c->kind = C_LINE;
+		return 0;
+	}
+	if (n != 3)
+		goto bad;
+	static const char *const ops[] = { "<", "<=", "==", "!=", ">=", ">" };
+	bool known = false;
+	for (unsigned i = 0; i < 6; i++)
+		known |= !strcmp(op, ops[i]);
+	int64_t dummy;
+	if (!known || !quantity(st, a, &dummy))
+		goto bad;
+	errno = 0;
+	c->value = strtoll(b, &end, 0);
+	if (*end || errno)
+		goto bad;
+	c->kind = C_CMP;
+	snprintf(c->name, sizeof(c->name), "%s", a);
+	snprintf(c->op, sizeof(c->op), "%s", op);
+	return 0;
+bad:
+	printf("until: cannot read '%s' (divergence, end, call NAME, line N, or QUANTITY OP NUMBER; "
+	       "`help` lists the quantities)\n", s);
+	return -1;
+}
+
+static bool cond_holds(struct stepper *st, const struct cond *c)
+{
+	int64_t v;
+	switch (c->kind) {
+	case C_DIVERGENCE:
+		return st->diverged;
+	case C_END:
+		return false;
+	case C_LINE:
+		return st->line >= (unsigned long)c->value;
+	case C_CALL: {
+		size_t n = strlen(c->name);
+		return !strncmp(st->text + strspn(st->text, "0123456789 "), c->name, n) &&
+		       st->text[strspn(st->text, "0123456789 ") + n] == '(';
+	}
+	case C_CMP:
+		if (!quantity(st, c->name, &v))
+			return false;
+		if (!strcmp(c->op, "<"))
+			return v < c->value;
+		if (!strcmp(c->op, "<="))
+			return v <= c->value;
+		if (!strcmp(c->op, "=="))
+			return v == c->value;
+		if (!strcmp(c->op, "!="))
+			return v != c->value;
+		if (!strcmp(c->op, ">="))
+			return v >= c->value;
+		return v > c->value;
+	}
+	return false;
+}
+
+static int parse_count(const char *arg, unsigned long *n)
+{
+	if (!*arg) {
+		*n = 1;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	while (*end == ' ')
+		end++;
+	if (*end || errno || arg[0] == '-' || !v) {
+		printf("expected a count > 0, not '%s'\n", arg);
+		return -1;
+	}
+	*n = v;
+	return 0;
+}
+
+/* one command; 1 = quit, -1 = bad input of the trace (exit 2) */
+static int command(struct stepper *st, const char *line)
+{
+	while (isspace((unsigned char)*line))
+		line++;
+	char cmd[32] = "";
+	size_t cl = strcspn(line, " \t");
+	snprintf(cmd, sizeof(cmd), "%.*s", (int)(cl < 31 ? cl : 31), line);
+	const char *arg = line + cl;
+	while (isspace((unsigned char)*arg))
+		arg++;
+	char argbuf[256];
+	snprintf(argbuf, sizeof(argbuf), "%s", arg);
+	for (size_t n = strlen(argbuf); n && isspace((unsigned char)argbuf[n - 1]); n--)
+		argbuf[n - 1] = 0;
+	arg = argbuf;
+	unsigned long n;
+	int r;
+
+	if (!strcmp(cmd, "q") || !strcmp(cmd, "quit") || !strcmp(cmd, "exit"))
+		return 1;
+	if (!strcmp(cmd, "h") || !strcmp(cmd, "help") || !strcmp(cmd, "?")) {
+		const char *c = strstr(step_usage, "  next");
+		const char *e = strstr(step_usage, "\n\n  --");
+		printf("%.*s\n", (int)(e && c ? e - c : 0), c ? c : "");
+		return 0;
+	}
+	if (!*cmd || !strcmp(cmd, "n") || !strcmp(cmd, "next")) {
+		if (parse_count(arg, &n))
+			return 0;
+		for (unsigned long i = 0; i < n; i++) {
+			r = st_next(st, i + 1 == n);
+			if (r < 0)
+				return -1;
+			if (!r) {
+				printf("end of trace after line %lu\n", st->line);
+				return 0;
+			}
+		}
+		print_step(st);
+		return 0;
+	}
+	if (!strcmp(cmd, "b") || !strcmp(cmd, "back")) {
+		if (parse_count(arg, &n))
+			return 0;
+		unsigned long k = n >= st->pos ? 0 : st->pos - n;
+		if (st_seek(st, k) < 0)
+			return -1;
+		print_step(st);
+		return 0;
+	}
+	if (!strcmp(cmd, "g") || !strcmp(cmd, "goto")) {
+		char *end;
+		errno = 0;
+		unsigned long target = strtoul(arg, &end, 10);
+		if (!*arg || *end || errno || arg[0] == '-') {
+			printf("goto needs a trace line number\n");
+			return 0;
+		}
+		/* the last shown event on or before the line: count them */
+		if (st_open(st))
+			return -1;
+		unsigned long k = 0;
+		while ((r = st_next(st, false)) > 0 && st->line <= target)
+			k = st->pos;
+		if (r < 0)
+			return -1;
+		if (st_seek(st, k) < 0)
+			return -1;
+		print_step(st);
+		return 0;
+	}
+	if (!strcmp(cmd, "u") || !strcmp(cmd, "until")) {
+		struct cond c;
+		if (parse_cond(st, arg, &c))
+			return 0;
+		for (;;) {
+			r = st_next(st, true);
+			if (r < 0)
+				return -1;
+			if (!r) {
+				printf("end of trace after line %lu%s\n", st->line,
+				       c.kind == C_END ? "" : ": the condition never held");
+				if (st->pos)
+					print_step(st);
+				return 0;
+			}
+			if (cond_holds(st, &c))
+				break;
+		}
+		print_step(st);
+		return 0;
+	}
+	if (!strcmp(cmd, "s") || !strcmp(cmd, "show")) {
+		int view = view_find(arg);
+		if (view < 0) {
+			printf("show: unknown view '%s' (views: %s)\n", arg, view_list());
+			return 0;
+		}
+		struct view_ctx vc = { st->ss.sys, NULL, st->ss.arch, st->ss.sem->name };
+		if (!view_is_global((enum view_kind)view)) {
+			vc.task = st_task(st);
+			if (!vc.task) {
+				printf("show: no process yet\n");
+				return 0;
+			}
+		}
+		if (view_drains((enum view_kind)view))
+			printf("(the pages and lru views are taken after draining the per-CPU batches;"
+			       " the replay goes on undrained)\n");
+		if (view_drains((enum view_kind)view)) {
+			/* draining changes the model: show a drained copy, by
+			 * replaying to here on a second session */
+			struct stepper copy = *st;
+			copy.open = false;
+			copy.log = (struct tp_log){ 0 };
+			copy.steps = (struct explain_steps){ 0 };
+			if (st_seek(&copy, st->pos) < 0) {
+				if (copy.open)
+					session_close(&copy.ss);
+				return -1;
+			}
+			vm_drain_all(copy.ss.sys);
+			vc.sys = copy.ss.sys;
+			if (vc.task)
+				vc.task = st_task(&copy);
+			view_print(stdout, (enum view_kind)view, &vc);
+			session_close(&copy.ss);
+			tp_log_free(&copy.log);
+			explain_steps_free(&copy.steps);
+		} else {
+			view_print(stdout, (enum view_kind)view, &vc);
+		}
+		return 0;
+	}
+	if (!strcmp(cmd, "e") || !strcmp(cmd, "explain")) {
+		print_where(st);
+		if (st->pos && !st->steps.n)
+			printf("  (the model did nothing it reports at this event)\n");
+		explain_print(stdout, &st->steps, st->ss.sem, "  ");
+		print_result(st);
+		return 0;
+	}
+	if (!strcmp(cmd, "ruler")) {
+		picture_ruler(stdout, st->ss.sys, st_task(st), st->width);
+		return 0;
+	}
+	if (!strcmp(cmd, "lists")) {
+		picture_lists(stdout, st->ss.sys, st->width);
+		return 0;
+	}
+	if (!strcmp(cmd, "w") || !strcmp(cmd, "where")) {
+		print_where(st);
+		print_result(st);
+		return 0;
+	}
+	printf("unknown command '%s' (help lists them)\n", cmd);
+	return 0;
+}
+
+int cmd_step(int argc, char **argv)
+{
+	struct stepper st = { 0 };
+	st.o = (struct session_opts)SESSION_OPTS_INIT;
+	st.width = 80;
+	st.pictures = true;
+	static const struct option longopts[] = {
+		SESSION_LONGOPTS,
+		{ "pid", required_argument, NULL, 'p' },
+		{ "width", required_argument, NULL, 'w' },
+		{ "no-pictures", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	optind = 0;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		int r = session_opt(&st.o, c, optarg, "step");
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		char *end;
+		unsigned long v;
+		switch (c) {
+		case 'h':
+			fputs(step_usage, stdout);
+			return 0;
+		case 'p':
+		case 'w':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || optarg[0] == '-' || !v ||
+			    v > (c == 'p' ? 0x7fffffffUL : 400UL) || (c == 'w' && v < 40)) {
+				fprintf(stderr, "vmsim step: %s needs a number%s, not '%s'\n",
+					c == 'p' ? "--pid" : "--width", c == 'p' ? " > 0" : " from 40 to 400",
+					optarg);
+				return 2;
+			}
+			if (c == 'p')
+				st.want_pid = (int)v;
+			else
+				st.width = (unsigned)v;
+			break;
+		case 'P':
+			st.pictures = false;
+			break;
+		default:
+			return session_opt_error("step", c, argv, step_usage);
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "vmsim step: %s\n%s", optind >= argc ? "no trace given" : "one trace at a time",
+			step_usage);
+		return 2;
+	}
+	st.path = argv[optind];
+	int rc = 0;
+	if (st_open(&st)) {
+		rc = 2;
+	} else {
+		struct lineedit le;
+		lineedit_init(&le);
+		if (le.tty)
+			printf("vmsim step %s (%s): `help` for commands, ^D to quit\n", st.path,
+			       st.ss.sem->name);
+		print_where(&st);
+		char last[256] = "next";
+		const char *line;
+		while ((line = lineedit_read(&le, "(vmsim) "))) {
+			/* an empty line on a terminal repeats the last command */
+			const char *cmd = (!*line && le.tty) ? last : line;
+			if (*line)
+				snprintf(last, sizeof(last), "%s", line);
+			int r = command(&st, cmd);
+			fflush(stdout);
+			if (r < 0) {
+				rc = 2;
+				break;
+			}
+			if (r > 0)
+				break;
+		}
+		lineedit_free(&le);
+	}
+	if (st.open)
+		session_close(&st.ss);
+	tp_log_free(&st.log);
+	explain_steps_free(&st.steps);
+	return rc;
+}

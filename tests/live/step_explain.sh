@@ -1,0 +1,115 @@
+#!/bin/sh
+# step_explain.sh - vmsim explain and vmsim step on bundled traces: the
+# kernel functions explain names for the key events of each tutorial
+# lesson, per kernel; --diff and --format json; step's commands from a
+# pipe: back is exact (the views after back equal a fresh walk to the same
+# event), goto, until with each kind of condition, show, and errors.
+. "$(dirname "$0")/../lib/suite.sh"
+vmsim=${VMSIM:-./vmsim}
+case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
+G=traces/golden
+S=traces/semantics
+
+# has TEXT COMMAND...: the output of COMMAND contains TEXT
+has() {
+	want=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1 && grep -qF -- "$want" "$tmp/out"; then ok; else
+		bad "'$*' lacks: $want"; head -20 "$tmp/out"
+	fi
+}
+
+# --- explain names the kernel functions -------------------------------------
+has "__split_vma: vma [0x7ffff7ff7000, 0x7ffff7fff000) split at 0x7ffff7ff9000 (map_count 2 -> 3)  [mm/vma.c:__split_vma() @ v6.18]" \
+	$vmsim explain --from 35 --to 35 $G/mlock/split-and-merge.trace
+has "mlock_fixup: VM_LOCKED set on [0x7ffff7ff9000, 0x7ffff7ffb000)  [mm/mlock.c:mlock_fixup() @ v6.18]" \
+	$vmsim explain --from 35 --to 35 $G/mlock/split-and-merge.trace
+has "[mm/mmap.c:__split_vma() @ v4.4]" $vmsim explain --kernel 4.4 --from 35 --to 35 $G/mlock/split-and-merge.trace
+has "vma_merge: vma [0x7ffff7ffb000, 0x7ffff7ffd000) merged" $vmsim explain --kernel 4.0 --from 51 --to 51 $G/mlock/split-and-merge.trace
+has "do_mlock: RLIMIT_MEMLOCK: 1 + locked_vm 16 = 17 pages > limit 16: ENOMEM  [mm/mlock.c:do_mlock() @ v6.18]" \
+	$vmsim explain --from 46 --to 46 $G/rlimit/mlock-enomem.trace
+# the unevictable list: a fault into a locked VMA culls the new page
+has "mlock_new_folio: 2 pages PG_mlocked  [mm/mlock.c:mlock_new_folio() @ v6.18]" \
+	$vmsim explain --from 35 --to 35 $G/mlock/split-and-merge.trace
+has "mlock_drain_local: 2 pages culled: new -> unevictable" \
+	$vmsim explain --from 35 --to 35 $G/mlock/split-and-merge.trace
+has "2 pages PG_mlocked  [mm/swap.c:lru_cache_add_active_or_unevictable() @ v4.4]" \
+	$vmsim explain --kernel 4.4 --from 35 --to 35 $G/mlock/split-and-merge.trace
+has "munlock_folio: 4 pages queued in the per-CPU mlock batch" $vmsim explain --from 64 --to 64 $G/rlimit/mlock-enomem.trace
+has "4 pages rescued: unevictable -> inactive_anon" $vmsim explain --from 64 --to 64 $G/rlimit/mlock-enomem.trace
+# 4.4 charges a locked range again when it relocks it with ONFAULT
+has "mlock_fixup: locked_vm 4 -> 8 pages (+4;" $vmsim explain $S/mlock2-relock.trace
+# lof-v1: MAP_LOCKONFAULT sets VM_LOCKONFAULT, not charged
+has "VmFlags rd wr mr mw me ?? ac" $vmsim explain --kernel lof-v1 --to 7 $S/lof-map-lockonfault.trace
+has "mm/mmap.c:mmap_region() @ v4.0+lof-v1" $vmsim explain --kernel lof-v1 $S/lof-map-lockonfault.trace
+# fork: dup_mmap copies the VMAs without their locks
+has "copied into the child" $vmsim explain $G/fork-cow/locks-not-inherited.trace
+has "the parent's VM_LOCKED is not inherited  [mm/mmap.c:dup_mmap() @ v6.18]" $vmsim explain $G/fork-cow/locks-not-inherited.trace
+has "do_wp_page: 2 faults at 0x7ffff7ffb000..0x7ffff7ffc000: copy on write" $vmsim explain $G/fork-cow/locks-not-inherited.trace
+# mlockall: def_flags
+has "VM_LOCKED set on mm->def_flags  [mm/mlock.c:apply_mlockall_flags() @ v6.18]" $vmsim explain $G/mlockall/future.trace
+
+# --diff: only the events where the kernels part, both sides shown
+$vmsim explain --diff 4.4 $G/mlock/split-and-merge.trace >"$tmp/diff" 2>&1
+grep -q '^  6.18:$' "$tmp/diff" && grep -q '^  4.4:$' "$tmp/diff" && ok || bad "--diff shows no two sides"
+grep -q 'per-CPU lru_add batch (14 of 14)' "$tmp/diff" && ok || bad "--diff lacks 4.4's 14-page pagevec"
+n_all=$($vmsim explain $G/mlock/split-and-merge.trace | grep -c '^traces/')
+n_diff=$(grep -c '^traces/' "$tmp/diff")
+[ "$n_diff" -lt "$n_all" ] && ok || bad "--diff shows $n_diff events of $n_all: not only the differing ones"
+$vmsim explain --diff 6.18 $G/mlock/split-and-merge.trace >"$tmp/same" 2>&1
+[ ! -s "$tmp/same" ] && ok || bad "--diff against the same kernel printed something"
+# JSON: one valid object a line, with steps
+$vmsim explain --format json --diff 4.0 $G/mlock/split-and-merge.trace >"$tmp/j" 2>&1
+if python3 -c '
+import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    assert o["kind"] == "explain" and "a" in o and "b" in o, l
+    for s in o["a"]["steps"] + o["b"]["steps"]:
+        assert s["cite"] and s["fn"] and s["text"], s
+    n += 1
+assert n > 0
+' "$tmp/j"; then ok; else bad "explain --format json"; head -3 "$tmp/j"; fi
+$vmsim explain --from x $G/mlock/split-and-merge.trace >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--from x: not exit 2"
+$vmsim explain --diff 2.6 $G/mlock/split-and-merge.trace >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--diff 2.6: not exit 2"
+$vmsim explain /nonexistent >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "a missing trace: not exit 2"
+# every bundled trace explains without error
+for t in $G/*/*.trace $S/*.trace; do
+	$vmsim explain "$t" >/dev/null 2>"$tmp/err" || { bad "explain $t:"; head -3 "$tmp/err"; }
+done
+ok
+
+# --- step ---------------------------------------------------------------------
+T=$G/rlimit/mlock-enomem.trace
+step() { printf "$1" | $vmsim step --no-pictures "$T" 2>&1; }
+# back is exact: the views after next 9, back 4 are those of next 5
+step 'next 9\nback 4\nshow status\nshow lru\nwhere\n' | sed '1,/^  => /d' >"$tmp/back"
+step 'next 5\nshow status\nshow lru\nwhere\n' | sed '1,/^  => /d' >"$tmp/fresh"
+sed -n '/VmPeak/,$p' "$tmp/back" >"$tmp/b2"
+sed -n '/VmPeak/,$p' "$tmp/fresh" >"$tmp/f2"
+[ -s "$tmp/f2" ] && cmp -s "$tmp/b2" "$tmp/f2" && ok || { bad "back 4 after next 9 is not next 5:"; diff "$tmp/b2" "$tmp/f2" | head; }
+step 'goto 46\nwhere\n' | tail -2 | grep -q "^$T:46: mlock(0x7ffff7fef000, 4096)" && ok || bad "goto 46"
+step 'goto 47\nwhere\n' | tail -2 | grep -q "^$T:46: " && ok || bad "goto 47 (no event there) is not the event of line 46"
+step 'until locked_vm >= 16\n' | grep -q "^$T:40: mlock(0x7ffff7fdf000, 65536) = 0" && ok || bad "until locked_vm >= 16"
+step 'until call munlock\n' | grep -q "^$T:64: munlock(" && ok || bad "until call munlock"
+step 'until unevictable > 0\n' | grep -q "^$T:40: " && ok || bad "until unevictable > 0"
+step 'until nr_mlock == 16\n' | grep -q "^$T:40: " && ok || bad "until nr_mlock == 16 (a vmstat name)"
+step 'until line 60\n' | grep -q "^$T:64: " && ok || bad "until line 60"
+step 'until divergence\n' | grep -q "the condition never held" && ok || bad "until divergence on a trace without one"
+step 'until bogus > 1\n' | grep -q "until: cannot read" && ok || bad "until with an unknown quantity"
+step 'frobnicate\n' | grep -q "unknown command 'frobnicate'" && ok || bad "an unknown command"
+step 'show nonsense\n' | grep -q "unknown view" && ok || bad "show of an unknown view"
+step 'next\nexplain\n' | grep -q "__mmap_region: vma \[" && ok || bad "explain after next"
+step 'next 200\n' | grep -q "end of trace after line 96" && ok || bad "next past the end"
+# a divergence stops until: a trace whose recorded result the model does not give
+sed 's/^mlock(0x7ffff7fdf000, 65536) = 0$/mlock(0x7ffff7fdf000, 65536) = -1 EPERM (Operation not permitted)/' "$T" >"$tmp/div.trace"
+printf 'until divergence\n' | $vmsim step --no-pictures "$tmp/div.trace" >"$tmp/d" 2>&1
+grep -q "DIVERGENCE" "$tmp/d" && grep -q ":40: mlock(0x7ffff7fdf000, 65536) = -1 EPERM" "$tmp/d" && ok || { bad "until divergence:"; cat "$tmp/d"; }
+# the pictures
+printf 'next 8\n' | $vmsim step "$T" >"$tmp/pic" 2>&1
+grep -q '\[LLLLLLLLLLLLLLLL|----------------\]' "$tmp/pic" && ok || { bad "the ruler of 16 locked + 16 unlocked pages:"; cat "$tmp/pic"; }
+grep -q '^  unevictable    U' "$tmp/pic" && ok || bad "the LRU diagram shows no unevictable pages"
+printf 'quit\n' | $vmsim step /nonexistent >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "step of a missing trace: not exit 2"
+$vmsim step --width 3 "$T" </dev/null >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--width 3: not exit 2"
+finish step_explain
