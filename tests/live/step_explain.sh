@@ -74,11 +74,14 @@ assert n > 0
 $vmsim explain --from x $G/mlock/split-and-merge.trace >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--from x: not exit 2"
 $vmsim explain --diff 2.6 $G/mlock/split-and-merge.trace >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--diff 2.6: not exit 2"
 $vmsim explain /nonexistent >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "a missing trace: not exit 2"
-# every bundled trace explains without error
-for t in $G/*/*.trace $S/*.trace; do
-	$vmsim explain "$t" >/dev/null 2>"$tmp/err" || { bad "explain $t:"; head -3 "$tmp/err"; }
+# every bundled trace explains, steps (to the end and back) and reports without error
+for t in $(find traces -name '*.trace' -o -name '*.strace' | sort); do
+	$vmsim explain "$t" >/dev/null 2>"$tmp/err" && ok || { bad "explain $t:"; head -3 "$tmp/err"; }
+	printf 'until end\nback 3\nshow maps\n' | $vmsim step "$t" >/dev/null 2>"$tmp/err" && ok ||
+		{ bad "step $t:"; head -3 "$tmp/err"; }
+	$vmsim report -o "$tmp/r.html" "$t" 2>"$tmp/err" && [ -s "$tmp/r.html" ] && ok ||
+		{ bad "report $t:"; head -3 "$tmp/err"; }
 done
-ok
 
 # --- step ---------------------------------------------------------------------
 T=$G/rlimit/mlock-enomem.trace
