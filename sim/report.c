@@ -40,6 +40,7 @@ static void side_free(struct report_side *s)
 {
 	free(s->result);
 	free(s->explain);
+	free(s->steps);
 	free(s->vma);
 	memset(s, 0, sizeof(*s));
 }
@@ -99,11 +100,20 @@ bool report_fill(struct report_side *side, struct vmsys *s, struct task *t,
 	explain_print(m, st, vmsys_semantics(s), "");
 	fclose(m);
 	side->explain = text;
+	text = NULL;
+	len = 0;
+	m = open_memstream(&text, &len);
+	if (!m)
+		return false;
+	for (size_t i = 0; i < st->n; i++)
+		fprintf(m, "%s\n", st->s[i].text);
+	fclose(m);
+	side->steps = text;
 	for (int l = 0; l < 5; l++)
 		side->lru[l] = vmsys_lru_size(s, l);
 	side->limit = UINT64_MAX;
 	if (!t || !task_alive(t))
-		return side->result && side->explain;
+		return side->result && side->explain && side->steps;
 	struct vm_status vs;
 	vmsys_status(s, t, &vs);
 	side->locked_vm = vs.locked_vm;
@@ -124,7 +134,7 @@ bool report_fill(struct report_side *side, struct vmsys *s, struct task *t,
 		o->resident = vi.rss / PAGE;
 		o->lock = (uint8_t)picture_lock_state(s, vi.flags);
 	}
-	return side->result && side->explain;
+	return side->result && side->explain && side->steps;
 }
 
 void report_free(struct report *r)
@@ -359,7 +369,8 @@ static const char style[] =
 	"h1{font-size:20px}h2{font-size:16px;margin-top:24px}"
 	".meta{color:#555}figure{margin:8px 0}figcaption{font-size:12px;color:#444}"
 	"svg{border:1px solid #ccc;background:#fafafa;display:block}"
-	".pair{display:flex;gap:12px;flex-wrap:wrap}"
+	".pair{display:flex;gap:12px}.pair figure{flex:1 1 0;min-width:0}"
+	".pair svg{width:100%;height:auto}"
 	"rect.vma.unlocked{fill:#4a7bd0}rect.vma.locked{fill:#d0453a}rect.vma.onfault{fill:#e8a33a}"
 	"rect.frame{fill:none;stroke:#ddd}polyline.series{fill:none;stroke-width:1.5}"
 	".inactive_anon{stroke:#4a7bd0;color:#4a7bd0}.active_anon{stroke:#1c3f8a;color:#1c3f8a}"
@@ -439,7 +450,7 @@ void report_write(FILE *f, const struct report *r)
 			const struct report_row *row = &r->row[i];
 			const struct report_side *a = &row->side[0], *b = &row->side[1];
 			bool res = strcmp(a->result, b->result) != 0;
-			bool steps = strcmp(a->explain, b->explain) != 0;
+			bool steps = strcmp(a->steps, b->steps) != 0;
 			bool lck = a->locked_vm != b->locked_vm;
 			bool vmas = a->nvma != b->nvma;
 			if (!res && !steps && !lck && !vmas)

@@ -32,6 +32,7 @@ struct report_side {
 	char *result;          /* "0", "-1 ENOMEM", "MINOR" */
 	bool diverged;         /* the trace says otherwise */
 	char *explain;         /* the explanation steps, one per line */
+	char *steps;           /* the same without citations: what two kernels compare */
 	struct report_vma *vma;
 	unsigned nvma;
 	uint64_t lru[5];       /* inactive_anon .. unevictable, pages */
