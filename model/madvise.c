@@ -49,10 +49,13 @@ static int madv_flags(struct vmsys *s, struct task *t, struct vma **vp, uint64_t
 	if (nf == v->flags)
 		return 0;
 	int err = 0;
+	vm_flags_t of = v->flags;
 	v = vma_modify_flags(s, t->mm, v, start, end, nf, &err);
 	if (!v)
 		return err;
 	v->flags = nf;
+	TP(s, TP_VMA_FLAGS, KFN_MADVISE_UPDATE, .start = start, .end = end, .old_flags = of,
+	   .new_flags = nf);
 	*vp = v;
 	return 0;
 }

@@ -35,6 +35,8 @@ void mm_put(struct vmsys *s, struct mm *mm)
 		if (munlock_first && (v->flags & VM_LOCKED))
 			munlock_vma_pages_all(s, v);
 		zap_range(s, mm, v, v->start, v->end);
+		TP(s, TP_VMA_UNLINK, KFN_EXIT_MMAP, .start = v->start, .end = v->end,
+		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);
 		vma_unlink_free(s, mm, v);
 	}
 	/* The exiting task's CPU batches are applied before anyone else can

@@ -46,6 +46,14 @@ has "mm/mmap.c:mmap_region() @ v4.0+lof-v1" $vmsim explain --kernel lof-v1 $S/lo
 has "copied into the child" $vmsim explain $G/fork-cow/locks-not-inherited.trace
 has "the parent's VM_LOCKED is not inherited  [mm/mmap.c:dup_mmap() @ v6.18]" $vmsim explain $G/fork-cow/locks-not-inherited.trace
 has "do_wp_page: 2 faults at 0x7ffff7ffb000..0x7ffff7ffc000: copy on write" $vmsim explain $G/fork-cow/locks-not-inherited.trace
+# mprotect: 4.4 keeps a private page's PTE read-only, the next write faults
+has "mprotect_fixup: VM_WRITE set on [0x7ffff7ffd000, 0x7ffff7fff000)  [mm/mprotect.c:mprotect_fixup() @ v4.4]" \
+	$vmsim explain --kernel 4.4 $S/mprotect-write-fault.trace
+has "do_wp_page: 2 faults at 0x7ffff7ffd000..0x7ffff7ffe000: page reused (ours alone)" \
+	$vmsim explain --kernel 4.4 $S/mprotect-write-fault.trace
+# exit: exit_mmap removes every VMA, the queued munlocks rescue the pages
+has "exit_mmap: vma [0x7ffff7ff3000, 0x7ffff7fff000) removed (map_count 1 -> 0)  [mm/mmap.c:exit_mmap() @ v6.18]" \
+	$vmsim explain --from 95 $G/rlimit/mlock-enomem.trace
 # mlockall: def_flags
 has "VM_LOCKED set on mm->def_flags  [mm/mlock.c:apply_mlockall_flags() @ v6.18]" $vmsim explain $G/mlockall/future.trace
 
