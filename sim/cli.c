@@ -26,6 +26,8 @@ static const char usage[] =
 	"  step   [--kernel K] [--pid PID] [--width N] TRACE   walk a trace: next, back,\n"
 	"         goto, until COND, show VIEW, explain, with pictures after each step\n"
 	"  report [--kernel A [--kernel B]] -o OUT.html TRACE   one HTML page of pictures\n"
+	"  convert [--to binary|text] IN OUT   a trace in its other form (the binary form\n"
+	"         reads faster; every command reads both)\n"
 	"  help [COMMAND]    this text, or one command's\n"
 	"  version           the version (also --version, -V)\n"
 	"\n"
@@ -41,6 +43,7 @@ static const struct {
 	{ "diff", cmd_diff },     { "flags", cmd_flags },   { "check", cmd_check },
 	{ "check-merge", cmd_check_merge }, { "explain", cmd_explain },
 	{ "step", cmd_step },       { "report", cmd_report },
+	{ "convert", cmd_convert },
 };
 
 static int run(const char *name, int argc, char **argv)

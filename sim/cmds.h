@@ -26,6 +26,7 @@ int cmd_check_merge(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_step(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #define VMSIM_VERSION "0.1.0"
 

@@ -25,6 +25,7 @@
 #include "trace_lex.h"
 #include "trace_strace.h"
 #include "syscall_table.h"
+#include "trace_bin.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -64,6 +65,22 @@ static struct trace_reader *reader_new(FILE *f, bool own, const char *name,
 		}
 		strcpy(r->kernel, kernel);
 		r->kernel_ovr = true;
+	}
+	/* the form is told by the first bytes, never by the name: the bytes
+	 * read stay in buf as the start of a text trace */
+	unsigned char h[BIN_HEADER];
+	size_t n = f ? fread(h, 1, sizeof(h), f) : 0; /* no file: the reader of merged -ff parts */
+	if (n == sizeof(h) && bin_is_magic(h, n)) {
+		uint32_t ver = h[8] | (uint32_t)h[9] << 8, slot = h[12] | (uint32_t)h[13] << 8;
+		if (ver != 1 || slot != BIN_SLOT) {
+			snprintf(err, errlen, "%s: binary trace version %u with %u-byte slots: this vmsim "
+				 "reads version 1, 32-byte slots", r->name, ver, slot);
+			goto out;
+		}
+		r->bin = true;
+	} else {
+		memcpy(r->buf, h, n);
+		r->end = n;
 	}
 	return r;
 nomem:
@@ -120,6 +137,7 @@ void trace_close(struct trace_reader *r)
 	free(r->splice);
 	free(r->kids);
 	free(r->buf);
+	free(r->bin_text);
 	free(r->name);
 	free(r);
 }
@@ -158,6 +176,18 @@ static const char *hex_digits(const char *p, const char *end, uint64_t *x, int *
 
 bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr)
 {
+	if (r->bin) {
+		if (r->bin_i >= r->bin_n)
+			return false;
+		const unsigned char *s = (const unsigned char *)r->buf + (size_t)r->bin_i * BIN_SLOT;
+		if (s[0] != BIN_TOUCH && s[0] != BIN_FAULT)
+			return false;
+		uint64_t a = 0;
+		for (int i = 7; i >= 0; i--)
+			a = a << 8 | s[8 + i];
+		*addr = a;
+		return true;
+	}
 	const char *p = r->buf + r->pos, *e = r->buf + r->end;
 	if (e - p < 32 || p[5] != '(' || p[6] != '0' || p[7] != 'x' ||
 	    (memcmp(p, "touch", 5) && memcmp(p, "fault", 5)))
@@ -480,6 +510,138 @@ static int fast_line(struct trace_reader *r, struct event *ev, const struct even
 	return 1;
 }
 
+/* ---- the binary form (trace_bin.h) ----------------------------------------- */
+
+/* the next block's slots into buf: 1, 0 at the end of the input, -1 */
+static int bin_block(struct trace_reader *r)
+{
+	unsigned char h[BIN_BLOCK_HEADER];
+	size_t n = fread(h, 1, sizeof(h), r->f);
+	unsigned long rec = r->lineno + 1;
+	if (n == 0 && !ferror(r->f))
+		return 0;
+	if (n != sizeof(h))
+		return tr_fail_col(r, rec, 1, "binary trace truncated in a block header (record %lu)",
+				   rec);
+	uint32_t slots = h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
+	if (memcmp(h + 4, "VBLK", 4) || !slots || slots > BIN_BLOCK_SLOTS)
+		return tr_fail_col(r, rec, 1, "binary trace corrupt: no block header at record %lu",
+				   rec);
+	size_t bytes = (size_t)slots * BIN_SLOT;
+	if (r->cap < bytes) {
+		char *b = vm_realloc(r->buf, bytes);
+		if (!b)
+			return tr_fail_col(r, rec, 1, "out of memory");
+		r->buf = b;
+		r->cap = bytes;
+	}
+	if (fread(r->buf, 1, bytes, r->f) != bytes)
+		return tr_fail_col(r, rec, 1, "binary trace truncated: the block of records %lu on "
+				   "holds %u slots, the input ends before", rec, (unsigned)slots);
+	uint64_t sum = 0;
+	for (int i = 7; i >= 0; i--)
+		sum = sum << 8 | h[8 + i];
+	if (bin_checksum((const unsigned char *)r->buf, bytes) != sum)
+		return tr_fail_col(r, rec, 1, "binary trace corrupt: the checksum of the block of "
+				   "records %lu on does not match", rec);
+	r->bin_n = slots;
+	r->bin_i = 0;
+	return 1;
+}
+
+/*
+ * The next record.  2: a touch or fault record filled ev directly (what
+ * fast_line() makes of its text line); 1: r->line holds a line to read
+ * as text (a text record, or an access record where the fast path would
+ * not take its line); 0 at the end; -1 an error.
+ */
+static int bin_next(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
+{
+	if (r->bin_i >= r->bin_n) {
+		int k = bin_block(r);
+		if (k <= 0)
+			return k;
+	}
+	const unsigned char *s = (const unsigned char *)r->buf + (size_t)r->bin_i * BIN_SLOT;
+	struct bin_rec rec;
+	bin_get_slot(s, &rec);
+	unsigned long no = r->lineno + 1;
+	if (rec.kind == BIN_TEXT) {
+		size_t slots = 1 + ((size_t)rec.length + BIN_SLOT - 1) / BIN_SLOT;
+		if (slots > r->bin_n - r->bin_i)
+			return tr_fail_col(r, no, 1, "binary trace corrupt: text record %lu runs past "
+					   "its block", no);
+		if (rec.length + 1 > r->bin_textcap) {
+			char *t = vm_realloc(r->bin_text, rec.length + 1);
+			if (!t)
+				return tr_fail_col(r, no, 1, "out of memory");
+			r->bin_text = t;
+			r->bin_textcap = rec.length + 1;
+		}
+		memcpy(r->bin_text, s + BIN_SLOT, rec.length);
+		r->bin_i += (unsigned)slots;
+		r->line = r->bin_text;
+		r->len = rec.length;
+	} else if (rec.kind == BIN_TOUCH || rec.kind == BIN_FAULT) {
+		r->bin_i++;
+		if (rec.mode != BIN_READ && rec.mode != BIN_WRITE && rec.mode != BIN_EXEC)
+			return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu has access mode %u",
+					   no, rec.mode);
+		bool touch = rec.kind == BIN_TOUCH;
+		uint64_t val = rec.value;
+		enum res_kind res = RES_VALUE;
+		if (rec.result == BIN_RES_UNKNOWN)
+			res = RES_UNKNOWN;
+		else if (rec.result == BIN_RES_MINOR || rec.result == BIN_RES_MAJOR) {
+			if (touch || systab_sym(SK_FAULTRES, rec.result == BIN_RES_MINOR ? "MINOR" : "MAJOR",
+						5, &val))
+				return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu", no);
+		} else if (rec.result != BIN_RES_VALUE) {
+			return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu has result kind %u",
+					   no, rec.result);
+		}
+		/* the fast path's conditions (fast_line()); otherwise the line
+		 * goes the way its text would */
+		if (!r->slow_only && r->hdr_done && r->any_event_line && r->lead_unprefixed) {
+			r->lineno++;
+			if (prev_fast != ev)
+				tr_ev_clear(ev);
+			r->fast_ev = ev;
+			ev->timestamp = -1;
+			ev->line = ev->first_line = r->lineno;
+			r->line_pid = 0;
+			ev->type = EV_CALL;
+			ev->sys = touch ? SYS_TOUCH : SYS_FAULT;
+			ev->name.p = touch ? "touch" : "fault";
+			ev->name.len = 5;
+			ev->args_text.p = "";
+			ev->args_text.len = 0;
+			ev->args[0] = rec.addr;
+			if (touch) {
+				ev->nargs = 3;
+				ev->args[1] = rec.size;
+				ev->args[2] = rec.mode;
+			} else {
+				ev->nargs = 2;
+				ev->args[1] = rec.mode;
+				ev->args[2] = 0;
+			}
+			ev->res = res;
+			ev->value = res == RES_VALUE ? (int64_t)val : 0;
+			return 2;
+		}
+		r->len = bin_format(&rec, r->bin_line, sizeof(r->bin_line));
+		r->line = r->bin_line;
+	} else {
+		return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu has kind %u", no, rec.kind);
+	}
+	r->lineno++;
+	r->line[r->len] = '\0';
+	if (r->len && r->line[r->len - 1] == '\r')
+		r->line[--r->len] = '\0';
+	return 1;
+}
+
 int trace_read(struct trace_reader *r, struct event *ev)
 {
 	if (r->nparts)
@@ -488,7 +650,9 @@ int trace_read(struct trace_reader *r, struct event *ev)
 	r->fast_ev = NULL; /* set again only by a fast fill */
 	for (;;) {
 		if (!r->reprocess) {
-			int k = tr_next_line(r);
+			int k = r->bin ? bin_next(r, ev, prev_fast) : tr_next_line(r);
+			if (k == 2)
+				return 1;
 			if (k < 0)
 				return -1;
 			if (k == 0) {

@@ -67,6 +67,12 @@ struct trace_reader {
 	bool reprocess;        /* handle the current line again */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
 	struct event *fast_ev; /* the event the hot path filled last (all else zero in it) */
+	/* the binary form (trace_bin.h): the slots of the block in buf */
+	bool bin;
+	unsigned bin_n, bin_i;
+	char bin_line[128];    /* a touch or fault record as its text line */
+	char *bin_text;        /* a text record's line, NUL-terminated */
+	size_t bin_textcap;
 
 	struct trace_header hdr;
 	bool hdr_done;

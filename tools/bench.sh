@@ -76,6 +76,15 @@ for k in 6.18 lof-v1; do
 		row "$n random reads, $k: M events/s" "$(rate "$t" $n)" "" ""
 	fi
 done
+# the same stream in the binary form (vmsim convert; a baseline without it reads text)
+f=$(export GEN_KERNEL=6.18; trace lof-random-6.18-$q lof-random $n 5) || exit 1
+if "$vmsim" convert --to binary "$f" "$out/lof-random-6.18-$q.bin" 2>/dev/null; then
+	t=$(cpu "$vmsim" replay -q "$out/lof-random-6.18-$q.bin")
+	row "$n random reads, 6.18, binary: M events/s" "$(rate "$t" $n)" "" ""
+	tt=$(cpu "$vmsim" replay -q "$f")
+	row "  binary over text (same binary)" "$(ratio "$tt" "$t")" "" ""
+	rm -f "$out/lof-random-6.18-$q.bin"
+fi
 
 echo "2. the same access stream on the real kernel of this machine"
 pb=../shared/perf-baseline

@@ -27,7 +27,7 @@ log; its format is
 HEAD
 "$vmsim" --help | esc | sed -e '1d' -e 's/^/ /' | awk 'BEGIN { print ".nf" } { print } END { print ".fi" }'
 echo ".SH COMMANDS"
-for c in replay record show diff explain step report check flags; do
+for c in replay record show diff explain step report convert check flags; do
 	echo ".SS $c"
 	echo ".nf"
 	"$vmsim" "$c" --help | esc
