@@ -7,7 +7,7 @@
  *   (cmd_*.c) with their options, output forms and exit codes.
  * May call: apply, check_gen, check_inv, check_shrink, diff, explain, flagtab,
  *   json, lineedit, picture, rec_faults, rec_proc, rec_sys, replay_stats,
- *   report, semantics, session, syscall_table, trace, views, vmstat.
+ *   report, semantics, session, syscall_table, trace, trace_bin, views, vmstat.
  */
 #ifndef VMSIM_CMDS_H
 #define VMSIM_CMDS_H

@@ -48,7 +48,7 @@
  * Owns: struct event, the streaming reader (trace_read.c and its units) and
  *   the canonical writer (trace_write.c).
  * May call: flagtab, syscall_table, trace_args, trace_header, trace_lex,
- *   trace_reader, trace_strace.
+ *   trace_bin, trace_reader, trace_strace.
  */
 #ifndef VMSIM_TRACE_H
 #define VMSIM_TRACE_H
