@@ -16,6 +16,7 @@
 #include "apply.h"
 #include "cmds.h"
 #include "explain.h"
+#include "explain_run.h"
 #include "json.h"
 #include "semantics.h"
 #include "session.h"
@@ -51,63 +52,14 @@ static int parse_line_arg(const char *opt, const char *s, unsigned long *v)
 	return 0;
 }
 
-/* one replay with its listener */
-struct run {
-	struct session ss;
-	struct tp_log log;
-	struct explain_steps steps;
-	struct outcome out;
-	bool open;
-};
-
-static int run_open(struct run *r, const char *path, const struct session_opts *o)
-{
-	char err[512];
-	memset(r, 0, sizeof(*r));
-	if (session_open(&r->ss, path, o, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	r->open = true;
-	vmsys_set_tracepoint(r->ss.sys, tp_log_hook, &r->log);
-	return 0;
-}
-
-static void run_close(struct run *r)
-{
-	if (r->open)
-		session_close(&r->ss);
-	tp_log_free(&r->log);
-	explain_steps_free(&r->steps);
-}
-
-/* apply the event; build its steps when wanted */
-static int run_apply(struct run *r, const char *path, struct event *ev, bool want)
-{
-	char err[512];
-	tp_log_clear(&r->log);
-	r->out = (struct outcome){ 0 };
-	if (session_apply(&r->ss, ev, &r->out, err, sizeof(err))) {
-		fprintf(stderr, "%s:%lu:1: error: %s\n", path, ev->line, err);
-		return -1;
-	}
-	if (want && !explain_build(&r->log, r->ss.sys, &r->steps)) {
-		fprintf(stderr, "vmsim explain: out of memory\n");
-		return -1;
-	}
-	if (!want)
-		r->steps.n = 0;
-	return 0;
-}
-
-static void event_text(const struct run *r, const struct event *ev, char *buf, size_t len)
+static void event_text(const struct explain_run *r, const struct event *ev, char *buf, size_t len)
 {
 	size_t n = trace_format_event(ev, r->ss.arch, r->ss.sem->name, buf, len);
 	if (n >= len && len > 4)
 		strcpy(buf + len - 4, "...");
 }
 
-static void result_text(const struct run *r, const struct event *ev, char *buf, size_t len)
+static void result_text(const struct explain_run *r, const struct event *ev, char *buf, size_t len)
 {
 	if (r->out.kind == OUT_NONE)
 		snprintf(buf, len, "-");
@@ -115,7 +67,7 @@ static void result_text(const struct run *r, const struct event *ev, char *buf, 
 		outcome_text(ev, &r->out, buf, len);
 }
 
-static void print_text(const char *path, const struct event *ev, struct run *a, struct run *b)
+static void print_text(const char *path, const struct event *ev, struct explain_run *a, struct explain_run *b)
 {
 	char line[512], res[128];
 	event_text(a, ev, line, sizeof(line));
@@ -130,7 +82,7 @@ static void print_text(const char *path, const struct event *ev, struct run *a, 
 			printf("  )\n");
 		return;
 	}
-	struct run *rs[2] = { a, b };
+	struct explain_run *rs[2] = { a, b };
 	for (int i = 0; i < 2; i++) {
 		printf("  %s:\n", rs[i]->ss.sem->name);
 		explain_print(stdout, &rs[i]->steps, rs[i]->ss.sem, "    ");
@@ -139,7 +91,7 @@ static void print_text(const char *path, const struct event *ev, struct run *a, 
 	}
 }
 
-static void print_json(const char *path, const struct event *ev, struct run *a, struct run *b)
+static void print_json(const char *path, const struct event *ev, struct explain_run *a, struct explain_run *b)
 {
 	char line[512], res[128], why[512];
 	event_text(a, ev, line, sizeof(line));
@@ -147,7 +99,7 @@ static void print_json(const char *path, const struct event *ev, struct run *a, 
 	json_kv_str(stdout, "file", path);
 	json_kv_u64(stdout, "line", ev->line);
 	json_kv_str(stdout, "event", line);
-	struct run *rs[2] = { a, b };
+	struct explain_run *rs[2] = { a, b };
 	for (int i = 0; i < (b ? 2 : 1); i++) {
 		json_key(stdout, i ? "b" : (b ? "a" : "model"));
 		fputs("{\"kernel\": ", stdout);
@@ -227,17 +179,17 @@ int cmd_explain(int argc, char **argv)
 	const char *path = argv[optind];
 	if (diff && !semantics_find_checked(diff))
 		return 2;
-	struct run a, b;
+	struct explain_run a, b;
 	int rc = 0;
-	if (run_open(&a, path, &o)) {
-		run_close(&a);
+	if (explain_run_open(&a, path, &o)) {
+		explain_run_close(&a);
 		return 2;
 	}
 	struct session_opts ob = o;
 	ob.kernel = diff;
-	if (diff && run_open(&b, path, &ob)) {
-		run_close(&a);
-		run_close(&b);
+	if (diff && explain_run_open(&b, path, &ob)) {
+		explain_run_close(&a);
+		explain_run_close(&b);
 		return 2;
 	}
 	struct event *ev;
@@ -257,7 +209,7 @@ int cmd_explain(int argc, char **argv)
 		bool in_range = ev->line >= from;
 		bool shown = in_range && ev->type != EV_EXPECT &&
 			     !(ev->type == EV_CALL && ev->sys == SYS_UNKNOWN);
-		if (run_apply(&a, path, ev, shown) || (diff && run_apply(&b, path, evb, shown))) {
+		if (explain_run_apply(&a, path, ev, shown) || (diff && explain_run_apply(&b, path, evb, shown))) {
 			rc = 2;
 			break;
 		}
@@ -278,8 +230,8 @@ int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "%s\n", trace_error(a.ss.reader));
 		rc = 2;
 	}
-	run_close(&a);
+	explain_run_close(&a);
 	if (diff)
-		run_close(&b);
+		explain_run_close(&b);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "apply.h"
 #include "cmds.h"
 #include "explain.h"
+#include "explain_run.h"
 #include "report.h"
 #include "semantics.h"
 #include "session.h"
@@ -37,46 +38,6 @@ static const char report_usage[] =
 	"  --kernel NAME       once or twice: the kernels to compare\n"
 	SESSION_OPTS_HELP
 	"Exit: 0 written, 2 bad input or output.\n";
-
-struct side_run {
-	struct session ss;
-	bool open;
-	struct tp_log log;
-	struct explain_steps steps;
-};
-
-static int side_open(struct side_run *s, const char *path, const struct session_opts *o)
-{
-	char err[512];
-	if (session_open(&s->ss, path, o, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	s->open = true;
-	vmsys_set_tracepoint(s->ss.sys, tp_log_hook, &s->log);
-	return 0;
-}
-
-static void side_close(struct side_run *s)
-{
-	if (s->open)
-		session_close(&s->ss);
-	tp_log_free(&s->log);
-	explain_steps_free(&s->steps);
-}
-
-/* apply ev; 0 ok, -1 bad input */
-static int side_apply(struct side_run *s, const char *path, struct event *ev, struct outcome *out)
-{
-	char err[512];
-	tp_log_clear(&s->log);
-	*out = (struct outcome){ 0 };
-	if (session_apply(&s->ss, ev, out, err, sizeof(err))) {
-		fprintf(stderr, "%s:%lu:1: error: %s\n", path, ev->line, err);
-		return -1;
-	}
-	return 0;
-}
 
 int cmd_report(int argc, char **argv)
 {
@@ -130,12 +91,12 @@ int cmd_report(int argc, char **argv)
 	}
 	const char *path = argv[optind];
 	unsigned nsides = nk == 2 ? 2 : 1;
-	struct side_run side[2] = { 0 };
+	struct explain_run side[2] = { 0 };
 	int rc = 0;
 	for (unsigned k = 0; k < nsides && !rc; k++) {
 		struct session_opts ok = o;
 		ok.kernel = kernels[k];
-		if (side_open(&side[k], path, &ok))
+		if (explain_run_open(&side[k], path, &ok))
 			rc = 2;
 	}
 	struct report rep = { .trace = path, .nkernels = nsides, .stride = 1 };
@@ -160,10 +121,11 @@ int cmd_report(int argc, char **argv)
 		bool diverged = false;
 		char why[1024];
 		for (unsigned k = 0; k < nsides && !rc; k++) {
-			if (side_apply(&side[k], path, ev[k], &out[k])) {
+			if (explain_run_apply(&side[k], path, ev[k], true)) {
 				rc = 2;
 				break;
 			}
+			out[k] = side[k].out;
 			if (ev[k]->type == EV_EXPECT) {
 				unsigned checked = 0;
 				diverged |= expect_check(side[k].ss.sys, ev[k], why, sizeof(why), &checked) > 0;
@@ -194,8 +156,7 @@ int cmd_report(int argc, char **argv)
 			else
 				outcome_text(ev[k], &out[k], res, sizeof(res));
 			bool dk = !outcome_matches(ev[k], &out[k], why, sizeof(why));
-			if (!explain_build(&side[k].log, side[k].ss.sys, &side[k].steps) ||
-			    !report_fill(&row->side[k], side[k].ss.sys,
+			if (!report_fill(&row->side[k], side[k].ss.sys,
 					 vmsys_task(side[k].ss.sys, out[k].pid, false), &side[k].steps, res,
 					 dk)) {
 				fprintf(stderr, "vmsim report: out of memory\n");
@@ -226,6 +187,6 @@ int cmd_report(int argc, char **argv)
 	}
 	report_free(&rep);
 	for (unsigned k = 0; k < nsides; k++)
-		side_close(&side[k]);
+		explain_run_close(&side[k]);
 	return rc;
 }

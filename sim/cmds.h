@@ -5,8 +5,8 @@
  *
  * Owns: the vmsim command line (main.c, cli.c) and the subcommands
  *   (cmd_*.c) with their options, output forms and exit codes.
- * May call: apply, check_gen, check_inv, check_shrink, diff, explain, flagtab,
- *   json, lineedit, picture, rec_faults, rec_proc, rec_sys, replay_stats,
+ * May call: apply, check_gen, check_inv, check_shrink, diff, explain, explain_run,
+ *   flagtab, json, lineedit, picture, rec_faults, rec_proc, rec_sys, replay_stats,
  *   report, semantics, session, syscall_table, trace, trace_bin, views, vmstat.
  */
 #ifndef VMSIM_CMDS_H

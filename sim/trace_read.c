@@ -440,6 +440,36 @@ static bool fast_mode(const char **pp, uint64_t *v)
 	return true;
 }
 
+/* The event of an access line (touch or fault) of the hot path: the text
+ * line's or the binary record's, the same fields either way. */
+static void fill_access(struct trace_reader *r, struct event *ev, const struct event *prev_fast,
+			bool touch, struct strslice name, struct strslice args, uint64_t a0, uint64_t a1,
+			uint64_t mode, enum res_kind res, uint64_t val)
+{
+	if (prev_fast != ev) /* the last fast fill of ev left all but these fields zero */
+		tr_ev_clear(ev);
+	r->fast_ev = ev;
+	ev->timestamp = -1;
+	ev->line = ev->first_line = r->lineno;
+	r->line_pid = 0;
+	ev->type = EV_CALL;
+	ev->sys = touch ? SYS_TOUCH : SYS_FAULT;
+	ev->name = name;
+	ev->args_text = args;
+	ev->args[0] = a0;
+	if (touch) {
+		ev->nargs = 3;
+		ev->args[1] = a1;
+		ev->args[2] = mode;
+	} else {
+		ev->nargs = 2;
+		ev->args[1] = mode;
+		ev->args[2] = 0;
+	}
+	ev->res = res;
+	ev->value = res == RES_VALUE ? (int64_t)val : 0;
+}
+
 static int fast_line(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
 {
 	const char *l = r->line, *p;
@@ -483,30 +513,8 @@ static int fast_line(struct trace_reader *r, struct event *ev, const struct even
 	}
 	if (p != r->line + r->len)
 		return 0; /* more after the result, or a NUL inside the line */
-	if (prev_fast != ev) /* the last fast fill of ev left all but these fields zero */
-		tr_ev_clear(ev);
-	r->fast_ev = ev;
-	ev->timestamp = -1;
-	ev->line = ev->first_line = r->lineno;
-	r->line_pid = 0;
-	ev->type = EV_CALL;
-	ev->sys = touch ? SYS_TOUCH : SYS_FAULT;
-	ev->name.p = r->line;
-	ev->name.len = 5;
-	ev->args_text.p = r->line + 6;
-	ev->args_text.len = (size_t)(close - (r->line + 6));
-	ev->args[0] = a0;
-	if (touch) {
-		ev->nargs = 3;
-		ev->args[1] = a1;
-		ev->args[2] = mode;
-	} else {
-		ev->nargs = 2;
-		ev->args[1] = mode;
-		ev->args[2] = 0;
-	}
-	ev->res = res;
-	ev->value = res == RES_VALUE ? (int64_t)val : 0;
+	struct strslice name = { r->line, 5 }, args = { r->line + 6, (size_t)(close - (r->line + 6)) };
+	fill_access(r, ev, prev_fast, touch, name, args, a0, a1, mode, res, val);
 	return 1;
 }
 
@@ -604,30 +612,9 @@ static int bin_next(struct trace_reader *r, struct event *ev, const struct event
 		 * goes the way its text would */
 		if (!r->slow_only && r->hdr_done && r->any_event_line && r->lead_unprefixed) {
 			r->lineno++;
-			if (prev_fast != ev)
-				tr_ev_clear(ev);
-			r->fast_ev = ev;
-			ev->timestamp = -1;
-			ev->line = ev->first_line = r->lineno;
-			r->line_pid = 0;
-			ev->type = EV_CALL;
-			ev->sys = touch ? SYS_TOUCH : SYS_FAULT;
-			ev->name.p = touch ? "touch" : "fault";
-			ev->name.len = 5;
-			ev->args_text.p = "";
-			ev->args_text.len = 0;
-			ev->args[0] = rec.addr;
-			if (touch) {
-				ev->nargs = 3;
-				ev->args[1] = rec.size;
-				ev->args[2] = rec.mode;
-			} else {
-				ev->nargs = 2;
-				ev->args[1] = rec.mode;
-				ev->args[2] = 0;
-			}
-			ev->res = res;
-			ev->value = res == RES_VALUE ? (int64_t)val : 0;
+			struct strslice name = { touch ? "touch" : "fault", 5 }, args = { "", 0 };
+			fill_access(r, ev, prev_fast, touch, name, args, rec.addr, rec.size, rec.mode, res,
+				    val);
 			return 2;
 		}
 		r->len = bin_format(&rec, r->bin_line, sizeof(r->bin_line));
