@@ -733,8 +733,11 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	}
 	if (r == VMF_MINOR || r == VMF_MAJOR) {
 		count_vm(s, PGFAULT, 1);
-		if (r == VMF_MAJOR)
+		if (r == VMF_MAJOR) {
 			count_vm(s, PGMAJFAULT, 1);
+			if (s->sem->major_fault_counted_twice)
+				count_vm(s, PGFAULT, 1); /* the retried run (4.x) */
+		}
 	}
 	return r;
 }

@@ -79,6 +79,7 @@ const struct semantics sem_6_1 = {
 	.mlock_batch = 15,
 	.new_anon_active = false,
 	.has_zero_page = true,
+	.major_fault_counted_twice = true, /* handle_mm_fault() counts every run (until 6.4) */
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },
 	.has_dontneed_locked = true,

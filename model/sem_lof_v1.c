@@ -113,6 +113,7 @@ const struct semantics sem_lof_v1 = {
 	.mlock_batch = 14,
 	.new_anon_active = true,
 	.has_zero_page = true,
+	.major_fault_counted_twice = true, /* handle_mm_fault() counts every run (until 6.4) */
 	.vmflag_names = vmflags_lof_v1,
 	.kfn_names = { kfn_names_4_0, kfn_names_v4 },
 	.has_dontneed_locked = false,

@@ -220,6 +220,16 @@ struct semantics {
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
 	bool has_zero_page;          /* upstream maps the zero page on anon read faults */
+	/* mm/memory.c:handle_mm_fault() @ v4.4 and @ v6.1 counts PGFAULT on
+	 * entry, and a fault that has to wait for its page's read
+	 * (filemap_fault() or do_swap_page(): lock_page_or_retry() ->
+	 * VM_FAULT_RETRY) runs a second time (arch/x86/mm/fault.c,
+	 * FAULT_FLAG_TRIED): a major fault counts 2.  From 6.4 ("do not
+	 * increment pgfault stats when page fault handler retries") the count
+	 * is in mm_account_fault() @ v6.18, which skips the incomplete run: 1.
+	 * The model's reads are never complete by the time the fault tries the
+	 * page lock (a disk, not a RAM device). */
+	bool major_fault_counted_twice;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */

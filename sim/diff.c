@@ -217,12 +217,12 @@ static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, 
 static const enum vmstat_item counters[] = {
 	NR_MLOCK, UNEVICTABLE_PGS_CULLED, UNEVICTABLE_PGS_SCANNED, UNEVICTABLE_PGS_RESCUED,
 	UNEVICTABLE_PGS_MLOCKED, UNEVICTABLE_PGS_MUNLOCKED, UNEVICTABLE_PGS_CLEARED,
-	UNEVICTABLE_PGS_STRANDED,
+	UNEVICTABLE_PGS_STRANDED, PGFAULT, PGMAJFAULT,
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
 /* nr_mlock is state and compared as it stands; the unevictable_pgs_*
- * events are compared by what this event added (else one early
+ * and fault events are compared by what this event added (else one early
  * difference would make every later event differ) */
 static void cmp_state(struct diff_result *r, unsigned long line, struct side *A, struct side *B,
 		      const int64_t *before_a, const int64_t *before_b)
