@@ -150,6 +150,7 @@ struct task {
 	bool cap_ipc_lock;
 	bool cap_sys_resource;     /* may raise a hard rlimit (kernel/sys.c:do_prlimit()) */
 	bool oom_killed;           /* SIGKILL pending from the OOM killer */
+	uint64_t min_flt, maj_flt; /* getrusage(): the faults it took (semantics.h) */
 	struct task *next, *prev;  /* the machine's processes, in creation order */
 };
 
@@ -180,6 +181,7 @@ struct vmsys {
 	uint64_t next_ino;
 	struct task *current;             /* the task whose call is running */
 	uint64_t zap_folio_key;           /* large folio munlocked by the current zap */
+	bool fault_retried;        /* the fault being handled returned VM_FAULT_RETRY once */
 	unsigned nevents;
 	char events[MAX_EVENTS][96];
 	uint64_t default_rlim;
@@ -260,7 +262,9 @@ void anon_vma_put(struct vmsys *s, struct anon_vma *av);
 void file_link_vma(struct file *f, struct vma *v);
 void file_unlink_vma(struct file *f, struct vma *v);
 
-/* memory.c: faults, populate, zap */
+/* memory.c: faults, populate, zap.  mode: 1 read, 2 write, 4 exec, and
+ * FAULT_GUP when get_user_pages takes the fault (it is counted apart) */
+#define FAULT_GUP 8
 enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 				uint64_t addr, int mode);
 /* GUP-style populate of [start,end) (mm/gup.c:populate_vma_page_range()) */

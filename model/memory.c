@@ -515,6 +515,7 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 			}
 		}
 		major = true;
+		s->fault_retried = true; /* lock_page_or_retry(): the page is locked for the read */
 		if (read_retry_maps(s, v, addr, write, oom))
 			return VMF_MAJOR;
 		if (*oom)
@@ -524,21 +525,32 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	if (pfn && !major && (spage(s, pfn)->flags & PG_RECLAIM) && !(v->flags & VM_RAND_READ)) {
 		/* filemap_fault() -> do_async_mmap_readahead() (not on the
 		 * FAULT_FLAG_TRIED retry of a read-around): a PG_readahead folio
-		 * starts async readahead (page_cache_async_ra() clears the mark)
-		 * and the fault is retried; for a read the retry's fault-around
-		 * maps it */
+		 * starts async readahead (page_cache_async_ra() clears the mark).
+		 * 5.1+ drop the mmap lock for it and retry the fault; for a
+		 * read the retry's fault-around maps the page.  4.x go on and
+		 * map the page in this run (filemap_fault() @ v4.4). */
 		if (!async_readahead(s, f, idx, pfn)) {
 			*oom = 1;
 			return VMF_SIGBUS;
 		}
-		if (read_retry_maps(s, v, addr, write, oom))
-			return VMF_MINOR;
-		if (*oom)
-			return VMF_SIGBUS;
+		if (s->sem->filemap_retries_io) {
+			s->fault_retried = true;
+			if (read_retry_maps(s, v, addr, write, oom))
+				return VMF_MINOR;
+			if (*oom)
+				return VMF_SIGBUS;
+		}
 	}
-	if (!pfn && !(pfn = file_add_page(s, f, idx, &major))) {
-		*oom = 1;
-		return VMF_SIGBUS;
+	if (!pfn) {
+		if (!(pfn = file_add_page(s, f, idx, &major))) {
+			*oom = 1;
+			return VMF_SIGBUS;
+		}
+		/* no read-around (MADV_RANDOM): the one page is read, and
+		 * the fault waits for it (4.x no_cached_page: page_cache_read()
+		 * then lock_page_or_retry(); 6.x page_not_uptodate) */
+		if (major)
+			s->fault_retried = true;
 	}
 	if (!(spage(s, pfn)->flags & PG_UPTODATE) && f->shmem) {
 		/* mm/shmem.c:shmem_get_folio_gfp(SGP_CACHE) @ v6.18: a
@@ -547,13 +559,17 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		spage(s, pfn)->flags |= PG_UPTODATE;
 	}
 	if (!(spage(s, pfn)->flags & PG_UPTODATE)) {
-		/* filemap_fault() page_not_uptodate: read it; the fault
-		 * is retried, and the retry's fault-around maps the neighbours */
+		/* filemap_fault() page_not_uptodate: read it.  5.1+ retry the
+		 * fault, and the retry's fault-around maps the neighbours;
+		 * 4.x wait for the read and map the page in this run */
 		spage(s, pfn)->flags |= PG_UPTODATE;
-		if (read_retry_maps(s, v, addr, write, oom))
-			return VMF_MINOR;
-		if (*oom)
-			return VMF_SIGBUS;
+		if (s->sem->filemap_retries_io) {
+			s->fault_retried = true;
+			if (read_retry_maps(s, v, addr, write, oom))
+				return VMF_MINOR;
+			if (*oom)
+				return VMF_SIGBUS;
+		}
 	}
 	mark_page_accessed(s, pfn);
 	if (write && !vma_is_shared(v)) {
@@ -647,6 +663,7 @@ static enum vm_fault_kind do_swap(struct vmsys *s, struct vma *v, uint64_t addr,
 		return VMF_SIGBUS;
 	}
 	swap_free_slot(s, slot);
+	s->fault_retried = true; /* lock_page_or_retry(): the read is not done yet */
 	v->mm->swap_ents--;
 	count_vm(s, PSWPIN, 1);
 	unsigned fl = PTE_PRESENT | PTE_YOUNG | PTE_EXCL;
@@ -678,6 +695,42 @@ static bool access_ok(const struct vma *v, int mode)
 	return (v->flags & VM_ACCESS_FLAGS) != 0;
 }
 
+/* A completed fault's counts (semantics.h, fault accounting): vmstat
+ * pgfault per run (handle_mm_fault() @ v6.1) or per fault
+ * (mm_account_fault() @ v6.18), pgmajfault once (filemap_fault(),
+ * do_swap_page() on the first run), and the task's min_flt/maj_flt */
+static void account_fault(struct vmsys *s, struct task *t, bool major, bool retried, bool gup)
+{
+	const struct semantics *sem = s->sem;
+	count_vm(s, PGFAULT, retried && sem->pgfault_counts_each_run ? 2 : 1);
+	if (major)
+		count_vm(s, PGMAJFAULT, 1);
+	if (sem->task_flt_counted_by_arch) {
+		/* __do_page_fault() @ v4.4: once, major if a run was;
+		 * faultin_page() @ v4.4: each run, the retry finds the page */
+		if (major)
+			t->maj_flt++;
+		else
+			t->min_flt++;
+		if (gup && retried)
+			t->min_flt++;
+	} else if (gup) {
+		/* __mm_populate() starts a retried fault over without
+		 * FAULT_FLAG_TRIED: the completing run finds the page */
+		if (major && !retried)
+			t->maj_flt++;
+		else
+			t->min_flt++;
+	} else {
+		/* mm_account_fault() @ v6.18: VM_FAULT_MAJOR or FAULT_FLAG_TRIED */
+		bool tried = retried && (major || !sem->fault_tried_only_after_major);
+		if (major || tried)
+			t->maj_flt++;
+		else
+			t->min_flt++;
+	}
+}
+
 enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 				uint64_t addr, int mode)
 {
@@ -688,6 +741,7 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	addr &= PAGE_MASK;
 	uint64_t *ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
 	uint64_t pte = ptep ? *ptep : 0;
+	s->fault_retried = false;
 
 	if (pte & PTE_PRESENT) {
 		if (!write)
@@ -731,14 +785,8 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 				(unsigned long long)addr, t->pid);
 		return VMF_SIGBUS;
 	}
-	if (r == VMF_MINOR || r == VMF_MAJOR) {
-		count_vm(s, PGFAULT, 1);
-		if (r == VMF_MAJOR) {
-			count_vm(s, PGMAJFAULT, 1);
-			if (s->sem->major_fault_counted_twice)
-				count_vm(s, PGFAULT, 1); /* the retried run (4.x) */
-		}
-	}
+	if (r == VMF_MINOR || r == VMF_MAJOR)
+		account_fault(s, t, r == VMF_MAJOR, s->fault_retried, (mode & FAULT_GUP) != 0);
 	return r;
 }
 
@@ -893,7 +941,7 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 		if (!ok) {
 			if (mlock_present)
 				continue; /* faultin_page() -ENOENT: skip */
-			enum vm_fault_kind r = handle_fault(s, t, v, a, write ? 2 : 1);
+			enum vm_fault_kind r = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);
 			if (!t->alive)
 				return -KERR_EFAULT; /* OOM-killed by its own fault: mm is gone */
 			if (r == VMF_SIGBUS || r == VMF_SIGSEGV)

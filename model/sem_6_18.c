@@ -85,6 +85,8 @@ const struct semantics sem_6_18 = {
 	.large_folio_batch_per_pmd = true,
 	.extend_merge_no_middle = true,
 	.has_zero_page = true,
+	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io(); pgfault counted once */
+	.fault_tried_only_after_major = true, /* per-VMA lock, do_user_addr_fault() */
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,
 };

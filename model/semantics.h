@@ -220,16 +220,33 @@ struct semantics {
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
 	bool has_zero_page;          /* upstream maps the zero page on anon read faults */
+	/* Fault accounting (seed 004).  A fault retries (VM_FAULT_RETRY, then
+	 * a second run with FAULT_FLAG_TRIED) when it must wait for a read:
+	 * read-around or a single-page read in filemap_fault() and a swap-in
+	 * in do_swap_page() (lock_page_or_retry() finds the page locked for
+	 * I/O; the model's reads are never complete by then), and on 5.1+ also
+	 * when filemap_fault() drops the mmap lock for async readahead or to
+	 * read a !uptodate page (maybe_unlock_mmap_for_io()). */
+	bool filemap_retries_io;      /* 5.1+: those two retry; 4.x reads in the fault */
 	/* mm/memory.c:handle_mm_fault() @ v4.4 and @ v6.1 counts PGFAULT on
-	 * entry, and a fault that has to wait for its page's read
-	 * (filemap_fault() or do_swap_page(): lock_page_or_retry() ->
-	 * VM_FAULT_RETRY) runs a second time (arch/x86/mm/fault.c,
-	 * FAULT_FLAG_TRIED): a major fault counts 2.  From 6.4 ("do not
-	 * increment pgfault stats when page fault handler retries") the count
-	 * is in mm_account_fault() @ v6.18, which skips the incomplete run: 1.
-	 * The model's reads are never complete by the time the fault tries the
-	 * page lock (a disk, not a RAM device). */
-	bool major_fault_counted_twice;
+	 * entry, so a retried fault counts 2; 6.4+ ("do not increment pgfault
+	 * stats when page fault handler retries") count in mm_account_fault()
+	 * @ v6.18, after the retry test: 1. */
+	bool pgfault_counts_each_run;
+	/* the task's min_flt/maj_flt (getrusage): 4.x, arch/x86/mm/fault.c:
+	 * __do_page_fault() counts a user fault once, at the end, major if
+	 * any run returned VM_FAULT_MAJOR; GUP's faultin_page() counts every
+	 * run (a retried major read: 1 major + 1 minor).  5.9+
+	 * mm_account_fault() counts the completed run only, major if it
+	 * returned VM_FAULT_MAJOR or was retried (FAULT_FLAG_TRIED) - which a
+	 * GUP retry from populate is not (__mm_populate() starts over). */
+	bool task_flt_counted_by_arch;
+	/* 6.4+ try a user fault under the per-VMA lock first; on
+	 * VM_FAULT_RETRY do_user_addr_fault() @ v6.18 takes the mmap_lock and
+	 * runs it again, with FAULT_FLAG_TRIED only if the first run returned
+	 * VM_FAULT_MAJOR: a retried async readahead stays minor.  6.1 sets
+	 * FAULT_FLAG_TRIED on every retry. */
+	bool fault_tried_only_after_major;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */

@@ -379,6 +379,8 @@ void vmsys_status(struct vmsys *s, struct task *t, struct vm_status *st)
 {
 	(void)s;
 	memset(st, 0, sizeof(*st));
+	st->min_flt = t->min_flt;
+	st->maj_flt = t->maj_flt;
 	struct mm *mm = t->mm;
 	if (!mm)
 		return;

@@ -198,6 +198,7 @@ void vm_drain_all(struct vmsys *s);
 struct vm_status {           /* /proc/PID/status, in pages */
 	uint64_t total_vm, locked_vm, pinned_vm, rss_anon, rss_file, rss_shmem, swap_ents;
 	uint64_t data_vm, stack_vm, exec_vm, hiwater_rss, hiwater_vm;
+	uint64_t min_flt, maj_flt; /* the task's, as getrusage() counts them (not pages) */
 };
 void vmsys_status(struct vmsys *s, struct task *t, struct vm_status *st);
 

@@ -36,7 +36,7 @@ static const char diff_usage[] =
 
 static const char *const kind_names[] = {
 	[DK_RESULT] = "result", [DK_TASK] = "task", [DK_VMAS] = "vmas", [DK_VMFLAGS] = "vmflags",
-	[DK_VMLCK] = "VmLck", [DK_DEF_FLAGS] = "def_flags", [DK_PAGE] = "page", [DK_VMSTAT] = "vmstat",
+	[DK_VMLCK] = "VmLck", [DK_DEF_FLAGS] = "def_flags", [DK_PAGE] = "page", [DK_VMSTAT] = "vmstat", [DK_RUSAGE] = "rusage",
 };
 
 /* --format json: a "difference" object per differing event with its items,

@@ -221,6 +221,41 @@ static const enum vmstat_item counters[] = {
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
+/* f = the min_flt, maj_flt of pid's task (0, 0 when there is none) */
+static void task_faults(struct vmsys *s, int pid, uint64_t f[2])
+{
+	struct task *t = vmsys_task(s, pid, false);
+	f[0] = f[1] = 0;
+	if (t && task_alive(t)) {
+		struct vm_status st;
+		vmsys_status(s, t, &st);
+		f[0] = st.min_flt;
+		f[1] = st.maj_flt;
+	}
+}
+
+/* the faults getrusage() would count for this event, by its process */
+static void cmp_rusage(struct diff_result *r, const struct event *ev, struct side *A, struct side *B,
+		       const uint64_t *before_a, const uint64_t *before_b)
+{
+	uint64_t fa[2], fb[2];
+	task_faults(A->sys, ev->pid, fa);
+	task_faults(B->sys, ev->pid, fb);
+	static const char *const names[2] = { "minflt", "majflt" };
+	for (int i = 0; i < 2; i++) {
+		int64_t da = (int64_t)(fa[i] - before_a[i]), db = (int64_t)(fb[i] - before_b[i]);
+		if (da == db)
+			continue;
+		struct diff_item *it = add_item(r, ev->line, DK_RUSAGE, ev->pid, 0, names[i]);
+		if (it) {
+			snprintf(it->a, sizeof(it->a), "+%" PRId64 " (total %" PRIu64 ")", da, fa[i]);
+			snprintf(it->b, sizeof(it->b), "+%" PRId64 " (total %" PRIu64 ")", db, fb[i]);
+			it->va = da;
+			it->vb = db;
+		}
+	}
+}
+
 /* nr_mlock is state and compared as it stands; the unevictable_pgs_*
  * and fault events are compared by what this event added (else one early
  * difference would make every later event differ) */
@@ -343,6 +378,9 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		struct outcome oa, ob;
 		char err[256];
 		int64_t ba[NCOUNTERS], bb[NCOUNTERS];
+		uint64_t fa[2], fb[2];
+		task_faults(A.sys, ev.pid, fa);
+		task_faults(B.sys, ev.pid, fb);
 		for (size_t i = 0; i < NCOUNTERS; i++) {
 			ba[i] = vmsys_vmstat(A.sys, counters[i]);
 			bb[i] = vmsys_vmstat(B.sys, counters[i]);
@@ -362,6 +400,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		size_t before = r->nitems;
 		cmp_result(r, &ev, &oa, &ob);
 		cmp_state(r, ev.line, &A, &B, ba, bb);
+		cmp_rusage(r, &ev, &A, &B, fa, fb);
 		if (r->nitems == before)
 			continue;
 		if (r->nevs == r->cap_evs) {

@@ -44,6 +44,7 @@ enum diff_kind {
 	DK_DEF_FLAGS,  /* def_flags */
 	DK_PAGE,       /* page state of one address */
 	DK_VMSTAT,     /* a counter */
+	DK_RUSAGE,     /* the event's process's minflt/majflt, as this event moved them */
 };
 
 struct diff_item {

@@ -239,6 +239,34 @@ static unsigned check_page(struct vmsys *s, struct task *t, const struct event *
 	return bad;
 }
 
+/* getrusage(RUSAGE_SELF)'s fault counts, since the process's first line
+ * (the model's task counters: semantics.h, fault accounting) */
+static unsigned check_rusage(struct vmsys *s, struct task *t, const struct event *ev, char *why,
+			     size_t len, unsigned *nchecked)
+{
+	const struct expect *e = &ev->exp;
+	struct vm_status st;
+	vmsys_status(s, t, &st);
+	unsigned bad = 0;
+	for (unsigned i = 0; i < e->nkv; i++) {
+		const struct expect_kv *kv = &e->kv[i];
+		uint64_t got;
+		if (sl_is(kv->key, "minflt") || sl_is(kv->key, "ru_minflt"))
+			got = st.min_flt;
+		else if (sl_is(kv->key, "majflt") || sl_is(kv->key, "ru_majflt"))
+			got = st.maj_flt;
+		else
+			continue; /* not a count the model keeps */
+		(*nchecked)++;
+		if (!kv->is_num || got != kv->num) {
+			append(why, len, "  rusage %.*s: expected %.*s, model %" PRIu64 "\n", (int)kv->key.len,
+			       kv->key.p, (int)kv->text.len, kv->text.p, got);
+			bad++;
+		}
+	}
+	return bad;
+}
+
 unsigned expect_check(struct vmsys *s, const struct event *ev, char *why, size_t len,
 		      unsigned *nchecked)
 {
@@ -250,6 +278,7 @@ unsigned expect_check(struct vmsys *s, const struct event *ev, char *why, size_t
 	switch (e->kind) {
 	case EXP_VMA: return check_vma(s, t, ev, why, len, nchecked);
 	case EXP_PAGE: return check_page(s, t, ev, why, len, nchecked);
+	case EXP_RUSAGE: return check_rusage(s, t, ev, why, len, nchecked);
 	case EXP_VMAS: {
 		(*nchecked)++;
 		uint64_t n = vmsys_vma_count(s, t, e->addr, e->end);

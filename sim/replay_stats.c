@@ -15,7 +15,8 @@
 struct pstat {
 	int pid;
 	bool used, exited;
-	uint64_t events, calls, minflt, majflt, sigsegv, sig_lines, enomem, accesses;
+	uint64_t events, calls, sigsegv, sig_lines, enomem, accesses;
+	uint64_t minflt, majflt;       /* the task's min_flt/maj_flt, as getrusage() counts */
 	uint64_t first_enomem_access;  /* accesses done before the first ENOMEM */
 	unsigned long first_enomem_line;
 	bool snap_pending;             /* take the state after the first ENOMEM's event */
@@ -27,8 +28,8 @@ struct rstats {
 	struct pstat *p;
 	size_t cap, n;
 	uint64_t calls[SYS_NR];
-	uint64_t pgfault, pgmajfault;  /* the machine's counters after the last event */
-	uint64_t read_before_access;   /* pgpgin at the first touch or fault */
+	uint64_t pgpgin;               /* the machine's pgpgin (kB) after the last event */
+	uint64_t read_before_access;   /* pages read in before the first touch or fault */
 	bool accessed;
 	uint64_t events;
 	int order_pid[PRINT_PIDS];     /* the first processes, in order of appearance */
@@ -104,25 +105,26 @@ void rstats_event(struct rstats *rs, struct vmsys *s, const struct event *ev, co
 {
 	struct pstat *p = pst(rs, ev->pid);
 	rs->events++;
-	uint64_t pf = (uint64_t)vmsys_vmstat(s, PGFAULT), pmaj = (uint64_t)vmsys_vmstat(s, PGMAJFAULT);
-	if (!p) {
-		rs->pgfault = pf;
-		rs->pgmajfault = pmaj;
+	uint64_t pgpgin_before = rs->pgpgin;
+	rs->pgpgin = (uint64_t)vmsys_vmstat(s, PGPGIN);
+	if (!p)
 		return;
-	}
 	p->events++;
-	/* the machine's fault counters moved by this event: its process's faults */
-	p->majflt += pmaj - rs->pgmajfault;
-	p->minflt += (pf - rs->pgfault) - (pmaj - rs->pgmajfault);
-	rs->pgfault = pf;
-	rs->pgmajfault = pmaj;
+	struct task *t = vmsys_task(s, ev->pid, false);
+	bool alive = t && task_alive(t);
+	struct vm_status st;
+	if (alive) {
+		vmsys_status(s, t, &st);
+		p->minflt = st.min_flt;
+		p->majflt = st.maj_flt;
+	}
 	if (ev->type == EV_CALL) {
 		p->calls++;
 		rs->calls[ev->sys]++;
 		if (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT) {
 			if (!rs->accessed) {
 				rs->accessed = true;
-				rs->read_before_access = (uint64_t)vmsys_vmstat(s, PGPGIN);
+				rs->read_before_access = pgpgin_before / 4; /* kB: 4 per page */
 			}
 			p->accesses++;
 		}
@@ -142,10 +144,7 @@ void rstats_event(struct rstats *rs, struct vmsys *s, const struct event *ev, co
 	} else if (ev->type == EV_EXITED || ev->type == EV_KILLED) {
 		p->exited = true;
 	}
-	struct task *t = vmsys_task(s, ev->pid, false);
-	if (t && task_alive(t)) {
-		struct vm_status st;
-		vmsys_status(s, t, &st);
+	if (alive) {
 		p->map_count = vmsys_map_count(s, t);
 		if (p->map_count > p->peak_map_count)
 			p->peak_map_count = p->map_count;
@@ -215,7 +214,7 @@ static void json_pstat(FILE *f, const struct pstat *p, bool with_pid)
 
 static void text_pstat(FILE *f, const char *who, const struct pstat *p)
 {
-	fprintf(f, "  %s: %" PRIu64 " calls, %" PRIu64 " access%s (touch, fault); faults (pgfault) %" PRIu64
+	fprintf(f, "  %s: %" PRIu64 " calls, %" PRIu64 " access%s (touch, fault); faults (rusage) %" PRIu64
 		" minor, %" PRIu64 " major; SIGSEGV %" PRIu64 " (%" PRIu64 " in the trace); ENOMEM %" PRIu64, who,
 		p->calls, p->accesses, p->accesses == 1 ? "" : "es", p->minflt, p->majflt, p->sigsegv,
 		p->sig_lines, p->enomem);
@@ -243,6 +242,9 @@ void rstats_print(const struct rstats *rs, struct vmsys *s, struct trace_reader 
 		fprintf(f, "%.3f", wall);
 		json_kv_u64(f, "pages_read_before_first_access", rs->read_before_access);
 		json_kv_u64(f, "unevictable_pages", mi.unevictable);
+		json_kv_u64(f, "page_cache_pages", mi.file_pages);
+		json_kv_u64(f, "pgfault", (uint64_t)vmsys_vmstat(s, PGFAULT));
+		json_kv_u64(f, "pgmajfault", (uint64_t)vmsys_vmstat(s, PGMAJFAULT));
 		json_key(f, "processes");
 		fputc('[', f);
 		for (size_t i = 0; i < rs->norder; i++) {
@@ -280,8 +282,10 @@ void rstats_print(const struct rstats *rs, struct vmsys *s, struct trace_reader 
 		return;
 	}
 	fprintf(f, "%s: stats (kernel %s): %" PRIu64 " events in %.3f s wall; %" PRIu64
-		" pages read before the first access; %" PRIu64 " unevictable pages at the end\n",
-		path, kernel, rs->events, wall, rs->read_before_access, mi.unevictable);
+		" pages read before the first access; at the end %" PRIu64 " unevictable pages, %" PRIu64
+		" in the page cache; vmstat pgfault %" PRId64 ", pgmajfault %" PRId64 "\n",
+		path, kernel, rs->events, wall, rs->read_before_access, mi.unevictable, mi.file_pages,
+		vmsys_vmstat(s, PGFAULT), vmsys_vmstat(s, PGMAJFAULT));
 	char who[32];
 	for (size_t i = 0; i < rs->norder; i++) {
 		const struct pstat *p = pst_find(rs, rs->order_pid[i]);

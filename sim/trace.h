@@ -111,6 +111,7 @@ enum expect_kind {
 	EXP_VMA,   /* expect(vma, ADDR) = {k=v, ...} | none */
 	EXP_VMAS,  /* expect(vmas, START, END) = N */
 	EXP_PAGE,  /* expect(page, ADDR) = {k=v, ...} */
+	EXP_RUSAGE, /* expect(rusage) = {minflt=N, majflt=N} */
 };
 
 struct strslice {

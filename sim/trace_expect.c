@@ -161,6 +161,10 @@ int tr_parse_expect(struct trace_reader *r, char *open, struct event *ev)
 			return tr_fail(r, a.s[0], "expected 'expect(%.*s, ADDR)'", (int)n, a.s[0]);
 		if (tr_arg_num(r, a.s[1], a.e[1], &x->addr) < 0)
 			return -1;
+	} else if (word_is(a.s[0], n, "rusage")) {
+		x->kind = EXP_RUSAGE;
+		if (a.n != 1)
+			return tr_fail(r, a.s[1], "expected ')': 'expect(rusage) = {minflt=N, majflt=N}'");
 	} else if (word_is(a.s[0], n, "vmas")) {
 		x->kind = EXP_VMAS;
 		if (a.n != 3)
@@ -179,7 +183,15 @@ int tr_parse_expect(struct trace_reader *r, char *open, struct event *ev)
 	if (*p != '=')
 		return tr_fail(r, p, *p ? "expected '='" : "expected '= VALUE'");
 	p = skip_ws(p + 1);
-	if (x->kind == EXP_VMA || x->kind == EXP_PAGE) {
+	if (x->kind == EXP_RUSAGE) {
+		char *vals = p;
+		if (expect_kvs(r, p, ev, &p) < 0)
+			return -1;
+		for (unsigned i = 0; i < x->nkv; i++)
+			if (!x->kv[i].is_num)
+				return tr_fail(r, x->kv[i].text.p ? x->kv[i].text.p : vals,
+					       "expected a count for %.*s", (int)x->kv[i].key.len, x->kv[i].key.p);
+	} else if (x->kind == EXP_VMA || x->kind == EXP_PAGE) {
 		n = id_len(p);
 		if (n && word_is(p, n, "none")) {
 			x->none = true;

@@ -516,6 +516,9 @@ static void put_expect(struct out *o, const struct expect *x)
 		put_hex0(o, x->addr);
 		puts_(o, ") = ");
 		break;
+	case EXP_RUSAGE:
+		puts_(o, "rusage) = ");
+		break;
 	}
 	if (x->none) {
 		puts_(o, "none");

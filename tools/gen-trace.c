@@ -13,6 +13,10 @@
  *                              perf-baseline's eric runs it (strategies: locked mlock
  *                              onfault each plain segvN; GEN_KERNEL=lof-v1 for 2015's flags;
  *                              OTHER: the program's own VMAs, inherited)
+ *   gen-trace gen mplay STRIDE LAST [random]   seed 004's stride-100 mplay as perf-baseline
+ *                              runs it: a ~1 TB sparse ext4 file (read_ahead_kb 8192) mapped
+ *                              shared read-only, one read every STRIDE pages up to page LAST
+ *                              (random: MADV_RANDOM first)
  *   gen-trace gen reclaim      64 MiB of RAM, 512 MiB of file read through it
  *   gen-trace gen lof-random N GB   seed 001's benchmark: a GB file mlock2(ONFAULT)ed,
  *                              N random page reads (lof-stride: one page in 100)
@@ -286,6 +290,32 @@ static int gen_munson(const char *strat, const char *pattern, unsigned long n, u
 	return 0;
 }
 
+/* perf-baseline/mplay.c, call for call: the file of
+ * `dd if=/dev/zero of=/tmp/pb-sparse-1t bs=1M count=1 seek=1024000`, its
+ * pages dropped (-C), mapped MAP_SHARED|PROT_READ, read at 0, STRIDE, ... */
+static int gen_mplay(unsigned long stride, unsigned long last, bool random)
+{
+	const unsigned long long size = 1073742872576ULL; /* 1,024,001 MiB */
+	if (!stride || last >= size / PG) {
+		fprintf(stderr, "gen-trace: mplay STRIDE >= 1, LAST < %llu\n", size / PG);
+		return 2;
+	}
+	char what[160];
+	snprintf(what, sizeof(what), "seed 004 mplay (perf-baseline mplay -s %lu -e %lu -C%s)", stride, last,
+		 random ? " -R" : "");
+	header("24G", what);
+	printf("# read-ahead-kb: 8192\n");
+	printf("inherit_file(\"/tmp/pb-sparse-1t\", %llu) = 0\n", size);
+	printf("openat(AT_FDCWD, \"/tmp/pb-sparse-1t\", O_RDONLY) = 3\n");
+	printf("mmap(%#llx, %llu, PROT_READ, MAP_SHARED|MAP_FIXED, 3, 0) = %#llx\n", (unsigned long long)BASE,
+	       size & ~(PG - 1), (unsigned long long)BASE);
+	if (random)
+		printf("madvise(%#llx, %llu, MADV_RANDOM) = 0\n", (unsigned long long)BASE, size & ~(PG - 1));
+	for (unsigned long pg = 0; pg <= last; pg += stride)
+		printf("touch(%#llx, 1, READ) = ?\n", (unsigned long long)(BASE + pg * PG));
+	return 0;
+}
+
 static void gen_reclaim(void)
 {
 	header("64M", "reclaim under pressure: file pages through a small RAM");
@@ -432,6 +462,9 @@ int main(int argc, char **argv)
 		return gen_munson(argv[3], argv[4], strtoul(argv[5], NULL, 0), strtoul(argv[6], NULL, 0),
 				  argc > 7 ? strtoull(argv[7], NULL, 0) : 42,
 				  argc > 8 ? (unsigned)strtoul(argv[8], NULL, 0) : 0) || fflush(stdout);
+	if (argc >= 5 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "mplay"))
+		return gen_mplay(strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
+				 argc > 5 && !strcmp(argv[5], "random")) || fflush(stdout);
 	if (argc >= 5 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "stream"))
 		return gen_stream(argv[3], strtoul(argv[4], NULL, 0)) || fflush(stdout);
 	if (argc >= 3 && !strcmp(argv[1], "gen")) {

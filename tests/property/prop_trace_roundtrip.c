@@ -209,7 +209,7 @@ static void rand_event(struct event *ev)
 	if (kind <= 5) {
 		struct expect *x = &ev->exp;
 		ev->type = EV_EXPECT;
-		x->kind = (enum expect_kind)below(4);
+		x->kind = (enum expect_kind)below(5);
 		switch (x->kind) {
 		case EXP_FIELD:
 			x->field = keep_str(fields[below(sizeof(fields) / sizeof(fields[0]))]);
@@ -233,6 +233,18 @@ static void rand_event(struct event *ev)
 			x->nkv = (unsigned)below(EXPECT_MAX_KV + 1);
 			for (unsigned i = 0; i < x->nkv; i++)
 				rand_kv(&x->kv[i]);
+			break;
+		case EXP_RUSAGE: /* counts only */
+			x->nkv = (unsigned)below(3);
+			for (unsigned i = 0; i < x->nkv; i++) {
+				char tmp[32];
+				struct expect_kv *kv = &x->kv[i];
+				kv->key = keep_str(i ? "majflt" : "minflt");
+				kv->is_num = true;
+				kv->num = below(1u << 31);
+				snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)kv->num);
+				kv->text = keep_str(tmp);
+			}
 			break;
 		}
 		return;
