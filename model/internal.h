@@ -87,6 +87,7 @@ struct file {
 	/* file_ra_state of the last readahead (kept per inode, not per open
 	 * file): window start/size/async_size and folio order */
 	uint64_t ra_start, ra_size, ra_async;
+	uint32_t mmap_miss;        /* file_ra_state.mmap_miss: read faults that missed, less hits */
 	uint64_t ra_prev_pos;  /* file_ra_state.prev_pos: where the last read ended */
 	unsigned ra_order;
 	struct file *next_file;

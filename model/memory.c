@@ -199,18 +199,26 @@ static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t addr, ui
 	struct mm *mm = v->mm;
 	struct file *f = v->file;
 	(void)addr;
+	const int hits = s->sem->mmap_miss_hits;
 	for (uint64_t i = from; i < to; i++) {
 		uint64_t a = (base + i) << PAGE_SHIFT;
 		uint64_t idx = linear_index(v, a);
 		if (idx >= max_idx)
 			break;
-		if (radix_get(&mm->pt, base + i))
+		bool mapped = radix_get(&mm->pt, base + i) != 0;
+		if (mapped && hits == MMAP_HIT_MAPPED)
 			continue;
 		pfn_t pfn = file_find_page(s, f, idx);
 		if (!pfn || !(spage(s, pfn)->flags & PG_UPTODATE))
 			continue; /* next_uptodate_folio() */
 		if (spage(s, pfn)->flags & PG_RECLAIM)
 			continue; /* ... nor PG_readahead (= PG_reclaim); v4.0 too */
+		/* a hit for readahead's mmap_miss (semantics.h) */
+		if (f->mmap_miss && (hits != MMAP_HIT_FOUND_NOT_WORKINGSET ||
+				     !(spage(s, pfn)->flags & PG_WORKINGSET)))
+			f->mmap_miss--;
+		if (mapped)
+			continue;
 		/* x86 maps prefaulted PTEs young (arch_wants_old_prefaulted_pte()) */
 		unsigned fl = PTE_PRESENT | PTE_YOUNG;
 		if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && f->shmem)
@@ -478,7 +486,18 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		return VMF_MINOR; /* fault-around mapped it */
 	bool major = false;
 	pfn_t pfn = file_find_page(s, f, idx);
-	if (!pfn && !f->shmem && !(v->flags & VM_RAND_READ)) {
+	bool read_around = !pfn && !f->shmem && !(v->flags & VM_RAND_READ);
+	if (read_around && !(v->flags & VM_SEQ_READ) && s->ra_pages) {
+		/* do_sync_mmap_readahead(): a miss; past MMAP_LOTSAMISS (100)
+		 * no read-around, the fault reads only its page below */
+		if (f->mmap_miss < 1000)
+			f->mmap_miss++;
+		if (f->mmap_miss > 100)
+			read_around = false;
+	}
+	if (pfn && !f->shmem && !(v->flags & VM_RAND_READ) && f->mmap_miss)
+		f->mmap_miss--; /* do_async_mmap_readahead(): a hit */
+	if (read_around) {
 		/*
 		 * filemap_fault(): a page missing from a disk file starts the
 		 * mmap read-around (do_sync_mmap_readahead()) and the fault is

@@ -81,6 +81,7 @@ const struct semantics sem_6_1 = {
 	.has_zero_page = true,
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io() */
+	.mmap_miss_hits = MMAP_HIT_FOUND, /* filemap_map_pages() @ v6.1 */
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },
 	.has_dontneed_locked = true,

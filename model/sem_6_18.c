@@ -87,6 +87,7 @@ const struct semantics sem_6_18 = {
 	.has_zero_page = true,
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io(); pgfault counted once */
 	.fault_tried_only_after_major = true, /* per-VMA lock, do_user_addr_fault() */
+	.mmap_miss_hits = MMAP_HIT_FOUND_NOT_WORKINGSET, /* filemap_map_folio_range() */
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,
 };

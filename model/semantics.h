@@ -247,6 +247,15 @@ struct semantics {
 	 * VM_FAULT_MAJOR: a retried async readahead stays minor.  6.1 sets
 	 * FAULT_FLAG_TRIED on every retry. */
 	bool fault_tried_only_after_major;
+	/* readahead's mmap_miss (seed 004): a read-around miss adds one
+	 * (do_sync_mmap_readahead(), at most 1,000) and past 100 there is no
+	 * read-around, only the one page; a fault that finds its page takes
+	 * one off (do_async_mmap_readahead()), and so does each page
+	 * fault-around finds (filemap_map_pages()): 4.x only the pages it
+	 * maps; 6.1 every uptodate page in the window, mapped already or not;
+	 * 6.18 those that are not PG_workingset (recently refaulted pages do
+	 * not count as hits, so thrashing stops read-around) */
+	enum { MMAP_HIT_MAPPED, MMAP_HIT_FOUND, MMAP_HIT_FOUND_NOT_WORKINGSET } mmap_miss_hits;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */

@@ -490,6 +490,8 @@ int main(int argc, char **argv)
 	}
 usage:
 	fprintf(stderr, "usage: gen-trace gen parse|touch|vmas|mlock|reclaim|lof-random|lof-stride [N [GB]]\n"
+			"       gen-trace gen munson STRATEGY stride|random N MB [SEED [OTHER]]\n"
+			"       gen-trace gen mplay STRIDE LAST [random]\n"
 			"       gen-trace parse|replay FILE\n");
 	return 2;
 }
