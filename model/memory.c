@@ -462,6 +462,21 @@ static bool read_retry_maps(struct vmsys *s, struct vma *v, uint64_t addr, bool 
 	return !*oom && radix_get(&v->mm->pt, addr >> PAGE_SHIFT);
 }
 
+/* 5.1+: filemap_fault() drops the mmap lock for I/O and returns
+ * VM_FAULT_RETRY (maybe_unlock_mmap_for_io()), and the retry's fault-around
+ * may map the page: VMF_MINOR or VMF_SIGBUS when the fault ends there,
+ * VMF_NONE when it goes on in this run (4.x, or the page not mapped). */
+static enum vm_fault_kind retry_for_io(struct vmsys *s, struct vma *v, uint64_t addr, bool write,
+				       int *oom)
+{
+	if (!s->sem->filemap_retries_io)
+		return VMF_NONE;
+	s->fault_retried = true;
+	if (read_retry_maps(s, v, addr, write, oom))
+		return VMF_MINOR;
+	return *oom ? VMF_SIGBUS : VMF_NONE;
+}
+
 static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t addr,
 					bool write, int *oom)
 {
@@ -552,13 +567,9 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 			*oom = 1;
 			return VMF_SIGBUS;
 		}
-		if (s->sem->filemap_retries_io) {
-			s->fault_retried = true;
-			if (read_retry_maps(s, v, addr, write, oom))
-				return VMF_MINOR;
-			if (*oom)
-				return VMF_SIGBUS;
-		}
+		enum vm_fault_kind rr = retry_for_io(s, v, addr, write, oom);
+		if (rr != VMF_NONE)
+			return rr;
 	}
 	if (!pfn) {
 		if (!(pfn = file_add_page(s, f, idx, &major))) {
@@ -582,13 +593,9 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		 * fault, and the retry's fault-around maps the neighbours;
 		 * 4.x wait for the read and map the page in this run */
 		spage(s, pfn)->flags |= PG_UPTODATE;
-		if (s->sem->filemap_retries_io) {
-			s->fault_retried = true;
-			if (read_retry_maps(s, v, addr, write, oom))
-				return VMF_MINOR;
-			if (*oom)
-				return VMF_SIGBUS;
-		}
+		enum vm_fault_kind rr = retry_for_io(s, v, addr, write, oom);
+		if (rr != VMF_NONE)
+			return rr;
 	}
 	mark_page_accessed(s, pfn);
 	if (write && !vma_is_shared(v)) {
