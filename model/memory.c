@@ -161,8 +161,8 @@ static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned 
 	return true;
 }
 
-static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t base,
-			       uint64_t from, uint64_t to, uint64_t max_idx, int *oom);
+static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t base, uint64_t from,
+			       uint64_t to, uint64_t max_idx, int *oom);
 
 /* Map the file pages around addr that are already cached
  * (mm/memory.c:do_fault_around() + mm/filemap.c:filemap_map_pages()). */
@@ -188,17 +188,16 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 	uint64_t base = (addr >> PAGE_SHIFT) - pte_off; /* vpn of pte 0 */
 	uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	uint64_t rss0 = mm->rss_file + mm->rss_shmem;
-	fault_around_range(s, v, addr, base, from, to, max_idx, oom);
+	fault_around_range(s, v, base, from, to, max_idx, oom);
 	TP(s, TP_FAULT_AROUND, KFN_FAULT_AROUND, .addr = addr, .start = (base + from) << PAGE_SHIFT,
 	   .end = (base + to) << PAGE_SHIFT, .delta = (int64_t)(mm->rss_file + mm->rss_shmem - rss0));
 }
 
-static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t base,
-			       uint64_t from, uint64_t to, uint64_t max_idx, int *oom)
+static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t base, uint64_t from,
+			       uint64_t to, uint64_t max_idx, int *oom)
 {
 	struct mm *mm = v->mm;
 	struct file *f = v->file;
-	(void)addr;
 	const int hits = s->sem->mmap_miss_hits;
 	for (uint64_t i = from; i < to; i++) {
 		uint64_t a = (base + i) << PAGE_SHIFT;
@@ -721,14 +720,19 @@ static bool access_ok(const struct vma *v, int mode)
 	return (v->flags & VM_ACCESS_FLAGS) != 0;
 }
 
-/* A completed fault's counts (semantics.h, fault accounting): vmstat
- * pgfault per run (handle_mm_fault() @ v6.1) or per fault
- * (mm_account_fault() @ v6.18), pgmajfault once (filemap_fault(),
- * do_swap_page() on the first run), and the task's min_flt/maj_flt */
-static void account_fault(struct vmsys *s, struct task *t, bool major, bool retried, bool gup)
+/* A fault's counts (semantics.h, fault accounting): vmstat pgfault per
+ * run (handle_mm_fault() @ v6.1) or per fault (mm_account_fault() @
+ * v6.18), a failed one too; pgmajfault once (filemap_fault(),
+ * do_swap_page() on the first run); the task's min_flt/maj_flt only for
+ * one that succeeded (mm_account_fault(), and in 4.x __do_page_fault()
+ * and faultin_page() return on VM_FAULT_ERROR before they count) */
+static void account_fault(struct vmsys *s, struct task *t, enum vm_fault_kind r, int mode)
 {
 	const struct semantics *sem = s->sem;
+	bool retried = s->fault_retried, gup = (mode & FAULT_GUP) != 0, major = r == VMF_MAJOR;
 	count_vm(s, PGFAULT, retried && sem->pgfault_counts_each_run ? 2 : 1);
+	if (r != VMF_MINOR && r != VMF_MAJOR)
+		return;
 	if (major)
 		count_vm(s, PGMAJFAULT, 1);
 	if (sem->task_flt_counted_by_arch) {
@@ -809,10 +813,10 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	if (oom) {
 		vmsys_event_add(s, "out of memory in fault at 0x%llx (pid %d)",
 				(unsigned long long)addr, t->pid);
-		return VMF_SIGBUS;
+		r = VMF_SIGBUS;
 	}
-	if (r == VMF_MINOR || r == VMF_MAJOR)
-		account_fault(s, t, r == VMF_MAJOR, s->fault_retried, (mode & FAULT_GUP) != 0);
+	if (r != VMF_NONE)
+		account_fault(s, t, r, mode);
 	return r;
 }
 
