@@ -100,20 +100,32 @@ static int sig_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
 	return 0;
 }
 
+/* A signal's name at p (SIGSEGV): its number in *signo, and the text
+ * after it and its blanks; NULL with the error reported */
+static char *signal_name(struct trace_reader *r, char *p, int *signo)
+{
+	size_t n = id_len(p);
+	uint64_t v;
+	if (!n) {
+		tr_fail(r, p, "expected a signal name");
+		return NULL;
+	}
+	if (systab_sym(SK_SIGNAL, p, n, &v) < 0) {
+		tr_fail(r, p, "unknown signal '%.*s'", (int)n, p);
+		return NULL;
+	}
+	*signo = (int)v;
+	return skip_ws(p + n);
+}
+
 int tr_parse_signal(struct trace_reader *r, char *p, struct event *ev)
 {
 	p = skip_ws(p + 3);
 	if (strncmp(p, "stopped by ", 11) == 0)
 		p = skip_ws(p + 11);
-	size_t n = id_len(p);
-	uint64_t v;
-	if (!n)
-		return tr_fail(r, p, "expected a signal name");
-	if (systab_sym(SK_SIGNAL, p, n, &v) < 0)
-		return tr_fail(r, p, "unknown signal '%.*s'", (int)n, p);
 	ev->type = EV_SIGNAL;
-	ev->signo = (int)v;
-	p = skip_ws(p + n);
+	if (!(p = signal_name(r, p, &ev->signo)))
+		return -1;
 	if (*p == '{') {
 		if (tr_struct_fields(r, p, sig_field, ev, &p) < 0)
 			return -1;
@@ -142,16 +154,9 @@ int tr_parse_exit(struct trace_reader *r, char *p, struct event *ev)
 		ev->exit_status = neg ? -(int)v : (int)v;
 		p = skip_ws(q);
 	} else if (strncmp(p, "killed by ", 10) == 0) {
-		p = skip_ws(p + 10);
-		size_t n = id_len(p);
-		uint64_t v;
-		if (!n)
-			return tr_fail(r, p, "expected a signal name");
-		if (systab_sym(SK_SIGNAL, p, n, &v) < 0)
-			return tr_fail(r, p, "unknown signal '%.*s'", (int)n, p);
 		ev->type = EV_KILLED;
-		ev->signo = (int)v;
-		p = skip_ws(p + n);
+		if (!(p = signal_name(r, skip_ws(p + 10), &ev->signo)))
+			return -1;
 		if (strncmp(p, "(core dumped)", 13) == 0)
 			p = skip_ws(p + 13);
 	} else if (strncmp(p, "superseded by execve", 20) == 0) {
