@@ -94,21 +94,14 @@ int cmd_diff(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false;
+	const char *kernels[2] = { NULL, NULL };
 	optind = 0;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'k') { /* given twice: A then B */
-			if (!semantics_find_checked(optarg))
+			if (session_kernel_pair("diff", optarg, kernels))
 				return 2;
-			if (!o.kernel_a) {
-				o.kernel_a = optarg;
-			} else if (!o.kernel_b) {
-				o.kernel_b = optarg;
-			} else {
-				fprintf(stderr, "vmsim diff: --kernel given more than twice\n");
-				return 2;
-			}
 			continue;
 		}
 		int r = session_opt(&mo, c, optarg, "diff");
@@ -132,6 +125,8 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	o.arch = mo.arch;
+	o.kernel_a = kernels[0];
+	o.kernel_b = kernels[1];
 	int first = optind;
 	if (!o.kernel_a || !o.kernel_b) {
 		fprintf(stderr, "vmsim diff: two --kernel options are needed\n%s", diff_usage);

@@ -43,7 +43,6 @@ int cmd_report(int argc, char **argv)
 {
 	struct session_opts o = SESSION_OPTS_INIT;
 	const char *kernels[2] = { NULL, NULL }, *outpath = NULL;
-	unsigned nk = 0;
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
@@ -55,13 +54,8 @@ int cmd_report(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
 		if (c == 'k') {
-			if (nk == 2) {
-				fprintf(stderr, "vmsim report: at most two --kernel\n");
+			if (session_kernel_pair("report", optarg, kernels))
 				return 2;
-			}
-			if (!semantics_find_checked(optarg))
-				return 2;
-			kernels[nk++] = optarg;
 			continue;
 		}
 		int r = session_opt(&o, c, optarg, "report");
@@ -90,7 +84,7 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	const char *path = argv[optind];
-	unsigned nsides = nk == 2 ? 2 : 1;
+	unsigned nsides = kernels[1] ? 2 : 1;
 	struct explain_run side[2] = { 0 };
 	int rc = 0;
 	for (unsigned k = 0; k < nsides && !rc; k++) {

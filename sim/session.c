@@ -28,6 +28,18 @@ const struct semantics *semantics_find_checked(const char *name)
 	return sem;
 }
 
+int session_kernel_pair(const char *cmd, const char *arg, const char *k[2])
+{
+	if (!semantics_find_checked(arg))
+		return 2;
+	if (k[0] && k[1]) {
+		fprintf(stderr, "vmsim %s: at most two --kernel\n", cmd);
+		return 2;
+	}
+	k[k[0] ? 1 : 0] = arg;
+	return 0;
+}
+
 int session_opt_error(const char *cmd, int c, char **argv, const char *usage)
 {
 	if (c == ':')

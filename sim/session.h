@@ -102,6 +102,10 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 /* semantics_find() that prints "unknown kernel" with the list on failure */
 const struct semantics *semantics_find_checked(const char *name);
 
+/* A --kernel of a command that compares two (diff, report): into k[0],
+ * then k[1].  0, or 2 with the error printed (unknown, or a third). */
+int session_kernel_pair(const char *cmd, const char *arg, const char *k[2]);
+
 /* "4.0 lof-v1 4.4 6.1 6.18" */
 void session_kernel_list(char *buf, size_t len);
 
