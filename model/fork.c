@@ -147,6 +147,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 	c->rlim_memlock_max = t->rlim_memlock_max;
 	c->cap_ipc_lock = t->cap_ipc_lock;
 	c->cap_sys_resource = t->cap_sys_resource;
+	c->numa_node = t->numa_node; /* the parent's CPU; no NUMA statistics yet */
 	if (clone_flags & CLONE_FILES_G) {
 		c->files = t->files;
 		if (c->files)

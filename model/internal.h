@@ -44,6 +44,9 @@ enum {
 	PTE_YOUNG = 1u << 3,
 	PTE_SWAP = 1u << 4,  /* not present: a swap entry */
 	PTE_EXCL = 1u << 5,  /* anon page exclusive to this mm (PageAnonExclusive) */
+	PTE_NUMA = 1u << 6,  /* with PTE_PRESENT: PROT_NONE for a NUMA hinting
+			      * fault (pte_protnone()); PTE_WRITE is what the
+			      * scan preserved (numa.c) */
 };
 #define PTE_SHIFT 8
 static inline uint64_t mk_pte(uint64_t pfn, unsigned flags) { return (pfn << PTE_SHIFT) | flags; }
@@ -139,6 +142,8 @@ struct mm {
 	bool stack_guessed;        /* the stack is vm_execve()'s guess, not the trace's */
 	unsigned users;            /* tasks sharing this mm */
 	uint32_t id;
+	uint64_t numa_scan_offset; /* where task_numa_work() goes on (numa.c) */
+	uint64_t numa_scan_seq;    /* full passes over the address space */
 };
 
 struct task {
@@ -152,6 +157,8 @@ struct task {
 	bool cap_sys_resource;     /* may raise a hard rlimit (kernel/sys.c:do_prlimit()) */
 	bool oom_killed;           /* SIGKILL pending from the OOM killer */
 	uint64_t min_flt, maj_flt; /* getrusage(): the faults it took (semantics.h) */
+	unsigned numa_node;        /* the node of the CPU it runs on (numa_node()) */
+	struct task_numa *numa;    /* NUMA fault statistics, from its first hinting fault */
 	struct task *next, *prev;  /* the machine's processes, in creation order */
 };
 
@@ -189,6 +196,12 @@ struct vmsys {
 	bool default_cap;
 	bool default_cap_res;      /* CAP_SYS_RESOURCE of new processes */
 	tp_fn tp_hook;             /* the tracepoint listener, or NULL (tracepoint.h) */
+	/* NUMA balancing (numa.c): on with 2 or more nodes; page -> the last
+	 * cpupid that took a hinting fault on it (page_cpupid_last()), as
+	 * (pid & 0xff) << 8 | (node + 1), 0 = unset */
+	struct radix numa_cpupid;
+	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
+						   * rate-limit window (4.x) */
 	void *tp_ctx;
 };
 
@@ -343,6 +356,12 @@ bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
 /* reclaim.c */
 bool reclaim_for_alloc(struct vmsys *s);
 void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs);
+
+/* numa.c */
+enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr,
+				uint64_t *ptep);
+void numa_page_freed(struct vmsys *s, pfn_t pfn);
+void numa_task_free(struct task *t);
 
 /* swap.c */
 bool swap_alloc(struct vmsys *s, uint32_t *slot);

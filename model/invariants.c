@@ -122,8 +122,11 @@ unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
 			     (unsigned long long)count, (unsigned long long)s->lru.size[l],
 			     vmstat_name(stat[l]), (long long)s->stat.v[stat[l]]);
 	}
-	uint64_t mlocked = 0;
-	for (pfn_t pfn = 2; pfn < s->pm.next_unused; pfn++) {
+	uint64_t mlocked = 0, node_free = 0;
+	for (unsigned n = 0; n < s->pm.nr_nodes; n++) {
+		const struct numa_node_mem *nm = &s->pm.node[n];
+		node_free += nm->nr_free;
+		for (pfn_t pfn = n ? nm->first : 2; pfn < nm->next_unused; pfn++) {
 		struct page *p = spage(s, pfn);
 		if (!(p->flags & PG_INUSE))
 			continue;
@@ -133,7 +136,11 @@ unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
 			FAIL("lru-lists: pfn %u has PG_lru but is on no list", pfn);
 		if (!(p->flags & PG_LRU) && p->lru != LRU_NONE)
 			FAIL("lru-lists: pfn %u is on list %d without PG_lru", pfn, p->lru);
+		}
 	}
+	if (node_free != s->pm.nr_free)
+		FAIL("numa-nodes: the nodes hold %llu free frames, the machine %llu",
+		     (unsigned long long)node_free, (unsigned long long)s->pm.nr_free);
 	if ((int64_t)mlocked != s->stat.v[NR_MLOCK])
 		FAIL("nr-mlock: %llu pages are PG_mlocked but nr_mlock is %lld", (unsigned long long)mlocked,
 		     (long long)s->stat.v[NR_MLOCK]);

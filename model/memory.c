@@ -24,10 +24,12 @@ pfn_t alloc_page(struct vmsys *s)
 {
 	if (physmem_avail(&s->pm) <= s->pm.wmark_min)
 		reclaim_for_alloc(s);
-	pfn_t pfn = physmem_alloc(&s->pm);
+	/* the local node first, then the zonelist's fallback */
+	unsigned nid = s->current ? s->current->numa_node : 0;
+	pfn_t pfn = physmem_alloc_node(&s->pm, nid, false);
 	if (!pfn) {
 		reclaim_for_alloc(s);
-		pfn = physmem_alloc(&s->pm);
+		pfn = physmem_alloc_node(&s->pm, nid, false);
 	}
 	if (pfn) {
 		count_vm(s, PGALLOC, 1);
@@ -51,6 +53,8 @@ void put_page(struct vmsys *s, pfn_t pfn)
 		count_vm(s, NR_MLOCK, -1);
 		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);
 	}
+	if (s->numa_cpupid.count)
+		numa_page_freed(s, pfn);
 	physmem_free(&s->pm, pfn);
 	count_vm(s, PGFREE, 1);
 	count_vm(s, NR_FREE_PAGES, 1);
@@ -773,7 +777,10 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	uint64_t pte = ptep ? *ptep : 0;
 	s->fault_retried = false;
 
-	if (pte & PTE_PRESENT) {
+	if (pte & PTE_NUMA) {
+		/* pte_protnone(): a NUMA hinting fault (handle_pte_fault()) */
+		r = do_numa_page(s, t, v, addr, ptep);
+	} else if (pte & PTE_PRESENT) {
 		if (!write)
 			return VMF_NONE;
 		if (pte & PTE_WRITE)
@@ -921,11 +928,24 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 		}
 		/* fast path: present and permitted */
 		uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
-		if (ptep && (*ptep & PTE_PRESENT) && (!write || (*ptep & PTE_WRITE))) {
+		if (ptep && (*ptep & (PTE_PRESENT | PTE_NUMA)) == PTE_PRESENT &&
+		    (!write || (*ptep & PTE_WRITE))) {
 			*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
 			continue;
 		}
+		bool hinting = ptep && (*ptep & PTE_NUMA);
 		enum vm_fault_kind r = handle_fault(s, t, v, a, mode);
+		if (hinting && r == VMF_MINOR && write && (ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT)) &&
+		    (*ptep & PTE_PRESENT) && !(*ptep & PTE_WRITE)) {
+			/* a hinting fault made the page present but not writable
+			 * (no preserved write bit): the write faults again */
+			faults++;
+			r = handle_fault(s, t, v, a, mode);
+			if (r == VMF_SIGBUS || r == VMF_SIGSEGV) {
+				*sig = r;
+				return -1;
+			}
+		}
 		if (!t->alive)
 			return faults; /* the fault's allocation OOM-killed this process: mm is gone */
 		if (r == VMF_SIGBUS || r == VMF_SIGSEGV) {

@@ -18,6 +18,7 @@ static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t *ptep = radix_peek(&mm->pt, vpn);
 		if (*ptep & PTE_PRESENT) {
+			*ptep &= ~(uint64_t)PTE_NUMA; /* pte_modify() drops PROT_NONE */
 			if (!can_write) {
 				*ptep &= ~(uint64_t)PTE_WRITE;
 			} else if (pte_pfn(*ptep) != PFN_ZERO) {

@@ -2,6 +2,7 @@
 #include "alloc.h"
 #include "page.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +30,17 @@ static void set_watermarks(struct physmem *pm)
 	pm->wmark_high = min + 2 * gap;
 }
 
-int physmem_init(struct physmem *pm, uint64_t nr_frames)
+int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 {
 	memset(pm, 0, sizeof(*pm));
 	if (nr_frames < 16)
 		nr_frames = 16;
 	if (nr_frames > 0xfffff000u)
 		nr_frames = 0xfffff000u;
+	if (nr_nodes < 1)
+		nr_nodes = 1;
+	if (nr_nodes > MAX_NUMA_NODES)
+		nr_nodes = MAX_NUMA_NODES;
 	pm->nr_frames = (pfn_t)nr_frames;
 	pm->nchunks = (uint32_t)((nr_frames + 2 + PAGE_CHUNK - 1) >> PAGE_CHUNK_SHIFT);
 	pm->chunks = vm_calloc(pm->nchunks, sizeof(*pm->chunks));
@@ -49,9 +54,19 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames)
 	zp->flags = PG_ZERO | PG_INUSE | PG_UPTODATE;
 	zp->lru = LRU_NONE;
 	zp->refcount = 1;
-	pm->next_unused = 2;
 	pm->nr_free = nr_frames - 1;
 	set_watermarks(pm);
+	pm->nr_nodes = nr_nodes;
+	pm->node_frames = (pfn_t)(nr_frames / nr_nodes);
+	for (unsigned n = 0; n < nr_nodes; n++) {
+		struct numa_node_mem *nm = &pm->node[n];
+		nm->first = (pfn_t)(1 + (uint64_t)n * pm->node_frames);
+		nm->end = n + 1 < nr_nodes ? (pfn_t)(1 + (uint64_t)(n + 1) * pm->node_frames)
+					   : (pfn_t)(nr_frames + 1);
+		nm->next_unused = n ? nm->first : 2; /* node 0 holds the zero page */
+		nm->nr_free = nm->end - nm->next_unused;
+		nm->wmark_high = pm->wmark_high * (nm->end - nm->first) / nr_frames;
+	}
 	return 0;
 }
 
@@ -64,26 +79,40 @@ void physmem_destroy(struct physmem *pm)
 	memset(pm, 0, sizeof(*pm));
 }
 
-pfn_t physmem_alloc(struct physmem *pm)
+static pfn_t node_take(struct physmem *pm, struct numa_node_mem *nm)
 {
 	pfn_t pfn;
-	if (!physmem_avail(pm))
-		return PFN_NONE; /* what is left holds page tables */
-	if (pm->free_head) {
-		pfn = pm->free_head;
-		pm->free_head = pfn_page(pm, pfn)->next;
+	if (nm->free_head) {
+		pfn = nm->free_head;
+		nm->free_head = pfn_page(pm, pfn)->next;
 	} else {
-		if (pm->next_unused > pm->nr_frames)
+		if (nm->next_unused >= nm->end)
 			return PFN_NONE;
-		pfn = pm->next_unused;
+		pfn = nm->next_unused;
 		uint32_t c = pfn >> PAGE_CHUNK_SHIFT;
 		if (!pm->chunks[c]) {
 			pm->chunks[c] = vm_calloc(PAGE_CHUNK, sizeof(struct page));
 			if (!pm->chunks[c])
 				return PFN_NONE;
 		}
-		pm->next_unused++;
+		nm->next_unused++;
 	}
+	nm->nr_free--;
+	return pfn;
+}
+
+pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode)
+{
+	if (!physmem_avail(pm))
+		return PFN_NONE; /* what is left holds page tables */
+	pfn_t pfn = PFN_NONE;
+	for (unsigned i = 0; i < pm->nr_nodes && !pfn; i++) {
+		pfn = node_take(pm, &pm->node[(nid + i) % pm->nr_nodes]);
+		if (thisnode)
+			break;
+	}
+	if (!pfn)
+		return PFN_NONE;
 	struct page *p = pfn_page(pm, pfn);
 	memset(p, 0, sizeof(*p));
 	p->flags = PG_INUSE;
@@ -94,10 +123,12 @@ pfn_t physmem_alloc(struct physmem *pm)
 
 void physmem_free(struct physmem *pm, pfn_t pfn)
 {
+	struct numa_node_mem *nm = &pm->node[pfn_to_nid(pm, pfn)];
 	struct page *p = pfn_page(pm, pfn);
 	memset(p, 0, sizeof(*p));
 	p->lru = LRU_NONE;
-	p->next = pm->free_head;
-	pm->free_head = pfn;
+	p->next = nm->free_head;
+	nm->free_head = pfn;
+	nm->nr_free++;
 	pm->nr_free++;
 }

@@ -73,6 +73,19 @@ struct page {
 				* slots beside it (the field was never set) */
 
 #define PAGE_CHUNK_SHIFT 16
+#define MAX_NUMA_NODES 64
+
+/* One NUMA node's share of the frames: pfns [first, end), a free list of
+ * its own, its free count and its high watermark (the machine's, scaled
+ * by the node's share as __setup_per_zone_wmarks() splits min_free_kbytes
+ * over the zones by their managed pages). */
+struct numa_node_mem {
+	pfn_t first, end;
+	pfn_t next_unused;
+	pfn_t free_head;
+	uint64_t nr_free;
+	uint64_t wmark_high;
+};
 #define PAGE_CHUNK (1u << PAGE_CHUNK_SHIFT)
 
 struct physmem {
@@ -80,10 +93,12 @@ struct physmem {
 	uint32_t nchunks;
 	pfn_t nr_frames;       /* frames in the machine (pfn 1 .. nr_frames) */
 	pfn_t next_unused;     /* first frame never handed out */
-	pfn_t free_head;       /* free list */
 	uint64_t nr_free;      /* frames not holding a page; nr_pt of them hold page tables */
 	uint64_t nr_pt;        /* PTE tables of every mm (one frame per 512 PTEs) */
 	uint64_t wmark_min, wmark_low, wmark_high;
+	unsigned nr_nodes;     /* 1 unless the trace says `# numa-nodes: N` */
+	pfn_t node_frames;     /* frames per node (the last one takes the rest) */
+	struct numa_node_mem node[MAX_NUMA_NODES];
 };
 
 /* Frames free for any use: not a page, not a page table. */
@@ -92,7 +107,9 @@ static inline uint64_t physmem_avail(const struct physmem *pm)
 	return pm->nr_free > pm->nr_pt ? pm->nr_free - pm->nr_pt : 0;
 }
 
-int physmem_init(struct physmem *pm, uint64_t nr_frames);
+/* nr_nodes (1..MAX_NUMA_NODES) split the frames into equal ranges, node 0
+ * lowest, as a machine's nodes own ranges of physical memory. */
+int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes);
 void physmem_destroy(struct physmem *pm);
 
 static inline struct page *pfn_page(const struct physmem *pm, pfn_t pfn)
@@ -100,9 +117,24 @@ static inline struct page *pfn_page(const struct physmem *pm, pfn_t pfn)
 	return &pm->chunks[pfn >> PAGE_CHUNK_SHIFT][pfn & (PAGE_CHUNK - 1)];
 }
 
-/* Take a free frame (zeroed struct page, PG_INUSE, refcount 0), or
- * PFN_NONE when memory is exhausted or a chunk cannot be allocated. */
-pfn_t physmem_alloc(struct physmem *pm);
+/* The node whose range holds pfn (page_to_nid()). */
+static inline unsigned pfn_to_nid(const struct physmem *pm, pfn_t pfn)
+{
+	if (pm->nr_nodes == 1)
+		return 0;
+	unsigned n = (unsigned)((pfn - 1) / pm->node_frames);
+	return n < pm->nr_nodes ? n : pm->nr_nodes - 1;
+}
+
+/* Take a free frame (zeroed struct page, PG_INUSE, refcount 0) from node
+ * nid, or - unless thisnode (__GFP_THISNODE) - from the next nodes in
+ * turn when nid has none (the zonelist's fallback); PFN_NONE when memory
+ * is exhausted or a chunk cannot be allocated. */
+pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode);
+static inline pfn_t physmem_alloc(struct physmem *pm)
+{
+	return physmem_alloc_node(pm, 0, false);
+}
 /* Return a frame to the free list. */
 void physmem_free(struct physmem *pm, pfn_t pfn);
 

@@ -104,6 +104,13 @@ const struct semantics sem_4_0 = {
 	.new_anon_active = true,
 	.has_zero_page = true,
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
+	/* NUMA balancing as of v4.0 (seed 003: the write bit is preserved;
+	 * kernel/sched/fair.c:task_numa_work(), mm/migrate.c @ v4.0) */
+	.numa = {
+		.preserve_write = true,
+		.scan_budget_after_first_update = true,
+		.migrate_ratelimit_pages = 32768,
+	},
 	.task_flt_counted_by_arch = true, /* __do_page_fault(), faultin_page() */
 	.vmflag_names = vmflags_4_0,
 	.kfn_names = { kfn_names_4_0, kfn_names_v4 },

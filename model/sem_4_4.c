@@ -77,6 +77,14 @@ const struct semantics sem_4_4 = {
 	.new_anon_active = true,
 	.has_zero_page = true,
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
+	/* NUMA balancing @ v4.4: task_numa_work() virtpages limit,
+	 * remove_migration_pte() mlocks the new page */
+	.numa = {
+		.preserve_write = true,
+		.scan_virt_limit = true,
+		.migrate_ratelimit_pages = 32768,
+		.migrate_relocks_4x = true,
+	},
 	.task_flt_counted_by_arch = true, /* __do_page_fault(), faultin_page() */
 	.vmflag_names = vmflags_4_4,
 	.kfn_names = { kfn_names_4_4, kfn_names_v4 },

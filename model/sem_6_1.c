@@ -82,6 +82,20 @@ const struct semantics sem_6_1 = {
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io() */
 	.mmap_miss_hits = MMAP_HIT_FOUND, /* filemap_map_pages() @ v6.1 */
+	/* NUMA balancing @ v6.1: change_pte_range() skips, early migration,
+	 * no rate limit, migration entries keep young/dirty */
+	.numa = {
+		.preserve_write = true,
+		.scan_virt_limit = true,
+		.skip_shared_cow = true,
+		.skip_dirty_file = true,
+		.skip_on_task_node = true,
+		.early_migrate = true,
+		.large_folio_no_hint = true,
+		.no_migrate_dirty_file = true,
+		.migrate_keeps_pte_ad = true,
+		.migrate_fail_counts_busy = true,
+	},
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },
 	.has_dontneed_locked = true,

@@ -45,6 +45,51 @@ struct vmflag_name {
 	uint64_t kernel_value; /* the bit's value in this kernel's mm.h */
 };
 
+/* Automatic NUMA balancing (seed 003; model/numa.c): what task_numa_work()
+ * marks, what a hinting fault (do_numa_page()) restores and what
+ * migrate_misplaced_page() refuses. */
+struct numa_rules {
+	/* "mm: numa: preserve PTE write permissions across a NUMA hinting
+	 * fault" (v4.0-rc5): change_pte_range() keeps the write bit of a PTE
+	 * it makes PROT_NONE and do_numa_page() restores it; without it, a
+	 * write after the hinting fault of a private page takes a second
+	 * (write-protect) fault */
+	bool preserve_write;
+	/* task_numa_work() @ v4.0 sums nr_pte_updates: once one range of the
+	 * pass updated a PTE, every later range counts against the 256 MB
+	 * budget; 4.4+ count only the ranges that updated one */
+	bool scan_budget_after_first_update;
+	/* 4.4+: a pass also stops after 8 x the budget of virtual space */
+	bool scan_virt_limit;
+	/* change_pte_range() @ v6.1 skips a page of a COW mapping with
+	 * page_count != 1, a dirty file page, and - in a private VMA of a
+	 * single-threaded process - a page already on the task's node */
+	bool skip_shared_cow, skip_dirty_file, skip_on_task_node;
+	/* should_numa_migrate_memory() @ v6.1: while the task has no preferred
+	 * node, or in its first 4 scan sequences, a page last faulted by this
+	 * task (or by none) migrates at its first hinting fault */
+	bool early_migrate;
+	/* do_numa_page() @ v6.1: a large folio is only made present again
+	 * (no hinting fault counted) */
+	bool large_folio_no_hint;
+	/* migrate_misplaced_page() @ v6.1 refuses a dirty file page */
+	bool no_migrate_dirty_file;
+	/* numamigrate_update_ratelimit() @ v4.0/v4.4: at most this many pages
+	 * (128 MB) migrate to one node per 100 ms window; 0 = no limit (6.x) */
+	uint32_t migrate_ratelimit_pages;
+	/* remove_migration_pte() @ v4.4 mlocks the new page in a VM_LOCKED
+	 * VMA ("mm: page migration fix PageMlocked on migrated pages"); 4.0
+	 * loses PG_mlocked: page_remove_rmap() cleared it before
+	 * mlock_migrate_page() could move it, so the new page is evictable */
+	bool migrate_relocks_4x;
+	/* 6.0+ migration entries keep the PTE's young and dirty bits
+	 * (remove_migration_pte() @ v6.1); 4.x maps the new page old and clean */
+	bool migrate_keeps_pte_ad;
+	/* migrate_pages() @ v6.1 counts a page that is still busy after its
+	 * retries (-EAGAIN) in pgmigrate_fail; 4.x counts only hard failures */
+	bool migrate_fail_counts_busy;
+};
+
 /* The outcome of mlockall()'s flag rules (hook mlockall_rules). */
 struct mlockall_plan {
 	int err;               /* negative errno, or 0 */
@@ -256,6 +301,7 @@ struct semantics {
 	 * 6.18 those that are not PG_workingset (recently refaulted pages do
 	 * not count as hits, so thrashing stops read-around) */
 	enum { MMAP_HIT_MAPPED, MMAP_HIT_FOUND, MMAP_HIT_FOUND_NOT_WORKINGSET } mmap_miss_hits;
+	struct numa_rules numa;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */

@@ -51,6 +51,12 @@
 	X(PGSTEAL_FILE, "pgsteal_file")                                     \
 	X(PGROTATED, "pgrotated")                                           \
 	X(OOM_KILL, "oom_kill")                                             \
+	X(NUMA_PTE_UPDATES, "numa_pte_updates")                             \
+	X(NUMA_HINT_FAULTS, "numa_hint_faults")                             \
+	X(NUMA_HINT_FAULTS_LOCAL, "numa_hint_faults_local")                 \
+	X(NUMA_PAGES_MIGRATED, "numa_pages_migrated")                       \
+	X(PGMIGRATE_SUCCESS, "pgmigrate_success")                           \
+	X(PGMIGRATE_FAIL, "pgmigrate_fail")                                 \
 	X(UNEVICTABLE_PGS_CULLED, "unevictable_pgs_culled")                 \
 	X(UNEVICTABLE_PGS_SCANNED, "unevictable_pgs_scanned")               \
 	X(UNEVICTABLE_PGS_RESCUED, "unevictable_pgs_rescued")               \

@@ -29,6 +29,7 @@ void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem)
 	c->zero_page = -1;
 	c->read_ahead_kb = 8192;
 	c->mmap_base = 0;
+	c->numa_nodes = 1;
 }
 
 static uint64_t fv(const struct flag_table *t, const char *name)
@@ -146,13 +147,14 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->default_rlim = c->rlimit_memlock;
 	s->default_cap = c->cap_ipc_lock;
 	s->default_cap_res = c->cap_sys_resource < 0 ? c->cap_ipc_lock : c->cap_sys_resource;
-	if (physmem_init(&s->pm, c->ram >> PAGE_SHIFT)) {
+	if (physmem_init(&s->pm, c->ram >> PAGE_SHIFT, c->numa_nodes)) {
 		physmem_destroy(&s->pm);
 		free(s);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	s->stat.v[NR_FREE_PAGES] = (int64_t)s->pm.nr_free;
+	radix_init(&s->numa_cpupid);
 	lru_init(&s->lru);
 	s->swap_total = c->swap >> PAGE_SHIFT;
 	if (s->swap_total) {
@@ -181,12 +183,14 @@ void vmsys_free(struct vmsys *s)
 	free(s->tidx);
 	while (s->tasks) {
 		struct task *n = s->tasks->next;
+		numa_task_free(s->tasks);
 		free(s->tasks);
 		s->tasks = n;
 	}
 	while (s->files) /* named files still in the namespace */
 		file_put(s, s->files);
 	free(s->swap_map);
+	radix_destroy(&s->numa_cpupid);
 	physmem_destroy(&s->pm);
 	free(s);
 }
@@ -289,6 +293,7 @@ void vm_release_task(struct vmsys *s, int pid)
 		t->next->prev = t->prev;
 	else
 		s->tasks_tail = t->prev;
+	numa_task_free(t);
 	free(t);
 }
 
@@ -704,4 +709,19 @@ void vmsys_batches(const struct vmsys *s, unsigned *lru_add, unsigned *lru_add_m
 	*lru_add_max = s->sem->lru_batch;
 	*mlock = s->lru.mlock_batch.n;
 	*mlock_max = s->sem->mlock_batch;
+}
+
+unsigned vmsys_numa_nodes(const struct vmsys *s)
+{
+	return s->pm.nr_nodes;
+}
+
+uint64_t vmsys_node_free(const struct vmsys *s, unsigned nid)
+{
+	return nid < s->pm.nr_nodes ? s->pm.node[nid].nr_free : 0;
+}
+
+unsigned vmsys_task_node(const struct task *t)
+{
+	return t->numa_node;
 }

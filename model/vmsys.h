@@ -44,6 +44,10 @@ struct vmsys_config {
 				   * recorded the samples (the kernel's own default
 				   * is 128) */
 	uint64_t mmap_base;       /* top of the top-down mmap area; 0 = default */
+	unsigned numa_nodes;      /* NUMA nodes (1..64), RAM split evenly; default 1.
+				   * With 2 or more, automatic NUMA balancing is on,
+				   * as the kernel enables it by default on such a
+				   * machine (check_numabalancing_enable()) */
 };
 
 void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem);
@@ -186,6 +190,20 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
 		 enum vm_fault_kind *sig);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
+/* numa_scan(): one pass of the NUMA balancing PTE scan over t's address
+ * space (task_numa_work()); returns the PTEs it made PROT_NONE. */
+int64_t vm_numa_scan(struct vmsys *s, struct task *t);
+/* numa_node(N): t runs on a CPU of node N from now on (its faults
+ * allocate there, hinting faults pull pages there); -EINVAL past the
+ * machine's nodes. */
+int64_t vm_numa_node(struct vmsys *s, struct task *t, uint64_t node);
+/* The NUMA statistics of a task that took a hinting fault: its preferred
+ * node (-1 none) and the pages migrated for it; false before any. */
+bool numa_task_info(const struct task *t, int *preferred_nid, uint64_t *pages_migrated);
+/* The machine's NUMA nodes and the frames free on node nid. */
+unsigned vmsys_numa_nodes(const struct vmsys *s);
+uint64_t vmsys_node_free(const struct vmsys *s, unsigned nid);
+unsigned vmsys_task_node(const struct task *t);
 int64_t vm_drop_caches(struct vmsys *s, int what);
 /* How full the per-CPU batches are: pages queued and the size at which
  * each is moved (lru_add, mlock). */

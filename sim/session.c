@@ -142,6 +142,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.zero_page = h->zero_page;
 	if (h->has_read_ahead_kb)
 		c.read_ahead_kb = h->read_ahead_kb;
+	if (h->has_numa_nodes)
+		c.numa_nodes = (unsigned)h->numa_nodes;
 	/* the command line overrides the header (the trace contract) */
 	if (o && o->cap_ipc_lock >= 0)
 		c.cap_ipc_lock = o->cap_ipc_lock;

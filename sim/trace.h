@@ -29,6 +29,7 @@
  *   capset     -                   (effective capability set in ev->cap_effective)
  *   fault      addr mode           touch     addr len mode
  *   reclaim    nr_pages            drop_caches value
+ *   numa_scan  -                   numa_node  node
  *   fstat      fd size has_size    newfstatat/statx dirfd size has_size (str = path)
  *   stat/lstat -100 size has_size (str = path)
  *   dup        fd                  dup2/dup3 fd newfd
@@ -84,6 +85,7 @@ enum sysno {
 	/* pseudo-events */
 	SYS_FAULT, SYS_TOUCH, SYS_RECLAIM, SYS_DROP_CACHES,
 	SYS_INHERIT, SYS_INHERIT_FILE, SYS_EVICT,
+	SYS_NUMA_SCAN, SYS_NUMA_NODE,
 	SYS_NR
 };
 
@@ -195,6 +197,7 @@ struct trace_header {
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
 	uint64_t read_ahead_kb;      bool has_read_ahead_kb; /* vmsim's own key */
+	uint64_t numa_nodes;         bool has_numa_nodes;    /* vmsim's own key */
 	uint64_t seed;               bool has_seed;
 	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
 	 * `replay --check-invariants` also checks on this trace ("all" = every one) */

@@ -358,6 +358,8 @@ static const struct layout {
 	[SYS_TOUCH] = { 3, 3, 3, { N(0), N(1), { K_ACC, 2 } } },
 	[SYS_RECLAIM] = { 1, 1, 1, { N(0) } },
 	[SYS_DROP_CACHES] = { 1, 1, 1, { N(0) } },
+	[SYS_NUMA_SCAN] = { 0, 0, 0, { { 0, 0 } } },
+	[SYS_NUMA_NODE] = { 1, 1, 1, { N(0) } },
 	[SYS_FSTAT] = { 2, 2, 3, { N(0), { K_STAT, -1 } } },
 	[SYS_NEWFSTATAT] = { 4, 4, 3, { N(0), { K_STR, -1 }, { K_STAT, -1 }, { K_SKIP, -1 } } },
 	[SYS_STAT] = { 2, 2, 3, { { K_STR, -1 }, { K_STAT, -1 } } },

@@ -144,6 +144,11 @@ int tr_header_line(struct trace_reader *r, char *p)
 		    h->read_ahead_kb > (1u << 20))
 			BAD("a number of kB up to 1048576");
 		h->has_read_ahead_kb = true;
+	} else if (KEY("numa-nodes")) {
+		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->numa_nodes) || !h->numa_nodes ||
+		    h->numa_nodes > 64)
+			BAD("a number of nodes from 1 to 64");
+		h->has_numa_nodes = true;
 	} else if (KEY("zero-page")) {
 		if (!parse_bool(v, n, &h->zero_page))
 			BAD("yes or no");

@@ -345,7 +345,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_MLOCKALL:
 		put_flags(o, arch, kernel, FK_MLOCKALL, a[0]);
 		break;
-	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK:
+	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK: case SYS_NUMA_SCAN:
 		break;
 	case SYS_CLONE:
 		puts_(o, "child_stack=NULL, flags=");
@@ -417,7 +417,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_TOUCH:
 		put_hex0(o, a[0]); SEP; put_u(o, a[1]); SEP; put_bits(o, SK_ACCESS, a[2]);
 		break;
-	case SYS_RECLAIM: case SYS_DROP_CACHES:
+	case SYS_RECLAIM: case SYS_DROP_CACHES: case SYS_NUMA_NODE:
 		put_u(o, a[0]);
 		break;
 	case SYS_FSTAT:
@@ -660,6 +660,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# zero-page: %s\n", h->zero_page ? "yes" : "no");
 	if (h->has_read_ahead_kb)
 		fprintf(f, "# read-ahead-kb: %llu\n", (unsigned long long)h->read_ahead_kb);
+	if (h->has_numa_nodes)
+		fprintf(f, "# numa-nodes: %llu\n", (unsigned long long)h->numa_nodes);
 	if (h->has_seed)
 		fprintf(f, "# seed: %" PRIu64 "\n", h->seed);
 	if (h->has_check_invariants)

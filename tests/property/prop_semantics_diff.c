@@ -223,6 +223,27 @@ static const struct row_check checks[] = {
 	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_NONE, 8, DK_VMFLAGS },
 	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_NONE, 8, DK_VMLCK },
 	{ "zap drains", "zap-leaves-munlock-batched.trace", "4.4", "6.1", NULL, C_AGREE },
+	/* NUMA balancing (seed 003) */
+	{ "which PTEs a pass makes PROT_NONE", "numa-hinting-write-bit.trace", "4.0", "6.1", NULL, C_DIFF, 12, DK_RESULT, "result", -1, 16, 0 },
+	{ "which PTEs a pass makes PROT_NONE", "numa-hinting-write-bit.trace", "4.0", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "numa_pte_updates", 0, 16, 0 },
+	{ "which PTEs a pass makes PROT_NONE", "numa-hinting-write-bit.trace", "4.0", "6.1", NULL, C_DIFF, 14, DK_VMSTAT, "numa_hint_faults_local", 0, 16, 0 },
+	{ "which PTEs a pass makes PROT_NONE", "numa-hinting-write-bit.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "which PTEs a pass makes PROT_NONE", "numa-hinting-write-bit.trace", "lof-v1", "4.0", NULL, C_AGREE },
+	{ "when a page moves", "numa-two-stage-filter.trace", "4.4", "6.1", NULL, C_DIFF, 14, DK_VMSTAT, "numa_pages_migrated", 0, 0, 16 },
+	{ "when a page moves", "numa-two-stage-filter.trace", "4.4", "6.1", NULL, C_DIFF, 17, DK_VMSTAT, "numa_pages_migrated", 0, 16, 0 },
+	{ "when a page moves", "numa-two-stage-filter.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "when a page moves", "numa-two-stage-filter.trace", "6.1", "6.18", NULL, C_AGREE },
+	{ "migration rate limit", "numa-migrate-ratelimit.trace", "4.4", "6.1", NULL, C_DIFF, 11, DK_VMSTAT, "numa_pages_migrated", 0, 32769, 40000 },
+	{ "migration rate limit", "numa-migrate-ratelimit.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.0", "4.4", NULL, C_DIFF, 12, DK_VMSTAT, "nr_mlock", 0, 0, 64 },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.0", "4.4", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_rescued", 0, 64, 0 },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.0", "4.4", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_mlocked", 0, 0, 64 },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.0", "4.4", NULL, C_NONE, 12, DK_VMSTAT, "unevictable_pgs_stranded" },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_rescued", 0, 0, 64 },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_culled", 0, 0, 64 },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_cleared", 0, 64, 0 },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_NONE, 12, DK_VMSTAT, "nr_mlock" },
+	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.0", "lof-v1", NULL, C_AGREE },
 };
 
 static unsigned nfailed_rows;

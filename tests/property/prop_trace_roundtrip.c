@@ -293,7 +293,10 @@ static void rand_event(struct event *ev)
 	case SYS_MLOCKALL:
 		ev->nargs = 1; a[0] = rand_flags(FK_MLOCKALL);
 		break;
-	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK:
+	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK: case SYS_NUMA_SCAN:
+		break;
+	case SYS_NUMA_NODE:
+		ev->nargs = 1; a[0] = below(64);
 		break;
 	case SYS_CLONE: case SYS_CLONE3:
 		ev->nargs = 1;

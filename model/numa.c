@@ -1,0 +1,498 @@
+/*
+ * numa.c - automatic NUMA balancing: the PTE scan, the hinting fault and
+ * the migration of a misplaced page (seed 003).
+ *
+ *   numa_scan()   one pass of kernel/sched/fair.c:task_numa_work() after
+ *                 its time gates (the trace says when the scheduler ran
+ *                 it): up to 256 MB of present PTEs from where the last
+ *                 pass stopped are made PROT_NONE (change_prot_numa())
+ *   an access     to such a PTE is a hinting fault (do_numa_page()): the
+ *                 PTE is made present again, numa_hint_faults counts, and
+ *                 the page moves to the faulting task's node when
+ *                 mpol_misplaced() wants it there and
+ *                 migrate_misplaced_page() can
+ *   numa_node(N)  the scheduler runs the task on node N from now on
+ *
+ * The differences between kernels are struct numa_rules (semantics.h).
+ * Not modelled: numa groups (tasks that share pages are never grouped, so
+ * a shared fault is judged as a private one of a task without a group),
+ * the scan period and its slowdown after failed migrations (the trace
+ * places the passes), per-node LRU lists and reclaim (one machine-wide
+ * lruvec), and migration of swap-cache pages (they stay where they are).
+ */
+#include "alloc.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define NUMA_SCAN_PAGES (256ULL << (20 - PAGE_SHIFT)) /* sysctl_numa_balancing_scan_size */
+#define HPAGE_SIZE (2ULL << 20)
+
+/* per task: task_struct's numa_faults[] (memory faults per node, private
+ * and shared, decayed at each placement) and what placement decided */
+struct task_numa {
+	uint64_t mem[MAX_NUMA_NODES][2];
+	uint64_t membuf[MAX_NUMA_NODES][2];
+	uint64_t scan_seq;         /* p->numa_scan_seq */
+	int preferred_nid;         /* p->numa_preferred_nid, -1 = none */
+	uint64_t pages_migrated;   /* p->numa_pages_migrated */
+};
+
+/* ----------------------------------------------------------- last cpupid */
+
+static unsigned cpupid_make(const struct task *t)
+{
+	return ((unsigned)t->pid & 0xffu) << 8 | (t->numa_node + 1);
+}
+
+static unsigned cpupid_get(struct vmsys *s, pfn_t pfn)
+{
+	return (unsigned)radix_get(&s->numa_cpupid, pfn);
+}
+
+static void cpupid_set(struct vmsys *s, pfn_t pfn, unsigned v)
+{
+	if (v)
+		(void)radix_set(&s->numa_cpupid, pfn, v); /* a failed store leaves it unset */
+	else
+		radix_clear(&s->numa_cpupid, pfn);
+}
+
+/* mm/page_alloc.c:free_pages_prepare() resets the last cpupid */
+void numa_page_freed(struct vmsys *s, pfn_t pfn)
+{
+	radix_clear(&s->numa_cpupid, pfn);
+}
+
+void numa_task_free(struct task *t)
+{
+	free(t->numa);
+	t->numa = NULL;
+}
+
+/* ------------------------------------------------------------------ scan */
+
+/* vm_normal_page() and the skips of change_pte_range() for prot_numa */
+static bool numa_skip_page(struct vmsys *s, struct vma *v, pfn_t pfn, int target_node)
+{
+	const struct numa_rules *r = &s->sem->numa;
+	if (pfn == PFN_ZERO)
+		return true;
+	struct page *p = spage(s, pfn);
+	if (r->skip_shared_cow && (v->flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE &&
+	    p->refcount != 1)
+		return true;
+	if (r->skip_dirty_file && page_is_file_lru(p) && (p->flags & PG_DIRTY))
+		return true;
+	if (target_node >= 0 && pfn_to_nid(&s->pm, pfn) == (unsigned)target_node)
+		return true;
+	return false;
+}
+
+/* mm/mempolicy.c:change_prot_numa() over [start, end) of v: the PTEs made
+ * PROT_NONE, counted in numa_pte_updates */
+static uint64_t change_prot_numa(struct vmsys *s, struct task *t, struct vma *v, uint64_t start,
+				 uint64_t end)
+{
+	const struct numa_rules *r = &s->sem->numa;
+	struct mm *mm = v->mm;
+	int target_node = r->skip_on_task_node && !vma_is_shared(v) && mm->users == 1
+				  ? (int)t->numa_node : -1;
+	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1, n = 0;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t *ptep = radix_peek(&mm->pt, vpn);
+		uint64_t pte = *ptep;
+		vpn++;
+		if (!(pte & PTE_PRESENT) || (pte & PTE_NUMA))
+			continue; /* "avoid TLB flush if possible" */
+		if (numa_skip_page(s, v, pte_pfn(pte), target_node))
+			continue;
+		pte |= PTE_NUMA;
+		if (!r->preserve_write)
+			pte &= ~(uint64_t)PTE_WRITE;
+		*ptep = pte;
+		n++;
+	}
+	count_vm(s, NUMA_PTE_UPDATES, (int64_t)n);
+	return n;
+}
+
+/* the VMAs task_numa_work() passes over */
+static bool numa_scan_skips_vma(const struct vma *v)
+{
+	if (v->flags & (VM_IO | VM_PFNMAP | VM_HUGETLB | VM_MIXEDMAP))
+		return true; /* !vma_migratable(), hugetlb, mixed maps */
+	if (v->file && (v->file->special || (v->flags & (VM_READ | VM_WRITE)) == VM_READ))
+		return true; /* shared library text, the vdso */
+	return !(v->flags & (VM_READ | VM_EXEC | VM_WRITE)); /* inaccessible */
+}
+
+static void reset_ptenuma_scan(struct mm *mm)
+{
+	mm->numa_scan_seq++;
+	mm->numa_scan_offset = 0;
+}
+
+int64_t vm_numa_scan(struct vmsys *s, struct task *t)
+{
+	s->nevents = 0;
+	const struct numa_rules *r = &s->sem->numa;
+	struct mm *mm = t->mm;
+	uint64_t start = mm->numa_scan_offset, total = 0, nr_updates = 0;
+	int64_t pages = (int64_t)NUMA_SCAN_PAGES, virtpages = pages * 8;
+	struct vma *v = vma_find(&mm->vmas, start);
+	if (!v) {
+		reset_ptenuma_scan(mm);
+		start = 0;
+		v = mm->vmas.first;
+	}
+	for (; v; v = v->next) {
+		if (numa_scan_skips_vma(v))
+			continue;
+		uint64_t end;
+		do {
+			if (start < v->start)
+				start = v->start;
+			end = (start + ((uint64_t)pages << PAGE_SHIFT) + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
+			if (end > v->end)
+				end = v->end;
+			uint64_t n = change_prot_numa(s, t, v, start, end);
+			total += n;
+			nr_updates = r->scan_budget_after_first_update ? nr_updates + n : n;
+			int64_t len = (int64_t)((end - start) >> PAGE_SHIFT);
+			if (nr_updates)
+				pages -= len;
+			virtpages -= len;
+			start = end;
+			if (pages <= 0 || (r->scan_virt_limit && virtpages <= 0))
+				goto out;
+		} while (end != v->end);
+	}
+out:
+	if (v)
+		mm->numa_scan_offset = start;
+	else
+		reset_ptenuma_scan(mm);
+	/* the rate limit's 100 ms windows: passes are at least
+	 * scan_period_min (1,000 ms) apart, so each starts a new one */
+	for (unsigned n = 0; n < MAX_NUMA_NODES; n++)
+		s->numa_migrate_nr[n] = 0;
+	return (int64_t)total;
+}
+
+int64_t vm_numa_node(struct vmsys *s, struct task *t, uint64_t node)
+{
+	s->nevents = 0;
+	if (node >= s->pm.nr_nodes)
+		return -KERR_EINVAL;
+	t->numa_node = (unsigned)node;
+	return 0;
+}
+
+/* ------------------------------------------------------- the placement */
+
+/* kernel/sched/fair.c:task_numa_placement(), the memory side: on the first
+ * hinting fault of a new scan sequence the buffered faults are folded
+ * into the decayed ones and the node with most becomes preferred */
+static void task_numa_placement(struct vmsys *s, struct task *t)
+{
+	struct task_numa *tn = t->numa;
+	if (tn->scan_seq == t->mm->numa_scan_seq)
+		return;
+	tn->scan_seq = t->mm->numa_scan_seq;
+	uint64_t max_faults = 0;
+	int max_nid = -1;
+	for (unsigned nid = 0; nid < s->pm.nr_nodes; nid++) {
+		uint64_t faults = 0;
+		for (int priv = 0; priv < 2; priv++) {
+			tn->mem[nid][priv] = tn->mem[nid][priv] - tn->mem[nid][priv] / 2 +
+					     tn->membuf[nid][priv];
+			tn->membuf[nid][priv] = 0;
+			faults += tn->mem[nid][priv];
+		}
+		if (faults > max_faults) {
+			max_faults = faults;
+			max_nid = (int)nid;
+		}
+	}
+	if (max_faults)
+		tn->preferred_nid = max_nid;
+}
+
+/* kernel/sched/fair.c:task_numa_fault(): first accesses are private,
+ * then private while the same pid faults */
+static void task_numa_fault(struct vmsys *s, struct task *t, unsigned last_cpupid, unsigned mem_node,
+			    bool migrated)
+{
+	struct task_numa *tn = t->numa;
+	int priv = !last_cpupid || (last_cpupid >> 8) == ((unsigned)t->pid & 0xffu);
+	task_numa_placement(s, t);
+	if (migrated)
+		tn->pages_migrated++;
+	tn->membuf[mem_node][priv]++;
+}
+
+/* should_numa_migrate_memory(): the two-stage filter - a page moves to
+ * this node when the previous hinting fault on it came from here too
+ * (or from this task, early in its life on 6.x) */
+static bool should_numa_migrate_memory(struct vmsys *s, struct task *t, pfn_t pfn)
+{
+	unsigned this_cpupid = cpupid_make(t), last = cpupid_get(s, pfn);
+	cpupid_set(s, pfn, this_cpupid);
+	bool pid_match = last && (last >> 8) == (this_cpupid >> 8);
+	if (s->sem->numa.early_migrate && (t->numa->preferred_nid < 0 || t->numa->scan_seq <= 4) &&
+	    (!last || pid_match))
+		return true;
+	if (last && (last & 0xffu) != (this_cpupid & 0xffu))
+		return false;
+	return true; /* this pid, or no numa group to ask */
+}
+
+/* ------------------------------------------------------------ migration */
+
+struct mapping {
+	struct vma *v;
+	uint64_t addr;
+	uint64_t pte;
+};
+
+struct mappings {
+	struct mapping *m;
+	size_t n, cap;
+	bool oom;
+};
+
+static bool collect_mapping(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx)
+{
+	(void)s;
+	struct mappings *ms = ctx;
+	if (ms->n == ms->cap) {
+		size_t cap = ms->cap ? ms->cap * 2 : 4;
+		struct mapping *m = vm_realloc(ms->m, cap * sizeof(*m));
+		if (!m) {
+			ms->oom = true;
+			return false;
+		}
+		ms->m = m;
+		ms->cap = cap;
+	}
+	ms->m[ms->n++] = (struct mapping){ v, addr, *pte };
+	return true;
+}
+
+/* a page taken from the target node only (alloc_misplaced_dst_page():
+ * __GFP_THISNODE, no reclaim) */
+static pfn_t alloc_page_on_node(struct vmsys *s, unsigned nid)
+{
+	pfn_t pfn = physmem_alloc_node(&s->pm, nid, true);
+	if (pfn) {
+		count_vm(s, PGALLOC, 1);
+		count_vm(s, NR_FREE_PAGES, -1);
+	}
+	return pfn;
+}
+
+/* mm/vmscan.c:putback_lru_page() @ v4.4 */
+static void putback_lru_page_4x(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	bool was_unevictable = (p->flags & PG_UNEVICTABLE) != 0;
+	p->flags &= ~PG_UNEVICTABLE;
+	if (page_evictable(p)) {
+		folio_add_lru(s, pfn);
+		if (was_unevictable)
+			count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
+	} else {
+		p->flags &= ~PG_ACTIVE;
+		p->flags |= PG_UNEVICTABLE;
+		lru_add_page(s, pfn, LRU_UNEVICTABLE);
+		if (!was_unevictable)
+			count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
+	}
+}
+
+/* Move the isolated page old to new: every PTE, the page-cache slot and
+ * the page state (migrate_pages() -> unmap, move_to_new_folio(),
+ * remove_migration_ptes(), the LRU putback of each version). */
+static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappings *ms)
+{
+	const struct semantics *sem = s->sem;
+	bool v6 = sem->page_model == PLM_MLOCK_COUNT;
+	struct page *op = spage(s, old), *np = spage(s, new);
+	/* try_to_migrate_one(): each PTE becomes a migration entry; a dirty
+	 * PTE dirties the page; 6.x drains the munlock after each */
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct mapping *m = &ms->m[i];
+		if ((m->pte & PTE_DIRTY) && !(op->flags & PG_DIRTY)) {
+			op->flags |= PG_DIRTY;
+			if (!(op->flags & PG_SWAPBACKED))
+				count_vm(s, NR_DIRTY, 1);
+		}
+		get_page(s, old); /* the migration entry keeps the page */
+		rmap_remove(s, m->v, old);
+		if (v6 && (m->v->flags & VM_LOCKED))
+			mlock_drain_local(s);
+	}
+	/* folio_migrate_mapping() + folio_migrate_flags() */
+	np->flags |= op->flags & (PG_ANON | PG_SWAPBACKED | PG_DIRTY | PG_UPTODATE | PG_REFERENCED |
+				  PG_WORKINGSET);
+	if (op->flags & PG_ACTIVE)
+		np->flags |= PG_ACTIVE;
+	else if (op->flags & PG_UNEVICTABLE)
+		np->flags |= PG_UNEVICTABLE;
+	op->flags &= ~(PG_ACTIVE | PG_UNEVICTABLE | PG_DIRTY);
+	if (!v6 && (op->flags & PG_MLOCKED)) {
+		/* mlock_migrate_page() @ v4.x: only if still set */
+		op->flags &= ~PG_MLOCKED;
+		np->flags |= PG_MLOCKED;
+	}
+	np->owner = op->owner;
+	np->index = op->index;
+	cpupid_set(s, new, cpupid_get(s, old));
+	if (!(op->flags & PG_ANON)) {
+		struct file *f = NULL;
+		for (f = s->files; f && f->id != op->owner; f = f->next_file)
+			;
+		if (f && !radix_set(&f->cache, op->index, new)) {
+			get_page(s, new);
+			put_page(s, old);
+		}
+	}
+	if (v6) {
+		/* migrate_folio_move() @ v6.1: onto the LRU now, so that the
+		 * remapping builds the mlock_count */
+		folio_add_lru(s, new);
+		lru_add_drain(s);
+	}
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct mapping *m = &ms->m[i];
+		uint64_t *ptep = radix_peek(&m->v->mm->pt, m->addr >> PAGE_SHIFT);
+		unsigned fl = PTE_PRESENT | (unsigned)(m->pte & (PTE_WRITE | PTE_EXCL));
+		if (sem->numa.migrate_keeps_pte_ad)
+			fl |= (unsigned)(m->pte & (PTE_YOUNG | PTE_DIRTY));
+		if (ptep)
+			*ptep = mk_pte(new, fl);
+		rmap_add(s, m->v, new, false);
+		if (v6 && (m->v->flags & VM_LOCKED))
+			mlock_drain_local(s);
+		else if (!v6 && sem->numa.migrate_relocks_4x &&
+			 (m->v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED)
+			mlock_folio_4x(s, new);
+		put_page(s, old); /* the migration entry is gone */
+	}
+	if (!v6) {
+		/* unmap_and_move() @ v4.4 puts the old page back first: it is
+		 * evictable now and takes its last trip through the lru_add
+		 * pagevec, which frees it when drained */
+		folio_add_lru(s, old);
+		putback_lru_page_4x(s, new);
+	}
+	count_vm(s, PGMIGRATE_SUCCESS, 1);
+	count_vm(s, NUMA_PAGES_MIGRATED, 1);
+}
+
+/* mm/migrate.c:migrate_misplaced_page(): true when pfn moved to node */
+static bool migrate_misplaced_page(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned node)
+{
+	const struct numa_rules *r = &s->sem->numa;
+	struct page *p = spage(s, pfn);
+	if (p->mapcount != 1 && page_is_file_lru(p) && (v->flags & VM_EXEC))
+		return false;
+	if (r->no_migrate_dirty_file && page_is_file_lru(p) && (p->flags & PG_DIRTY))
+		return false;
+	if (r->migrate_ratelimit_pages) {
+		if (s->numa_migrate_nr[node] > r->migrate_ratelimit_pages)
+			return false;
+		s->numa_migrate_nr[node]++;
+	}
+	/* numamigrate_isolate_page(): migrate_balanced_pgdat() wants the
+	 * target above its high watermark by the page, isolate_lru_page()
+	 * a page on a list (not in a per-CPU batch) */
+	const struct numa_node_mem *nm = &s->pm.node[node];
+	if (nm->nr_free <= nm->wmark_high + 1 || !(p->flags & PG_LRU))
+		return false;
+	if (p->flags & PG_SWAPCACHE)
+		return false; /* not modelled (see above) */
+	if ((p->flags & PG_WRITEBACK) || p->in_batch) {
+		/* -EBUSY under writeback; a batch's reference makes the
+		 * reference count wrong (-EAGAIN until the retries run out) */
+		if ((p->flags & PG_WRITEBACK) || r->migrate_fail_counts_busy)
+			count_vm(s, PGMIGRATE_FAIL, 1);
+		return false;
+	}
+	pfn_t new = alloc_page_on_node(s, node);
+	if (!new)
+		return false;
+	struct mappings ms = { 0 };
+	rmap_walk(s, pfn, collect_mapping, &ms);
+	if (ms.oom) {
+		free(ms.m);
+		put_page(s, new);
+		return false;
+	}
+	get_page(s, new); /* the allocation's reference, dropped when done */
+	get_page(s, pfn); /* the isolation */
+	lru_del_page(s, pfn);
+	move_page(s, pfn, new, &ms);
+	put_page(s, pfn);
+	put_page(s, new);
+	free(ms.m);
+	return true;
+}
+
+/* ---------------------------------------------------------- the fault */
+
+/* vma->vm_page_prot allows writing: a shared writable mapping without
+ * write-notify (shmem and shared anonymous memory) */
+static bool vm_page_prot_writable(const struct vma *v)
+{
+	return (v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && v->file &&
+	       v->file->shmem;
+}
+
+enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr,
+				uint64_t *ptep)
+{
+	const struct numa_rules *r = &s->sem->numa;
+	(void)addr;
+	pfn_t pfn = pte_pfn(*ptep);
+	bool was_writable = (*ptep & PTE_WRITE) != 0;
+	/* make it present again: vm_page_prot, young, the preserved write */
+	uint64_t pte = (*ptep & ~(uint64_t)(PTE_NUMA | PTE_WRITE)) | PTE_YOUNG;
+	if (was_writable || vm_page_prot_writable(v))
+		pte |= PTE_WRITE;
+	*ptep = pte;
+	struct page *p = spage(s, pfn);
+	if (pfn == PFN_ZERO || (r->large_folio_no_hint && p->folio_order))
+		return VMF_MINOR;
+	if (!t->numa) {
+		t->numa = vm_calloc(1, sizeof(*t->numa));
+		if (!t->numa)
+			return VMF_MINOR; /* the kernel, too, skips the statistics then */
+		t->numa->preferred_nid = -1;
+	}
+	unsigned last_cpupid = cpupid_get(s, pfn), page_nid = pfn_to_nid(&s->pm, pfn);
+	/* numa_migrate_prep() */
+	count_vm(s, NUMA_HINT_FAULTS, 1);
+	if (page_nid == t->numa_node)
+		count_vm(s, NUMA_HINT_FAULTS_LOCAL, 1);
+	/* mpol_misplaced() with the default policy (MPOL_F_MOF | MPOL_F_MORON):
+	 * towards the node of the faulting CPU */
+	bool migrated = false;
+	if (should_numa_migrate_memory(s, t, pfn) && page_nid != t->numa_node &&
+	    migrate_misplaced_page(s, v, pfn, t->numa_node)) {
+		migrated = true;
+		page_nid = t->numa_node;
+	}
+	task_numa_fault(s, t, last_cpupid, page_nid, migrated);
+	return VMF_MINOR;
+}
+
+bool numa_task_info(const struct task *t, int *preferred_nid, uint64_t *pages_migrated)
+{
+	if (!t->numa)
+		return false;
+	*preferred_nid = t->numa->preferred_nid;
+	*pages_migrated = t->numa->pages_migrated;
+	return true;
+}
