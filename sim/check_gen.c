@@ -11,12 +11,13 @@ const struct gen_weights gen_weights_default = { {
 	[GK_BRK] = 3, [GK_MLOCK] = 6, [GK_MLOCK2] = 6, [GK_MUNLOCK] = 5, [GK_MLOCKALL] = 5,
 	[GK_MUNLOCKALL] = 3, [GK_FORK] = 3, [GK_EXIT] = 2, [GK_TOUCH] = 8, [GK_FAULT] = 4,
 	[GK_RECLAIM] = 4, [GK_DROP_CACHES] = 2, [GK_PRLIMIT] = 3, [GK_CAPSET] = 2, [GK_FILE_IO] = 2,
+	[GK_NUMA_SCAN] = 3, [GK_NUMA_NODE] = 2,
 } };
 
 static const char *const kind_names[GK_NR] = {
 	"mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "mlock", "mlock2", "munlock",
 	"mlockall", "munlockall", "fork", "exit", "touch", "fault", "reclaim", "drop_caches",
-	"prlimit64", "capset", "file_io",
+	"prlimit64", "capset", "file_io", "numa_scan", "numa_node",
 };
 
 const char *gen_kind_name(enum gen_kind k) { return k < GK_NR ? kind_names[k] : "?"; }
@@ -75,6 +76,7 @@ void gen_machine(uint64_t seed, struct gen_machine *m)
 	m->cap_ipc_lock = rnd(st) % 4 == 0;
 	m->max_map_count = rnd(st) % 4 == 0 ? 6 : 65530;
 	m->zero_page = rnd(st) % 2;
+	m->numa_nodes = rnd(st) % 4 == 0 ? 2 : 1; /* drawn last: the other choices stay */
 }
 
 void gen_header(const struct gen_machine *m, const char *arch, const char *kernel, uint64_t seed,
@@ -91,6 +93,10 @@ void gen_header(const struct gen_machine *m, const char *arch, const char *kerne
 	h->max_map_count = m->max_map_count; h->has_max_map_count = true;
 	h->zero_page = m->zero_page; h->has_zero_page = true;
 	h->seed = seed; h->has_seed = true;
+	if (m->numa_nodes > 1) {
+		h->numa_nodes = m->numa_nodes;
+		h->has_numa_nodes = true;
+	}
 }
 
 /* a bit in bits [lo, hi) that no entry of the table uses (0 if none) */
@@ -110,9 +116,13 @@ void gen_init(struct gen *g, uint64_t seed, const struct gen_weights *w, struct 
 {
 	memset(g, 0, sizeof(*g));
 	seed_state(g->st, seed);
-	g->wt = w;
-	for (int k = 0; k < GK_NR; k++)
-		g->wsum += w->w[k];
+	bool numa = vmsys_numa_nodes(s) > 1;
+	for (int k = 0; k < GK_NR; k++) {
+		/* NUMA calls only where there is more than one node, so the
+		 * sequences of one-node machines stay what they were */
+		g->w[k] = (k == GK_NUMA_SCAN || k == GK_NUMA_NODE) && !numa ? 0 : w->w[k];
+		g->wsum += g->w[k];
+	}
 	g->s = s;
 	const char *k = s->sem->flag_kernel;
 	const struct flag_table *tm = flagtab_get(s->arch, k, FK_MMAP);
@@ -273,9 +283,9 @@ static enum gen_kind pick_kind(struct gen *g)
 {
 	uint64_t x = R(g->wsum ? g->wsum : 1);
 	for (int k = 0; k < GK_NR; k++) {
-		if (x < g->wt->w[k])
+		if (x < g->w[k])
 			return (enum gen_kind)k;
-		x -= g->wt->w[k];
+		x -= g->w[k];
 	}
 	return GK_TOUCH;
 }
@@ -473,6 +483,13 @@ void gen_next(struct gen *g, struct gstep *st)
 	case GK_DROP_CACHES:
 		set(st, SYS_DROP_CACHES, pid, 1);
 		st->args[0] = P(70) ? 3 : 1 + R(2);
+		return;
+	case GK_NUMA_SCAN:
+		set(st, SYS_NUMA_SCAN, pid, 0);
+		return;
+	case GK_NUMA_NODE:
+		set(st, SYS_NUMA_NODE, pid, 1);
+		st->args[0] = R(vmsys_numa_nodes(g->s));
 		return;
 	case GK_PRLIMIT: {
 		set(st, SYS_PRLIMIT64, pid, 2);

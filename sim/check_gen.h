@@ -14,7 +14,10 @@
  *   mmap 12  munmap 4  mprotect 5  mremap 6  madvise 6  brk 3  mlock 6
  *   mlock2 6  munlock 5  mlockall 5  munlockall 3  fork 3  exit 2  touch 8
  *   fault 4  reclaim 4  drop_caches 2  prlimit64 3  capset 2  file_io 2
- * (sum 91: in 100 steps the rarest kinds are expected twice).
+ * (sum 91: in 100 steps the rarest kinds are expected twice); on the
+ * machines with two NUMA nodes (one seed in four) also
+ *   numa_scan 3  numa_node 2
+ * (sum 96).
  *
  *   trace, vmsys.
  *
@@ -35,6 +38,7 @@ enum gen_kind {
 	GK_MMAP, GK_MUNMAP, GK_MPROTECT, GK_MREMAP, GK_MADVISE, GK_BRK, GK_MLOCK, GK_MLOCK2,
 	GK_MUNLOCK, GK_MLOCKALL, GK_MUNLOCKALL, GK_FORK, GK_EXIT, GK_TOUCH, GK_FAULT,
 	GK_RECLAIM, GK_DROP_CACHES, GK_PRLIMIT, GK_CAPSET, GK_FILE_IO,
+	GK_NUMA_SCAN, GK_NUMA_NODE, /* only on a machine with 2 NUMA nodes */
 	GK_NR
 };
 
@@ -60,6 +64,7 @@ struct gstep {
 struct gen_machine {
 	uint64_t ram, swap, rlimit_memlock, max_map_count;
 	bool cap_ipc_lock, zero_page;
+	unsigned numa_nodes;
 };
 
 #define GEN_MAX_PROCS 4
@@ -67,7 +72,7 @@ struct gen_machine {
 
 struct gen {
 	uint64_t st[4];        /* xoshiro256** */
-	const struct gen_weights *wt;
+	unsigned w[GK_NR];     /* the weights in force on this machine */
 	unsigned wsum;
 	struct vmsys *s;
 	/* arch flag values (by name, from the flag tables) */

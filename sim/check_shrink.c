@@ -30,6 +30,7 @@ static struct vmsys *machine(const struct check_plan *p, const struct gen_machin
 	c.cap_ipc_lock = m->cap_ipc_lock;
 	c.max_map_count = m->max_map_count;
 	c.zero_page = m->zero_page;
+	c.numa_nodes = m->numa_nodes;
 	return vmsys_new(&c, err, errlen);
 }
 
