@@ -779,6 +779,7 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 
 	if (pte & PTE_NUMA) {
 		/* pte_protnone(): a NUMA hinting fault (handle_pte_fault()) */
+		TP(s, TP_FAULT, KFN_DO_NUMA_PAGE, .addr = addr, .kind = TPF_NUMA_HINT);
 		r = do_numa_page(s, t, v, addr, ptep);
 	} else if (pte & PTE_PRESENT) {
 		if (!write)

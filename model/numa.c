@@ -79,9 +79,10 @@ static bool numa_skip_page(struct vmsys *s, struct vma *v, pfn_t pfn, int target
 	if (pfn == PFN_ZERO)
 		return true;
 	struct page *p = spage(s, pfn);
-	if (r->skip_shared_cow && (v->flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE &&
-	    p->refcount != 1)
-		return true;
+	if ((v->flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE &&
+	    ((r->cow_skip == NUMA_COW_SKIP_REFCOUNT && p->refcount != 1) ||
+	     (r->cow_skip == NUMA_COW_SKIP_MAPPED_SHARED && p->mapcount > 1)))
+		return true; /* is_cow_mapping() and shared */
 	if (r->skip_dirty_file && page_is_file_lru(p) && (p->flags & PG_DIRTY))
 		return true;
 	if (target_node >= 0 && pfn_to_nid(&s->pm, pfn) == (unsigned)target_node)
@@ -138,7 +139,8 @@ int64_t vm_numa_scan(struct vmsys *s, struct task *t)
 	s->nevents = 0;
 	const struct numa_rules *r = &s->sem->numa;
 	struct mm *mm = t->mm;
-	uint64_t start = mm->numa_scan_offset, total = 0, nr_updates = 0;
+	uint64_t start = mm->numa_scan_offset, total = 0, nr_updates = 0, first = UINT64_MAX;
+	uint64_t seq = mm->numa_scan_seq;
 	int64_t pages = (int64_t)NUMA_SCAN_PAGES, virtpages = pages * 8;
 	struct vma *v = vma_find(&mm->vmas, start);
 	if (!v) {
@@ -153,6 +155,8 @@ int64_t vm_numa_scan(struct vmsys *s, struct task *t)
 		do {
 			if (start < v->start)
 				start = v->start;
+			if (first == UINT64_MAX)
+				first = start;
 			end = (start + ((uint64_t)pages << PAGE_SHIFT) + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
 			if (end > v->end)
 				end = v->end;
@@ -173,6 +177,9 @@ out:
 		mm->numa_scan_offset = start;
 	else
 		reset_ptenuma_scan(mm);
+	TP(s, TP_NUMA_SCAN, KFN_TASK_NUMA_WORK, .start = first == UINT64_MAX ? 0 : first,
+	   .end = first == UINT64_MAX ? 0 : start, .delta = (int64_t)total, .before = seq,
+	   .after = mm->numa_scan_offset, .limit = mm->numa_scan_seq);
 	/* the rate limit's 100 ms windows: passes are at least
 	 * scan_period_min (1,000 ms) apart, so each starts a new one */
 	for (unsigned n = 0; n < MAX_NUMA_NODES; n++)
@@ -391,44 +398,47 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 	count_vm(s, NUMA_PAGES_MIGRATED, 1);
 }
 
-/* mm/migrate.c:migrate_misplaced_page(): true when pfn moved to node */
-static bool migrate_misplaced_page(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned node)
+/* mm/migrate.c:migrate_misplaced_page(): TPN_MIGRATED when pfn moved to
+ * node, else why not */
+static enum tp_numa migrate_misplaced_page(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned node)
 {
 	const struct numa_rules *r = &s->sem->numa;
 	struct page *p = spage(s, pfn);
 	if (p->mapcount != 1 && page_is_file_lru(p) && (v->flags & VM_EXEC))
-		return false;
+		return TPN_SHARED_EXEC;
 	if (r->no_migrate_dirty_file && page_is_file_lru(p) && (p->flags & PG_DIRTY))
-		return false;
+		return TPN_DIRTY_FILE;
 	if (r->migrate_ratelimit_pages) {
 		if (s->numa_migrate_nr[node] > r->migrate_ratelimit_pages)
-			return false;
+			return TPN_RATELIMIT;
 		s->numa_migrate_nr[node]++;
 	}
 	/* numamigrate_isolate_page(): migrate_balanced_pgdat() wants the
 	 * target above its high watermark by the page, isolate_lru_page()
 	 * a page on a list (not in a per-CPU batch) */
 	const struct numa_node_mem *nm = &s->pm.node[node];
-	if (nm->nr_free <= nm->wmark_high + 1 || !(p->flags & PG_LRU))
-		return false;
+	if (nm->nr_free <= nm->wmark_high + 1)
+		return TPN_FULL;
+	if (!(p->flags & PG_LRU))
+		return TPN_OFF_LRU;
 	if (p->flags & PG_SWAPCACHE)
-		return false; /* not modelled (see above) */
+		return TPN_SWAPCACHE; /* not modelled (see above) */
 	if ((p->flags & PG_WRITEBACK) || p->in_batch) {
 		/* -EBUSY under writeback; a batch's reference makes the
 		 * reference count wrong (-EAGAIN until the retries run out) */
 		if ((p->flags & PG_WRITEBACK) || r->migrate_fail_counts_busy)
 			count_vm(s, PGMIGRATE_FAIL, 1);
-		return false;
+		return TPN_BUSY;
 	}
 	pfn_t new = alloc_page_on_node(s, node);
 	if (!new)
-		return false;
+		return TPN_FULL;
 	struct mappings ms = { 0 };
 	rmap_walk(s, pfn, collect_mapping, &ms);
 	if (ms.oom) {
 		free(ms.m);
 		put_page(s, new);
-		return false;
+		return TPN_FULL;
 	}
 	get_page(s, new); /* the allocation's reference, dropped when done */
 	get_page(s, pfn); /* the isolation */
@@ -437,7 +447,7 @@ static bool migrate_misplaced_page(struct vmsys *s, struct vma *v, pfn_t pfn, un
 	put_page(s, pfn);
 	put_page(s, new);
 	free(ms.m);
-	return true;
+	return TPN_MIGRATED;
 }
 
 /* ---------------------------------------------------------- the fault */
@@ -454,7 +464,6 @@ enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, 
 				uint64_t *ptep)
 {
 	const struct numa_rules *r = &s->sem->numa;
-	(void)addr;
 	pfn_t pfn = pte_pfn(*ptep);
 	bool was_writable = (*ptep & PTE_WRITE) != 0;
 	/* make it present again: vm_page_prot, young, the preserved write */
@@ -463,8 +472,11 @@ enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, 
 		pte |= PTE_WRITE;
 	*ptep = pte;
 	struct page *p = spage(s, pfn);
-	if (pfn == PFN_ZERO || (r->large_folio_no_hint && p->folio_order))
+	if (pfn == PFN_ZERO || (r->large_folio_no_hint && p->folio_order)) {
+		TP(s, TP_NUMA_HINT, KFN_DO_NUMA_PAGE, .addr = addr, .pfn = pfn, .kind = TPN_NOT_COUNTED,
+		   .before = pfn_to_nid(&s->pm, pfn), .after = t->numa_node);
 		return VMF_MINOR;
+	}
 	if (!t->numa) {
 		t->numa = vm_calloc(1, sizeof(*t->numa));
 		if (!t->numa)
@@ -478,13 +490,20 @@ enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, 
 		count_vm(s, NUMA_HINT_FAULTS_LOCAL, 1);
 	/* mpol_misplaced() with the default policy (MPOL_F_MOF | MPOL_F_MORON):
 	 * towards the node of the faulting CPU */
-	bool migrated = false;
-	if (should_numa_migrate_memory(s, t, pfn) && page_nid != t->numa_node &&
-	    migrate_misplaced_page(s, v, pfn, t->numa_node)) {
-		migrated = true;
+	unsigned from = page_nid;
+	enum tp_numa what = TPN_LOCAL;
+	if (!should_numa_migrate_memory(s, t, pfn))
+		what = page_nid == t->numa_node ? TPN_LOCAL : TPN_FILTERED;
+	else if (page_nid != t->numa_node)
+		what = migrate_misplaced_page(s, v, pfn, t->numa_node);
+	if (what == TPN_MIGRATED)
 		page_nid = t->numa_node;
-	}
-	task_numa_fault(s, t, last_cpupid, page_nid, migrated);
+	TP(s, TP_NUMA_HINT,
+	   what == TPN_LOCAL ? KFN_DO_NUMA_PAGE : what == TPN_FILTERED ? KFN_SHOULD_NUMA_MIGRATE
+								     : KFN_MIGRATE_MISPLACED,
+	   .addr = addr, .pfn = pfn, .kind = (uint8_t)what, .before = from, .after = t->numa_node,
+	   .limit = last_cpupid & 0xffu);
+	task_numa_fault(s, t, last_cpupid, page_nid, what == TPN_MIGRATED);
 	return VMF_MINOR;
 }
 

@@ -88,14 +88,16 @@ const struct semantics sem_6_18 = {
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io(); pgfault counted once */
 	.fault_tried_only_after_major = true, /* per-VMA lock, do_user_addr_fault() */
 	.mmap_miss_hits = MMAP_HIT_FOUND_NOT_WORKINGSET, /* filemap_map_folio_range() */
-	/* NUMA balancing: 6.1's rules.  Not read from 6.18 source (no tree
-	 * here, and this machine has one node): 6.4+'s per-VMA scan delay and
+	/* NUMA balancing: 6.1's rules but the COW skip, which is by mapping
+	 * (prot_numa_skip() as of 6.15, the context lines of Dev Jain's
+	 * refactoring patch, linux-kernel 2025-04-28).  No 6.18 tree here,
+	 * and this machine has one node: 6.4+'s per-VMA scan delay and
 	 * access-PID filter (vma_is_accessed()) and large-folio migration are
 	 * not modelled (docs/fidelity.md) */
 	.numa = {
 		.preserve_write = true,
 		.scan_virt_limit = true,
-		.skip_shared_cow = true,
+		.cow_skip = NUMA_COW_SKIP_MAPPED_SHARED,
 		.skip_dirty_file = true,
 		.skip_on_task_node = true,
 		.early_migrate = true,

@@ -79,6 +79,7 @@ const struct kfn_name kfn_names_v4[] = {
 	{ KFN_LRU_UNLINK, "include/linux/mm_inline.h:del_page_from_lru_list()" },
 	{ KFN_FOLIO_ADD_LRU, "mm/swap.c:__lru_cache_add()" },
 	{ KFN_BATCH_MOVE, "mm/swap.c:__pagevec_lru_add()" },
+	{ KFN_MIGRATE_MISPLACED, "mm/migrate.c:migrate_misplaced_page()" },
 	{ KFN_NONE, NULL },
 };
 
@@ -95,5 +96,6 @@ const struct kfn_name kfn_names_v6_1[] = {
 	{ KFN_DUP_MMAP, "kernel/fork.c:dup_mmap()" },
 	{ KFN_LRU_ADD, "mm/swap.c:lru_add_fn()" },
 	{ KFN_SHRINK_LIST, "mm/vmscan.c:shrink_page_list()" },
+	{ KFN_MIGRATE_MISPLACED, "mm/migrate.c:migrate_misplaced_page()" },
 	{ KFN_NONE, NULL },
 };

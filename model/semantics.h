@@ -62,9 +62,14 @@ struct numa_rules {
 	/* 4.4+: a pass also stops after 8 x the budget of virtual space */
 	bool scan_virt_limit;
 	/* change_pte_range() @ v6.1 skips a page of a COW mapping with
-	 * page_count != 1, a dirty file page, and - in a private VMA of a
+	 * page_count != 1 (so also one held by a per-CPU batch); by 6.15
+	 * (prot_numa_skip(), as the context of Dev Jain's 2025-04-28
+	 * refactoring shows it) one that folio_maybe_mapped_shared() or
+	 * DMA-pinned */
+	enum { NUMA_COW_ALL, NUMA_COW_SKIP_REFCOUNT, NUMA_COW_SKIP_MAPPED_SHARED } cow_skip;
+	/* 6.1: also a dirty file page, and - in a private VMA of a
 	 * single-threaded process - a page already on the task's node */
-	bool skip_shared_cow, skip_dirty_file, skip_on_task_node;
+	bool skip_dirty_file, skip_on_task_node;
 	/* should_numa_migrate_memory() @ v6.1: while the task has no preferred
 	 * node, or in its first 4 scan sequences, a page last faulted by this
 	 * task (or by none) migrates at its first hinting fault */

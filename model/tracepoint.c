@@ -63,6 +63,10 @@ static const char *const cite_6_18[KFN_NR] = {
 	[KFN_LRU_UNLINK] = "include/linux/mm_inline.h:lruvec_del_folio()",
 	[KFN_FOLIO_ADD_LRU] = "mm/swap.c:folio_add_lru()",
 	[KFN_BATCH_MOVE] = "mm/swap.c:folio_batch_move_lru()",
+	[KFN_TASK_NUMA_WORK] = "kernel/sched/fair.c:task_numa_work()",
+	[KFN_DO_NUMA_PAGE] = "mm/memory.c:do_numa_page()",
+	[KFN_SHOULD_NUMA_MIGRATE] = "kernel/sched/fair.c:should_numa_migrate_memory()",
+	[KFN_MIGRATE_MISPLACED] = "mm/migrate.c:migrate_misplaced_folio()",
 };
 
 const char *tp_cite(const struct semantics *sem, enum kfn fn)
@@ -103,7 +107,7 @@ const char *tp_id_name(enum tp_id id)
 		[TP_LRU_DEL] = "lru_del", [TP_PAGE] = "page",
 		[TP_BATCH_ADD] = "batch_add", [TP_BATCH_DRAIN] = "batch_drain",
 		[TP_RECLAIM] = "reclaim", [TP_RECLAIM_SCAN] = "reclaim_scan",
-		[TP_OOM_KILL] = "oom_kill",
+		[TP_OOM_KILL] = "oom_kill", [TP_NUMA_SCAN] = "numa_scan", [TP_NUMA_HINT] = "numa_hint",
 	};
 	return (unsigned)id < TP_NR ? names[id] : "?";
 }

@@ -54,6 +54,13 @@ enum tp_id {
 	TP_RECLAIM,       /* pfn scanned by shrink_folio_list(): kind = enum tp_reclaim */
 	TP_RECLAIM_SCAN,  /* list_from scanned: delta = pages asked, after = reclaimed */
 	TP_OOM_KILL,      /* pid killed; delta = rss pages */
+	TP_NUMA_SCAN,     /* a NUMA scan pass over [start,end): delta = PTEs made
+			   * PROT_NONE, before/limit = the scan sequence before and
+			   * after (a pass that reached the end starts a new one),
+			   * after = where the next pass starts */
+	TP_NUMA_HINT,     /* a hinting fault's decision on pfn at addr: kind =
+			   * enum tp_numa, before = the page's node, after = the
+			   * task's, limit = the node of the last hinting fault + 1 */
 	TP_NR
 };
 
@@ -71,6 +78,7 @@ enum kfn {
 	KFN_SHRINK_LIST, KFN_SHRINK_INACTIVE, KFN_SHRINK_ACTIVE, KFN_PUTBACK, KFN_OOM_KILL,
 	KFN_MADV_PAGEOUT, KFN_TRUNCATE, KFN_POPULATE, KFN_LRU_LINK, KFN_LRU_UNLINK,
 	KFN_FOLIO_ADD_LRU, KFN_BATCH_MOVE,
+	KFN_TASK_NUMA_WORK, KFN_DO_NUMA_PAGE, KFN_SHOULD_NUMA_MIGRATE, KFN_MIGRATE_MISPLACED,
 	KFN_NR
 };
 
@@ -84,6 +92,21 @@ enum tp_fault_path {
 	TPF_WP_REUSE,      /* write-protect fault that reused the page */
 	TPF_SWAP_IN,       /* the page comes back from swap */
 	TPF_SIGSEGV, TPF_SIGBUS,
+	TPF_NUMA_HINT,     /* a PROT_NONE PTE of the NUMA scan: made present again */
+};
+
+enum tp_numa {
+	TPN_LOCAL,         /* page and task on the same node */
+	TPN_MIGRATED,      /* moved to the task's node */
+	TPN_FILTERED,      /* two-stage filter: the last hinting fault came from another node */
+	TPN_NOT_COUNTED,   /* the zero page or a large folio: no hinting fault counted */
+	TPN_FULL,          /* refused: the target node is at its high watermark */
+	TPN_OFF_LRU,       /* refused: the page is in a per-CPU batch, not on a list */
+	TPN_RATELIMIT,     /* refused: 128 MB already went to the node this window (4.x) */
+	TPN_DIRTY_FILE,    /* refused: a dirty file page (6.1) */
+	TPN_SHARED_EXEC,   /* refused: file text mapped more than once */
+	TPN_BUSY,          /* refused: under writeback or held by a batch (pgmigrate_fail) */
+	TPN_SWAPCACHE,     /* not moved: swap-cache pages are not migrated by the model */
 };
 
 enum tp_page_step {

@@ -197,8 +197,9 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			[TPF_COW] = "private copy of the file page", [TPF_WP_COPY] = "copy on write",
 			[TPF_WP_REUSE] = "page reused (ours alone)", [TPF_SWAP_IN] = "swap-in",
 			[TPF_SIGSEGV] = "SIGSEGV", [TPF_SIGBUS] = "SIGBUS",
+			[TPF_NUMA_HINT] = "NUMA hinting fault (PROT_NONE of the scan)",
 		};
-		const char *p = e->kind <= TPF_SIGBUS ? path[e->kind] : "?";
+		const char *p = e->kind <= TPF_NUMA_HINT ? path[e->kind] : "?";
 		if (n > 1)
 			snprintf(t, len, "%u faults at %#" PRIx64 "..%#" PRIx64 ": %s", n, e->addr,
 				 last_addr, p);
@@ -291,6 +292,39 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 		snprintf(t, len, "out of memory: pid %" PRIu64 " killed (badness %" PRId64 " pages)",
 			 e->before, e->delta);
 		return;
+	case TP_NUMA_SCAN:
+		if (e->limit != e->before)
+			snprintf(t, len, "pass over [%#" PRIx64 ", %#" PRIx64 "): %" PRId64
+				 " PTE%s made PROT_NONE; the end of the address space: the next pass starts over (scan sequence %" PRIu64 ")",
+				 e->start, e->end, e->delta, plural((uint64_t)e->delta), e->limit);
+		else
+			snprintf(t, len, "pass over [%#" PRIx64 ", %#" PRIx64 "): %" PRId64
+				 " PTE%s made PROT_NONE; the 256 MB budget is spent: the next pass starts at %#" PRIx64,
+				 e->start, e->end, e->delta, plural((uint64_t)e->delta), e->after);
+		return;
+	case TP_NUMA_HINT: {
+		static const char *const why[] = {
+			[TPN_LOCAL] = "local, stays",
+			[TPN_MIGRATED] = "migrated to the task's node",
+			[TPN_FILTERED] = "stays: the last hinting fault came from another node (two-stage filter)",
+			[TPN_NOT_COUNTED] = "not a hinting fault (zero page or large folio): only made present",
+			[TPN_FULL] = "stays: the task's node is at its high watermark",
+			[TPN_OFF_LRU] = "stays: in a per-CPU batch, not on an LRU list (isolation fails)",
+			[TPN_RATELIMIT] = "stays: 128 MB already migrated to that node in this window",
+			[TPN_DIRTY_FILE] = "stays: dirty file page",
+			[TPN_SHARED_EXEC] = "stays: file text mapped more than once",
+			[TPN_BUSY] = "stays: busy (writeback, or a batch's reference): pgmigrate_fail",
+			[TPN_SWAPCACHE] = "stays: a swap-cache page (not migrated by the model)",
+		};
+		const char *w = e->kind <= TPN_SWAPCACHE ? why[e->kind] : "?";
+		if (n > 1)
+			snprintf(t, len, "%u pages: on node %" PRIu64 ", task on node %" PRIu64 ": %s", n,
+				 e->before, e->after, w);
+		else
+			snprintf(t, len, "page %#" PRIx64 " on node %" PRIu64 ", task on node %" PRIu64 ": %s",
+				 e->addr, e->before, e->after, w);
+		return;
+	}
 	case TP_NR:
 		break;
 	}
@@ -302,7 +336,9 @@ static bool foldable(const struct tp_event *a, const struct tp_event *b)
 {
 	switch (a->id) {
 	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_RECLAIM:
-	case TP_FAULT:
+	case TP_FAULT: case TP_NUMA_HINT:
+		if (a->id == TP_NUMA_HINT && (a->before != b->before || a->after != b->after))
+			return false;
 		break;
 	case TP_RECLAIM_SCAN: /* the same pass again */
 		if (a->delta != b->delta || a->after != b->after)

@@ -17,6 +17,14 @@
  *                              runs it: a ~1 TB sparse ext4 file (read_ahead_kb 8192) mapped
  *                              shared read-only, one read every STRIDE pages up to page LAST
  *                              (random: MADV_RANDOM first)
+ *   gen-trace gen minflt MODE [warm] [N]   seed 002's minor-fault program as
+ *                              perf-baseline's minflt runs it: a /dev/shm file of N
+ *                              (500,000) fallocate()d pages, then (MODE) fault: mmap
+ *                              shared read-only and read a byte per page; populate:
+ *                              the same with MAP_POPULATE; nonblock: with
+ *                              MAP_POPULATE|MAP_NONBLOCK; pread: pread() every page.
+ *                              warm: map, read and unmap the file first.  A line
+ *                              `# setup-ends` marks where setup_minflt stops
  *   gen-trace gen reclaim      64 MiB of RAM, 512 MiB of file read through it
  *   gen-trace gen lof-random N GB   seed 001's benchmark: a GB file mlock2(ONFAULT)ed,
  *                              N random page reads (lof-stride: one page in 100)
@@ -316,6 +324,49 @@ static int gen_mplay(unsigned long stride, unsigned long last, bool random)
 	return 0;
 }
 
+/* perf-baseline/minflt.c, call for call (the program's own buffer and
+ * stack are not part of it).  The mapping address is not 64 KiB aligned,
+ * as the kernel's randomised mmap_base is not in 15 runs of 16: so the
+ * fault-around windows straddle it and a warm file takes N/16 + 1 faults,
+ * the count perf-baseline measured (an aligned one takes N/16). */
+static int gen_minflt(const char *mode, bool warm, unsigned long n)
+{
+	const char *flags = !strcmp(mode, "fault")      ? "MAP_SHARED"
+			    : !strcmp(mode, "populate") ? "MAP_SHARED|MAP_POPULATE"
+			    : !strcmp(mode, "nonblock") ? "MAP_SHARED|MAP_POPULATE|MAP_NONBLOCK"
+			    : !strcmp(mode, "pread")    ? ""
+							: NULL;
+	if (!flags || !n || n > (1UL << 26)) {
+		fprintf(stderr, "gen-trace: minflt fault|populate|nonblock|pread [warm] [N], N up to 2^26\n");
+		return 2;
+	}
+	const unsigned long long len = n * PG, addr = 0x7ffe7ff3d000ULL - len;
+	char what[160];
+	snprintf(what, sizeof(what), "seed 002 minflt (perf-baseline minflt -m %s%s -n %lu)", mode,
+		 warm ? " -W" : "", n);
+	header("24G", what);
+	printf("unlink(\"/dev/shm/pb-minflt\") = -1 ENOENT (No such file or directory)\n");
+	printf("openat(AT_FDCWD, \"/dev/shm/pb-minflt\", O_RDWR|O_CREAT|O_EXCL, 0600) = 3\n");
+	printf("fallocate(3, 0, 0, %llu) = 0\n", len);
+	if (warm) {
+		printf("mmap(NULL, %llu, PROT_READ, MAP_SHARED, 3, 0) = %#llx\n", len, addr);
+		printf("touch(%#llx, %llu, READ) = ?\n", addr, len);
+		printf("munmap(%#llx, %llu) = 0\n", addr, len);
+	}
+	if (!*flags) {
+		printf("# setup-ends\n");
+		for (unsigned long i = 0; i < n; i++)
+			printf("pread64(3, \"\"..., 4096, %llu) = 4096\n", i * PG);
+	} else {
+		printf("mmap(NULL, %llu, PROT_READ, %s, 3, 0) = %#llx\n", len, flags, addr);
+		printf("# setup-ends\n");
+		printf("touch(%#llx, %llu, READ) = ?\n", addr, len); /* the loop */
+		printf("touch(%#llx, %llu, READ) = 0\n", addr, len); /* the retouch: all mapped */
+	}
+	printf("unlink(\"/dev/shm/pb-minflt\") = 0\n");
+	return 0;
+}
+
 static void gen_reclaim(void)
 {
 	header("64M", "reclaim under pressure: file pages through a small RAM");
@@ -465,6 +516,11 @@ int main(int argc, char **argv)
 	if (argc >= 5 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "mplay"))
 		return gen_mplay(strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
 				 argc > 5 && !strcmp(argv[5], "random")) || fflush(stdout);
+	if (argc >= 4 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "minflt")) {
+		bool warm = argc > 4 && !strcmp(argv[4], "warm");
+		const char *n = argc > 4 + warm ? argv[4 + warm] : "500000";
+		return gen_minflt(argv[3], warm, strtoul(n, NULL, 0)) || fflush(stdout);
+	}
 	if (argc >= 5 && !strcmp(argv[1], "gen") && !strcmp(argv[2], "stream"))
 		return gen_stream(argv[3], strtoul(argv[4], NULL, 0)) || fflush(stdout);
 	if (argc >= 3 && !strcmp(argv[1], "gen")) {
@@ -492,6 +548,7 @@ usage:
 	fprintf(stderr, "usage: gen-trace gen parse|touch|vmas|mlock|reclaim|lof-random|lof-stride [N [GB]]\n"
 			"       gen-trace gen munson STRATEGY stride|random N MB [SEED [OTHER]]\n"
 			"       gen-trace gen mplay STRIDE LAST [random]\n"
+			"       gen-trace gen minflt fault|populate|nonblock|pread [warm] [N]\n"
 			"       gen-trace parse|replay FILE\n");
 	return 2;
 }

@@ -57,6 +57,20 @@ has "exit_mmap: vma [0x7ffff7ff3000, 0x7ffff7fff000) removed (map_count 1 -> 0) 
 # mlockall: def_flags
 has "VM_LOCKED set on mm->def_flags  [mm/mlock.c:apply_mlockall_flags() @ v6.18]" $vmsim explain $G/mlockall/future.trace
 
+# NUMA balancing: the scan pass, the hinting fault and each kernel's decision
+has "task_numa_work: pass over [0x7ffff7fef000, 0x7ffff7fff000): 16 PTEs made PROT_NONE; the end of the address space: the next pass starts over (scan sequence 1)  [kernel/sched/fair.c:task_numa_work() @ v4.4]" \
+	$vmsim explain --from 9 --to 9 $S/numa-two-stage-filter.trace
+has "do_numa_page: 16 faults at 0x7ffff7fef000..0x7ffff7ffe000: NUMA hinting fault (PROT_NONE of the scan)" \
+	$vmsim explain --from 10 --to 10 $S/numa-two-stage-filter.trace
+has "should_numa_migrate_memory: 16 pages: on node 0, task on node 1: stays: the last hinting fault came from another node (two-stage filter)  [kernel/sched/fair.c:should_numa_migrate_memory() @ v4.4]" \
+	$vmsim explain --from 14 --to 14 $S/numa-two-stage-filter.trace
+has "migrate_misplaced_page: page 0x7ffff7fef000 on node 0, task on node 1: migrated to the task's node  [mm/migrate.c:migrate_misplaced_page() @ v6.1]" \
+	$vmsim explain --kernel 6.1 --from 14 --to 14 $S/numa-two-stage-filter.trace
+has "[mm/migrate.c:migrate_misplaced_folio() @ v6.18]" $vmsim explain --kernel 6.18 --from 14 --to 14 $S/numa-two-stage-filter.trace
+has "stays: 128 MB already migrated to that node in this window" $vmsim explain --from 11 --to 11 $S/numa-migrate-ratelimit.trace
+has "mlock_drain_local: 1 page munlocked while isolated (stranded)" \
+	$vmsim explain --kernel 6.1 --from 12 --to 12 $S/numa-migrate-mlocked.trace
+
 # --diff: only the events where the kernels part, both sides shown
 $vmsim explain --diff 4.4 $G/mlock/split-and-merge.trace >"$tmp/diff" 2>&1
 grep -q '^  6.18:$' "$tmp/diff" && grep -q '^  4.4:$' "$tmp/diff" && ok || bad "--diff shows no two sides"
