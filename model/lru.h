@@ -39,6 +39,10 @@ struct lruvec {
 	uint64_t size[NR_LRU_LISTS];
 	struct lru_batch add_batch;   /* cpu_fbatches.lru_add */
 	struct lru_batch mlock_batch; /* mlock_fbatch */
+	uint64_t anon_cost, file_cost; /* what reclaiming each type cost
+					* (lru_note_cost() @ v6.1, reclaim.c) */
+	uint64_t recent_scanned[2], recent_rotated[2]; /* zone_reclaim_stat @ v4.4,
+							* [0] anon, [1] file */
 };
 
 struct vmsys;

@@ -19,8 +19,17 @@
  *    shmem without swap cannot be written and stays (unmapped);
  *  - clean unmapped pages leave the page cache and are freed.
  * A locked page is therefore never reclaimed.  MGLRU is not modelled.
+ *
+ * How much is scanned (do_try_to_free_pages() -> shrink_lruvec() @ v4.4
+ * and v6.1): priority 12 down to 0; at each, get_scan_count() gives every
+ * list size >> priority pages, shared between anon and file by swappiness
+ * and what reclaiming each has cost (4.x recent_scanned/rotated, 6.x
+ * lru_note_cost()); the lists are scanned in rounds of SWAP_CLUSTER_MAX
+ * and the pass stops after the round that reaches the target.
  */
 #include "internal.h"
+
+#include <string.h>
 
 enum ref_result { REF_RECLAIM, REF_RECLAIM_CLEAN, REF_KEEP, REF_ACTIVATE };
 
@@ -265,9 +274,12 @@ void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		put_page(s, pfn);
 }
 
-/* shrink_active_list(): move the tail of an active list to inactive */
-static void shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr)
+/* shrink_active_list(): move the tail of an active list to inactive;
+ * returns the pages rotated (kept active: young executable file pages),
+ * the cost lru_note_cost() charges to that type */
+static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr)
 {
+	uint64_t rotated = 0;
 	for (uint64_t i = 0; i < nr && s->lru.tail[l]; i++) {
 		pfn_t pfn = s->lru.tail[l];
 		struct page *p = spage(s, pfn);
@@ -288,6 +300,7 @@ static void shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr)
 		}
 		if (ctx.young && ctx.exec && page_is_file_lru(p)) {
 			lru_add_page(s, pfn, l);
+			rotated++;
 			continue;
 		}
 		p->flags &= ~PG_ACTIVE;
@@ -295,11 +308,16 @@ static void shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr)
 		lru_add_page(s, pfn, page_lru(p));
 		count_vm(s, PGDEACTIVATE, 1);
 	}
+	return rotated;
 }
 
-static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, bool direct)
+/* shrink_inactive_list(); *pageout = the pages written (swap or
+ * writeback), the cost lru_note_cost() charges */
+static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, bool direct,
+				uint64_t *pageout)
 {
 	uint64_t freed = 0;
+	int64_t out0 = s->stat.v[PSWPOUT] + s->stat.v[PGROTATED];
 	for (uint64_t i = 0; i < nr && s->lru.tail[l]; i++) {
 		pfn_t pfn = s->lru.tail[l];
 		struct page *p = spage(s, pfn);
@@ -314,39 +332,270 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, b
 			put_page(s, pfn);
 		}
 	}
+	*pageout = (uint64_t)(s->stat.v[PSWPOUT] + s->stat.v[PGROTATED] - out0);
 	TP(s, TP_RECLAIM_SCAN, KFN_SHRINK_INACTIVE, .list_from = (uint8_t)l, .delta = (int64_t)nr,
 	   .after = freed);
 	return freed;
 }
 
-static uint64_t do_reclaim(struct vmsys *s, uint64_t want, bool direct)
+#define SWAP_CLUSTER_MAX 32
+#define DEF_PRIORITY 12
+#define SWAPPINESS 60 /* vm.swappiness */
+
+/* How a reclaim was asked for: the scan_control fields that matter. */
+enum reclaim_mode {
+	RM_CGROUP,  /* reclaim(N): proactive memcg reclaim (memory.reclaim) */
+	RM_KSWAPD,  /* kswapd balancing a node up to its high watermark */
+	RM_DIRECT,  /* an allocation below the min watermark */
+};
+
+/* inactive_is_low(): the inactive list is smaller than the active one
+ * over the inactive ratio (sqrt(10 x GB), 1 below a GB) */
+static bool inactive_is_low(const struct vmsys *s, enum lru_list inact)
+{
+	uint64_t inactive = s->lru.size[inact], active = s->lru.size[inact + 1];
+	uint64_t gb = (inactive + active) >> (30 - PAGE_SHIFT), ratio = 1;
+	if (gb)
+		for (ratio = 1; (ratio + 1) * (ratio + 1) <= 10 * gb; ratio++)
+			;
+	return inactive * ratio < active;
+}
+
+/* lru_note_cost() @ v6.1: what reclaiming a type cost, halved once the
+ * costs pass a quarter of the LRU pages */
+static void lru_note_cost(struct vmsys *s, bool file, uint64_t nr)
+{
+	struct lruvec *lv = &s->lru;
+	if (file)
+		lv->file_cost += nr;
+	else
+		lv->anon_cost += nr;
+	uint64_t lrusize = lv->size[LRU_INACTIVE_ANON] + lv->size[LRU_ACTIVE_ANON] +
+			   lv->size[LRU_INACTIVE_FILE] + lv->size[LRU_ACTIVE_FILE];
+	if (lv->file_cost + lv->anon_cost > lrusize / 4) {
+		lv->file_cost /= 2;
+		lv->anon_cost /= 2;
+	}
+}
+
+enum { DEACTIVATE_ANON = 1, DEACTIVATE_FILE = 2 };
+
+/* get_scan_count() @ v4.4 */
+static void get_scan_count_v4(struct vmsys *s, int prio, enum reclaim_mode mode,
+			      uint64_t nr[NR_LRU_LISTS])
+{
+	struct lruvec *lv = &s->lru;
+	enum { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE } balance;
+	uint64_t fraction[2] = { 1, 1 }, denominator = 1;
+	uint64_t file = lv->size[LRU_INACTIVE_FILE] + lv->size[LRU_ACTIVE_FILE];
+	uint64_t anon = lv->size[LRU_INACTIVE_ANON] + lv->size[LRU_ACTIVE_ANON];
+	/* memcg reclaim (and kswapd on an unreclaimable zone) may force a
+	 * pass; the model's kswapd balances a reclaimable zone */
+	bool force_scan = mode == RM_CGROUP;
+	if (!s->swap_free) {
+		balance = SCAN_FILE;
+	} else if (!prio) {
+		balance = SCAN_EQUAL;
+	} else if (mode != RM_CGROUP && file + physmem_avail(&s->pm) <= s->pm.wmark_high) {
+		balance = SCAN_ANON;
+	} else if (!(lv->size[LRU_ACTIVE_FILE] > lv->size[LRU_INACTIVE_FILE])) {
+		balance = SCAN_FILE; /* enough inactive page cache: !inactive_file_is_low() */
+	} else {
+		balance = SCAN_FRACT;
+		if (lv->recent_scanned[0] > anon / 4) {
+			lv->recent_scanned[0] /= 2;
+			lv->recent_rotated[0] /= 2;
+		}
+		if (lv->recent_scanned[1] > file / 4) {
+			lv->recent_scanned[1] /= 2;
+			lv->recent_rotated[1] /= 2;
+		}
+		fraction[0] = SWAPPINESS * (lv->recent_scanned[0] + 1) / (lv->recent_rotated[0] + 1);
+		fraction[1] = (200 - SWAPPINESS) * (lv->recent_scanned[1] + 1) /
+			      (lv->recent_rotated[1] + 1);
+		denominator = fraction[0] + fraction[1] + 1;
+	}
+	bool some = false;
+	for (int pass = 0; !some && pass < 2; pass++) {
+		for (int l = LRU_INACTIVE_ANON; l <= LRU_ACTIVE_FILE; l++) {
+			bool is_file = l >= LRU_INACTIVE_FILE;
+			uint64_t size = lv->size[l], scan = size >> prio;
+			if (!scan && pass && force_scan)
+				scan = size < SWAP_CLUSTER_MAX ? size : SWAP_CLUSTER_MAX;
+			if (balance == SCAN_FRACT)
+				scan = scan * fraction[is_file] / denominator;
+			else if ((balance == SCAN_FILE && !is_file) || (balance == SCAN_ANON && is_file))
+				scan = 0;
+			nr[l] = scan;
+			some |= scan > 0; /* found something: no second pass */
+		}
+	}
+}
+
+/* get_scan_count() @ v6.1 for the one lruvec: the pages of each
+ * evictable list to scan at this priority */
+static void get_scan_count(struct vmsys *s, int prio, enum reclaim_mode mode, unsigned may_deactivate,
+			   uint64_t nr[NR_LRU_LISTS])
+{
+	const struct lruvec *lv = &s->lru;
+	enum { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE } balance;
+	uint64_t fraction[2] = { 1, 1 }, denominator = 1;
+	uint64_t file = lv->size[LRU_INACTIVE_FILE] + lv->size[LRU_ACTIVE_FILE];
+	uint64_t anon = lv->size[LRU_INACTIVE_ANON] + lv->size[LRU_ACTIVE_ANON];
+	if (!s->swap_free) {
+		balance = SCAN_FILE;  /* can_reclaim_anon_pages(): no swap */
+	} else if (!prio) {
+		balance = SCAN_EQUAL;
+	} else if (mode != RM_CGROUP && file + physmem_avail(&s->pm) <= s->pm.wmark_high &&
+		   !(may_deactivate & DEACTIVATE_ANON) && (anon >> prio)) {
+		balance = SCAN_ANON;  /* sc->file_is_tiny */
+	} else if ((lv->size[LRU_INACTIVE_FILE] >> prio) && !(may_deactivate & DEACTIVATE_FILE)) {
+		balance = SCAN_FILE;  /* sc->cache_trim_mode */
+	} else {
+		balance = SCAN_FRACT;
+		uint64_t total = lv->anon_cost + lv->file_cost;
+		uint64_t anon_cost = total + lv->anon_cost, file_cost = total + lv->file_cost;
+		total = anon_cost + file_cost;
+		fraction[0] = SWAPPINESS * (total + 1) / (anon_cost + 1);
+		fraction[1] = (200 - SWAPPINESS) * (total + 1) / (file_cost + 1);
+		denominator = fraction[0] + fraction[1];
+	}
+	for (int l = LRU_INACTIVE_ANON; l <= LRU_ACTIVE_FILE; l++) {
+		bool is_file = l >= LRU_INACTIVE_FILE;
+		uint64_t scan = lv->size[l] >> prio;
+		if (balance == SCAN_FRACT)
+			scan = scan * fraction[is_file] / denominator;
+		else if ((balance == SCAN_FILE && !is_file) || (balance == SCAN_ANON && is_file))
+			scan = 0;
+		nr[l] = scan;
+	}
+}
+
+/* shrink_lruvec() @ v6.1: the lists in rounds of SWAP_CLUSTER_MAX until
+ * the targets are scanned or - unless proportional - enough is reclaimed;
+ * then the other type's remaining scan is cut to the same proportion */
+static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode, uint64_t nr_to_reclaim)
+{
+	unsigned may_deactivate = (inactive_is_low(s, LRU_INACTIVE_ANON) ? DEACTIVATE_ANON : 0) |
+				  (inactive_is_low(s, LRU_INACTIVE_FILE) ? DEACTIVATE_FILE : 0);
+	uint64_t nr[NR_LRU_LISTS] = { 0 }, targets[NR_LRU_LISTS];
+	bool v4 = s->sem->reclaim_scan_v4;
+	if (v4)
+		get_scan_count_v4(s, prio, mode, nr);
+	else
+		get_scan_count(s, prio, mode, may_deactivate, nr);
+	memcpy(targets, nr, sizeof(nr));
+	/* 4.x scan_adjusted, 6.x proportional_reclaim: global direct reclaim
+	 * at the first priority scans what it targeted */
+	bool proportional = mode == RM_DIRECT && prio == DEF_PRIORITY;
+	bool direct = mode == RM_DIRECT;
+	uint64_t reclaimed = 0;
+	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
+		for (int l = LRU_INACTIVE_ANON; l <= LRU_ACTIVE_FILE; l++) {
+			if (!nr[l])
+				continue;
+			uint64_t n = nr[l] < SWAP_CLUSTER_MAX ? nr[l] : SWAP_CLUSTER_MAX;
+			nr[l] -= n;
+			bool file = l >= LRU_INACTIVE_FILE, active = l == LRU_ACTIVE_ANON || l == LRU_ACTIVE_FILE;
+			if (active) {
+				/* shrink_list(): only when the inactive list is low
+				 * (6.x: as it was when the pass began) */
+				bool low = !v4 ? (may_deactivate & (file ? DEACTIVATE_FILE : DEACTIVATE_ANON)) != 0
+					 : file ? s->lru.size[LRU_ACTIVE_FILE] > s->lru.size[LRU_INACTIVE_FILE]
+						: s->swap_total && inactive_is_low(s, LRU_INACTIVE_ANON);
+				if (!low)
+					continue;
+				uint64_t taken = s->lru.size[l] < n ? s->lru.size[l] : n;
+				uint64_t rotated = shrink_active(s, (enum lru_list)l, n);
+				if (v4) {
+					s->lru.recent_scanned[file] += taken;
+					s->lru.recent_rotated[file] += rotated;
+				} else {
+					lru_note_cost(s, file, rotated);
+				}
+			} else {
+				uint64_t out, taken = s->lru.size[l] < n ? s->lru.size[l] : n;
+				int64_t act0 = s->stat.v[PGACTIVATE];
+				reclaimed += shrink_inactive(s, (enum lru_list)l, n, direct, &out);
+				if (v4) {
+					/* putback_inactive_pages(): activated pages rotate */
+					s->lru.recent_scanned[file] += taken;
+					s->lru.recent_rotated[file] += (uint64_t)(s->stat.v[PGACTIVATE] - act0);
+				} else {
+					lru_note_cost(s, file, out);
+				}
+			}
+		}
+		if (s->sem->test_reclaim_ignores_locked) { /* test-only: the unevictable list too */
+			uint64_t out;
+			reclaimed += shrink_inactive(s, LRU_UNEVICTABLE, s->lru.size[LRU_UNEVICTABLE], direct,
+						     &out);
+		}
+		if (reclaimed < nr_to_reclaim || proportional)
+			continue;
+		uint64_t nr_file = nr[LRU_INACTIVE_FILE] + nr[LRU_ACTIVE_FILE];
+		uint64_t nr_anon = nr[LRU_INACTIVE_ANON] + nr[LRU_ACTIVE_ANON];
+		if (!nr_file || !nr_anon)
+			break;
+		int stop, other;
+		uint64_t pct;
+		if (nr_file > nr_anon) {
+			pct = nr_anon * 100 / (targets[LRU_INACTIVE_ANON] + targets[LRU_ACTIVE_ANON] + 1);
+			stop = LRU_INACTIVE_ANON;
+			other = LRU_INACTIVE_FILE;
+		} else {
+			pct = nr_file * 100 / (targets[LRU_INACTIVE_FILE] + targets[LRU_ACTIVE_FILE] + 1);
+			stop = LRU_INACTIVE_FILE;
+			other = LRU_INACTIVE_ANON;
+		}
+		nr[stop] = nr[stop + 1] = 0;
+		for (int l = other; l <= other + 1; l++) {
+			uint64_t scanned = targets[l] - nr[l];
+			nr[l] = targets[l] * (100 - pct) / 100;
+			nr[l] -= nr[l] < scanned ? nr[l] : scanned;
+		}
+	}
+	/* even with no anon scanned, rebalance its active/inactive ratio */
+	if ((v4 ? s->swap_total : s->swap_free) && inactive_is_low(s, LRU_INACTIVE_ANON)) {
+		uint64_t taken = s->lru.size[LRU_ACTIVE_ANON] < SWAP_CLUSTER_MAX ? s->lru.size[LRU_ACTIVE_ANON]
+										 : SWAP_CLUSTER_MAX;
+		uint64_t rotated = shrink_active(s, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX);
+		if (v4) {
+			s->lru.recent_scanned[0] += taken;
+			s->lru.recent_rotated[0] += rotated;
+		} else {
+			lru_note_cost(s, false, rotated);
+		}
+	}
+	return reclaimed;
+}
+
+/* do_try_to_free_pages(): priority 12 down to 0, each a shrink_lruvec()
+ * pass, until nr_to_reclaim pages are freed */
+static uint64_t do_reclaim(struct vmsys *s, uint64_t want, enum reclaim_mode mode)
 {
 	uint64_t freed = 0;
 	lru_add_drain(s);
-	bool can_swap = s->swap_free > 0;
-	for (int prio = 12; prio >= 0 && freed < want; prio--) {
-		for (int anon = 0; anon <= 1 && freed < want; anon++) {
-			if (anon && !can_swap)
-				continue; /* get_scan_count(): no swap, no anon scanning */
-			enum lru_list inact = anon ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
-			uint64_t size = s->lru.size[inact] + s->lru.size[inact + 1];
-			uint64_t scan = size >> prio;
-			if (!scan)
-				scan = size < 32 ? size : 32;
-			if (s->lru.size[inact] < s->lru.size[inact + 1])
-				shrink_active(s, (enum lru_list)(inact + 1), scan);
-			freed += shrink_inactive(s, inact, scan, direct);
-		}
-		if (s->sem->test_reclaim_ignores_locked) /* test-only: scan the unevictable list too */
-			freed += shrink_inactive(s, LRU_UNEVICTABLE, s->lru.size[LRU_UNEVICTABLE], direct);
-	}
+	for (int prio = DEF_PRIORITY; prio >= 0 && freed < want; prio--)
+		freed += shrink_lruvec(s, prio, mode, want);
 	return freed;
 }
 
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
 {
 	s->nevents = 0;
-	return (int64_t)do_reclaim(s, nr_pages, false);
+	/* mm/memcontrol.c:memory_reclaim() @ v6.1: try_to_free_mem_cgroup_pages()
+	 * for what is still missing (at least SWAP_CLUSTER_MAX a call) until
+	 * it is reclaimed or MAX_RECLAIM_RETRIES calls freed nothing */
+	uint64_t freed = 0;
+	for (int retries = 16; freed < nr_pages;) {
+		uint64_t want = nr_pages - freed;
+		uint64_t got = do_reclaim(s, want > SWAP_CLUSTER_MAX ? want : SWAP_CLUSTER_MAX, RM_CGROUP);
+		if (!got && !retries--)
+			break;
+		freed += got;
+	}
+	return (int64_t)freed;
 }
 
 /* The OOM killer's choice (mm/oom_kill.c:oom_badness() @ v6.18): the
@@ -394,7 +643,7 @@ bool reclaim_for_alloc(struct vmsys *s)
 	/* kswapd: up to the high watermark; direct reclaim below min */
 	uint64_t want = pm->wmark_high - avail + 32;
 	bool direct = avail <= pm->wmark_min;
-	uint64_t got = do_reclaim(s, want, direct);
+	uint64_t got = do_reclaim(s, want, direct ? RM_DIRECT : RM_KSWAPD);
 	if (got || physmem_avail(pm) > 0)
 		return true;
 	return oom_kill(s);

@@ -79,6 +79,7 @@ const struct semantics sem_4_4 = {
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
 	/* NUMA balancing @ v4.4: task_numa_work() virtpages limit,
 	 * remove_migration_pte() mlocks the new page */
+	.reclaim_scan_v4 = true, /* mm/vmscan.c:get_scan_count() @ v4.0, v4.4 */
 	.numa = {
 		.preserve_write = true,
 		.scan_virt_limit = true,

@@ -116,6 +116,7 @@ const struct semantics sem_lof_v1 = {
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
 	/* NUMA balancing as of v4.0, which the patch does not touch (seed 003: the write bit is preserved;
 	 * kernel/sched/fair.c:task_numa_work(), mm/migrate.c @ v4.0) */
+	.reclaim_scan_v4 = true, /* mm/vmscan.c:get_scan_count() @ v4.0, v4.4 */
 	.numa = {
 		.preserve_write = true,
 		.scan_budget_after_first_update = true,

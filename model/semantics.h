@@ -307,6 +307,15 @@ struct semantics {
 	 * not count as hits, so thrashing stops read-around) */
 	enum { MMAP_HIT_MAPPED, MMAP_HIT_FOUND, MMAP_HIT_FOUND_NOT_WORKINGSET } mmap_miss_hits;
 	struct numa_rules numa;
+	/* get_scan_count() and shrink_list() @ v4.0/v4.4: the anon/file
+	 * balance from reclaim_stat's recent_scanned/recent_rotated; SCAN_FILE
+	 * whenever the inactive file list is not smaller than the active one;
+	 * memcg reclaim forces a second pass of up to SWAP_CLUSTER_MAX pages
+	 * when every list rounds to 0 (force_scan); an active list is aged
+	 * when its inactive list is low at that moment.  6.x: the cost model
+	 * (lru_note_cost()), cache_trim_mode and file_is_tiny, may_deactivate
+	 * decided once per pass */
+	bool reclaim_scan_v4;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */
