@@ -58,6 +58,22 @@ static int copy_ptes(struct vmsys *s, struct vma *src, struct vma *dst)
 	return 0;
 }
 
+void task_mark_dead(struct vmsys *s, struct task *t)
+{
+	if (!t->alive)
+		return;
+	t->alive = false;
+	if (t->live_prev)
+		t->live_prev->live_next = t->live_next;
+	else
+		s->live_head = t->live_next;
+	if (t->live_next)
+		t->live_next->live_prev = t->live_prev;
+	else
+		s->live_tail = t->live_prev;
+	t->live_next = t->live_prev = NULL;
+}
+
 static struct task *task_new(struct vmsys *s, int pid)
 {
 	struct task *t = vm_calloc(1, sizeof(*t));
@@ -65,6 +81,12 @@ static struct task *task_new(struct vmsys *s, int pid)
 		return NULL;
 	t->pid = pid;
 	t->alive = true;
+	t->live_prev = s->live_tail;
+	if (s->live_tail)
+		s->live_tail->live_next = t;
+	else
+		s->live_head = t;
+	s->live_tail = t;
 	t->pid_known = pid != 0;
 	/* append: tasks stay in creation order */
 	t->prev = s->tasks_tail;
@@ -74,7 +96,7 @@ static struct task *task_new(struct vmsys *s, int pid)
 		s->tasks = t;
 	s->tasks_tail = t;
 	if (pid && task_index_put(s, t)) {
-		t->alive = false; /* still listed (freed with the machine), not indexed */
+		task_mark_dead(s, t); /* still listed (freed with the machine), not indexed */
 		return NULL;
 	}
 	if (pid >= s->next_pid && pid < INT_MAX)
@@ -155,7 +177,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 	} else {
 		c->files = fdtable_dup(t->files);
 		if (!c->files) {
-			c->alive = false;
+			task_mark_dead(s, c);
 			return -KERR_ENOMEM;
 		}
 	}
@@ -209,7 +231,7 @@ void vm_exit(struct vmsys *s, struct task *t)
 {
 	if (!t->alive)
 		return;
-	t->alive = false;
+	task_mark_dead(s, t);
 	if (t->mm) {
 		mm_put(s, t->mm);
 		t->mm = NULL;

@@ -160,6 +160,7 @@ struct task {
 	unsigned numa_node;        /* the node of the CPU it runs on (numa_node()) */
 	struct task_numa *numa;    /* NUMA fault statistics, from its first hinting fault */
 	struct task *next, *prev;  /* the machine's processes, in creation order */
+	struct task *live_next, *live_prev; /* the live ones only, in creation order */
 };
 
 #define MAX_EVENTS 8
@@ -179,6 +180,9 @@ struct vmsys {
 	uint8_t *swap_map;                /* per slot use count */
 	uint64_t swap_next;
 	struct task *tasks, *tasks_tail; /* in creation order */
+	/* the live tasks, in creation order: walks that skip the exited (of
+	 * which a long run makes thousands) do not visit them at all */
+	struct task *live_head, *live_tail;
 	/* pid -> the newest task with it (open addressing, never shrinks): a
 	 * lookup does not walk the processes, exited ones included */
 	struct task **tidx;
@@ -238,6 +242,10 @@ static inline bool vma_is_anonymous(const struct vma *v) { return !v->file; }
 static inline bool vma_is_shared(const struct vma *v) { return (v->flags & VM_SHARED) != 0; }
 void vmsys_event_add(struct vmsys *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* fork.c: a task stops being live (exit, or a creation that failed) */
+void task_mark_dead(struct vmsys *s, struct task *t);
+#define for_each_live_task(s, t) for (struct task *t = (s)->live_head; t; t = t->live_next)
 
 /* mm.c */
 /* Is t the first live task using its mm (threads share one)? Walks that

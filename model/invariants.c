@@ -95,7 +95,7 @@ unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
 	unsigned nv = 0;
 	if (len)
 		msg[0] = 0;
-	for (struct task *t = s->tasks; t; t = t->next) {
+	for_each_live_task(s, t) {
 		if (task_owns_mm(s, t))
 			nv = check_mm(s, t, msg, len, nv);
 	}

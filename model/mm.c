@@ -54,8 +54,10 @@ bool task_owns_mm(const struct vmsys *s, const struct task *t)
 {
 	if (!t->alive || !t->mm)
 		return false;
-	for (const struct task *u = s->tasks; u != t; u = u->next)
-		if (u->alive && u->mm == t->mm)
+	if (t->mm->users == 1)
+		return true; /* its only live user */
+	for (const struct task *u = s->live_head; u != t; u = u->live_next)
+		if (u->mm == t->mm)
 			return false;
 	return true;
 }

@@ -605,8 +605,8 @@ static bool oom_kill(struct vmsys *s)
 {
 	struct task *victim = NULL;
 	uint64_t best = 0;
-	for (struct task *t = s->tasks; t; t = t->next) {
-		if (!t->alive || !t->mm)
+	for_each_live_task(s, t) {
+		if (!t->mm)
 			continue;
 		/* rss + swap entries + page-table pages (mm_pgtables_bytes()) */
 		uint64_t points = t->mm->rss_anon + t->mm->rss_file + t->mm->rss_shmem + t->mm->swap_ents +

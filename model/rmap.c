@@ -154,7 +154,7 @@ void rmap_walk(struct vmsys *s, pfn_t pfn,
 	if (p->flags & PG_ANON) {
 		/* find the anon_vma by id through any mapping: pages keep the id;
 		 * the anon_vma list is reached from the VMAs of every mm */
-		for (struct task *t = s->tasks; t; t = t->next) {
+		for_each_live_task(s, t) {
 			if (!task_owns_mm(s, t))
 				continue; /* threads share an mm: visit it once */
 			for (struct vma *v = t->mm->vmas.first; v; v = v->next) {

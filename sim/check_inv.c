@@ -131,8 +131,10 @@ static bool first_of_mm(struct vmsys *s, struct task *t)
 {
 	if (!t->alive || !t->mm)
 		return false;
-	for (struct task *u = s->tasks; u != t; u = u->next)
-		if (u->alive && u->mm == t->mm)
+	if (t->mm->users == 1)
+		return true; /* its only live user */
+	for (struct task *u = s->live_head; u != t; u = u->live_next)
+		if (u->mm == t->mm)
 			return false;
 	return true;
 }
@@ -233,7 +235,7 @@ void check_inv_before(struct check_inv *ci, const struct event *ev)
 		}
 		ci->reclaim_kind = kind;
 		if (kind) {
-			for (struct task *u = s->tasks; u; u = u->next) {
+			for (struct task *u = s->live_head; u; u = u->live_next) {
 				if (!first_of_mm(s, u))
 					continue;
 				struct mm *mm = u->mm;
@@ -416,7 +418,7 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	for (size_t i = 0; i < ci->nlock; i++)
 		ci->lockmap[ci->lockset[i]] = 0;
 	ci->nlock = 0;
-	for (struct task *t = s->tasks; t; t = t->next)
+	for (struct task *t = s->live_head; t; t = t->live_next)
 		if (first_of_mm(s, t))
 			viol = check_mm(ci, t, viol);
 	if (ON(INV_LRU_CONSISTENT) || ON(INV_MLOCKED_PAGES))
