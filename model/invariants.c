@@ -16,6 +16,10 @@
  *                   on 6.18: traces/golden/mlock-batch/munmap-leaves-munlock-batched*)
  *   locked-vm       locked_vm equals the pages of the VM_LOCKED VMAs, plus
  *                   what the semantics' documented accounting quirks add
+ *
+ * vmsys_check_pages() applies the page rules to the pages one event
+ * touched, and the list sizes, so that replay can check every access and
+ * walk everything only every N events.
  */
 #include "internal.h"
 
@@ -144,5 +148,75 @@ unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
 	if ((int64_t)mlocked != s->stat.v[NR_MLOCK])
 		FAIL("nr-mlock: %llu pages are PG_mlocked but nr_mlock is %lld", (unsigned long long)mlocked,
 		     (long long)s->stat.v[NR_MLOCK]);
+	return nv;
+}
+
+/* the mlocked-vma rule for one anonymous page mapped once: its VMA */
+struct one_map {
+	struct vma *v;
+	uint64_t addr;
+};
+
+static bool note_map(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx)
+{
+	(void)s;
+	(void)pte;
+	struct one_map *m = ctx;
+	m->v = v;
+	m->addr = addr;
+	return false;
+}
+
+unsigned vmsys_check_pages(struct vmsys *s, const uint32_t *pfns, size_t n, char *msg, size_t len)
+{
+	unsigned nv = 0;
+	if (len)
+		msg[0] = 0;
+	static const enum vmstat_item stat[NR_LRU_LISTS] = {
+		NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
+	};
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		if ((int64_t)s->lru.size[l] != s->stat.v[stat[l]])
+			FAIL("lru-lists: list %d size says %llu, %s says %lld", l,
+			     (unsigned long long)s->lru.size[l], vmstat_name(stat[l]), (long long)s->stat.v[stat[l]]);
+	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+	for (size_t i = 0; i < n; i++) {
+		pfn_t pfn = pfns[i];
+		if (pfn <= PFN_ZERO || pfn > s->pm.nr_frames)
+			continue;
+		struct page *p = spage(s, pfn);
+		if (!(p->flags & PG_INUSE)) {
+			if (p->lru != LRU_NONE || (p->flags & PG_LRU))
+				FAIL("lru-lists: freed pfn %u is still on list %d", pfn, p->lru);
+			continue;
+		}
+		if ((p->flags & PG_LRU) && p->lru == LRU_NONE)
+			FAIL("lru-lists: pfn %u has PG_lru but is on no list", pfn);
+		if (!(p->flags & PG_LRU) && p->lru != LRU_NONE)
+			FAIL("lru-lists: pfn %u is on list %d without PG_lru", pfn, p->lru);
+		if (p->flags & PG_LRU) {
+			enum lru_list l = (enum lru_list)p->lru;
+			if (page_lru(p) != l)
+				FAIL("lru-lists: pfn %u is on list %d but its flags say list %d", pfn, l,
+				     (int)page_lru(p));
+			if (p->prev ? spage(s, p->prev)->next != pfn : s->lru.head[l] != pfn)
+				FAIL("lru-lists: broken back link at pfn %u", pfn);
+			if (p->next ? spage(s, p->next)->prev != pfn : s->lru.tail[l] != pfn)
+				FAIL("lru-lists: broken forward link at pfn %u", pfn);
+		}
+		if (s->sem->page_model != PLM_MLOCK_COUNT || !(p->flags & PG_ANON) || p->mapcount != 1)
+			continue;
+		struct one_map m = { NULL, 0 };
+		rmap_walk(s, pfn, note_map, &m);
+		if (!m.v || (m.v->flags & (VM_LOCKED | VM_SPECIAL)) != VM_LOCKED)
+			continue;
+		if (!(p->flags & PG_MLOCKED))
+			FAIL("mlocked-vma: pid %d: page at 0x%llx (pfn %u) in locked VMA [0x%llx, 0x%llx) is not mlocked",
+			     s->current ? s->current->pid : 0, (unsigned long long)m.addr, pfn,
+			     (unsigned long long)m.v->start, (unsigned long long)m.v->end);
+		else if (drained && !(p->flags & PG_UNEVICTABLE))
+			FAIL("mlocked-vma: mlocked page at 0x%llx (pfn %u) is not on the unevictable list after the batches drained",
+			     (unsigned long long)m.addr, pfn);
+	}
 	return nv;
 }

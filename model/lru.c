@@ -113,6 +113,8 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 			count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
 	}
 	lru_add_page(s, pfn, page_lru(p));
+	if (s->sem->test_lru_add_flips_active && page_evictable(p))
+		p->flags ^= PG_ACTIVE; /* test-only breakage */
 }
 
 static void drain_add_batch(struct vmsys *s);

@@ -36,6 +36,9 @@ static void b_reclaim(struct semantics *s) { s->test_reclaim_ignores_locked = tr
 static void b_cull(struct semantics *s) { s->test_skip_cull = true; }
 static void b_lru(struct semantics *s) { s->test_rescue_wrong_list = true; }
 static void b_mapcount(struct semantics *s) { s->test_ignore_max_map_count = true; }
+/* the lru_add batch puts an evictable page on its list, then flips PG_active:
+ * broken by a fault (an access), not by a call */
+static void b_lru_add(struct semantics *s) { s->test_lru_add_flips_active = true; }
 /* MADV_DONTNEED allowed on locked VMAs */
 static void b_madvise(struct semantics *s) { s->madv_refuses_locked &= ~MADV_BIT(MADV_X_DONTNEED); }
 
@@ -51,6 +54,7 @@ static const struct test_def defs[] = {
 	{ "test-broken-lru", "lru-consistent", "6.18, munlock rescue flips PG_active", b_lru },
 	{ "test-broken-map-count", "vma-tree", "6.18, splits ignore max_map_count", b_mapcount },
 	{ "test-broken-madvise", "locked-madvise", "6.18, MADV_DONTNEED allowed on locked", b_madvise },
+	{ "test-broken-lru-add", "lru-consistent", "6.18, the lru_add drain flips PG_active", b_lru_add },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))

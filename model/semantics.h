@@ -332,6 +332,7 @@ struct semantics {
 	bool test_skip_cull;              /* the mlock batch never moves a page to the unevictable list */
 	bool test_rescue_wrong_list;      /* munlock's rescue leaves PG_active inconsistent with the list */
 	bool test_ignore_max_map_count;   /* vma_split() ignores vm.max_map_count */
+	bool test_lru_add_flips_active;   /* the lru_add drain leaves PG_active wrong for the list */
 };
 
 /* All semantics, NULL-terminated, in release order. */

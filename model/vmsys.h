@@ -291,6 +291,11 @@ void vmsys_set_tracepoint(struct vmsys *s, tp_fn fn, void *ctx);
  * state, locked_vm).  Returns the number of violations; writes the first
  * into msg. */
 unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len);
+/* The same rules where one access can break them: the LRU list sizes
+ * against their counters, and - for each of the n pages an event
+ * touched (the pfns its tracepoints named) - the page's list and links,
+ * and the mlocked-vma rule.  O(n), for the events between full walks. */
+unsigned vmsys_check_pages(struct vmsys *s, const uint32_t *pfns, size_t n, char *msg, size_t len);
 
 /* Iterate processes: pass NULL first. */
 struct task *vmsys_task_next(struct vmsys *s, struct task *prev);

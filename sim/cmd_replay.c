@@ -40,9 +40,11 @@ static const char replay_usage[] =
 	"  --check-invariants   check the model's invariants after every event, and the\n"
 	"                       promise invariants the trace names in its header\n"
 	"                       (`# check-invariants: NAME,...`, as vmsim check writes it)\n"
-	"  --check-every N      with --check-invariants: after every Nth touch or fault\n"
-	"                       line (and after every other event) only; a stream of\n"
-	"                       accesses then costs a walk per N of them\n"	"  --invariant NAME     also check this promise invariant of vmsim check (repeatable;\n"
+	"  --check-every N      with --check-invariants: the full walk after every Nth\n"
+	"                       touch or fault line (default: 1000, or one per 16 frames\n"
+	"                       in use if more), after every other event and at the end;\n"
+	"                       the accesses between are checked on the pages they\n"
+	"                       touched.  1: the full walk every time\n"	"  --invariant NAME     also check this promise invariant of vmsim check (repeatable;\n"
 	"                       `all` for every one; see docs/invariants.md)\n"
 	"  -q                   only the summary lines;  -v  also every event\n"
 	"  --format json        one JSON object a line: notes, divergences, violated\n"
@@ -60,8 +62,54 @@ static const char replay_usage[] =
 static bool json;
 /* --stats[=json]: 0 none, 1 text, 2 JSON (sim/replay_stats.h) */
 static int stats_mode;
-/* --check-every N: the model's full invariant walk after every Nth event */
-static unsigned long check_every = 1;
+/* --check-every N: the model's full invariant walk after every Nth access
+ * (and after every other event); the accesses between are checked on the
+ * pages they touched (vmsys_check_pages()) */
+#define CHECK_EVERY_DEFAULT 0 /* adaptive, see full_walk_due() */
+static unsigned long check_every = CHECK_EVERY_DEFAULT;
+
+/* Without --check-every the full walk comes after 1,000 accesses, or
+ * after one per 16 frames in use if that is more: a walk costs in
+ * proportion to the pages, so spread that way it adds a bounded cost per
+ * access however big the machine's memory gets. */
+static bool full_walk_due(struct vmsys *s, unsigned long since)
+{
+	if (check_every)
+		return since >= check_every;
+	if (since < 1000)
+		return false;
+	struct vm_meminfo mi;
+	vmsys_meminfo(s, &mi);
+	uint64_t used = mi.total > mi.free ? mi.total - mi.free : 0;
+	return since >= used / 16;
+}
+
+/* the pages an event touched, as its tracepoints name them */
+struct touched {
+	uint32_t pfn[4096];
+	size_t n;
+	bool overflow; /* more than fit: the walk checks everything */
+};
+
+static void note_touched(void *ctx, const struct tp_event *e)
+{
+	struct touched *t = ctx;
+	if (!e->pfn)
+		return;
+	switch (e->id) {
+	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_RECLAIM:
+	case TP_FAULT: case TP_NUMA_HINT:
+		break;
+	default:
+		return;
+	}
+	if (t->n && t->pfn[t->n - 1] == e->pfn)
+		return;
+	if (t->n == sizeof(t->pfn) / sizeof(t->pfn[0]))
+		t->overflow = true;
+	else
+		t->pfn[t->n++] = e->pfn;
+}
 
 static double wall_now(void)
 {
@@ -178,6 +226,11 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			promise_mask |= (uint32_t)m;
 	}
 	struct check_inv *ci = promise_mask ? check_inv_new(ss.sys, promise_mask) : NULL;
+	static struct touched touched;
+	if (invariants)
+		vmsys_set_tracepoint(ss.sys, note_touched, &touched);
+	bool walked = true; /* the last check was the full walk */
+	unsigned long since_walk = 0;
 	struct rstats *rs = stats_mode ? rstats_new() : NULL;
 	double t0 = wall_now();
 	bool progress = verbose >= 0 && isatty(2);
@@ -192,6 +245,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			continue;
 		}
 		struct outcome out;
+		touched.n = 0;
+		touched.overflow = false;
 		if (ci)
 			check_inv_before(ci, ev);
 		if (session_apply(&ss, ev, &out, err, sizeof(err))) {
@@ -253,10 +308,16 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			if (stop_first)
 				break;
 		}
-		if (invariants && (st.events % check_every == 0 || ev->type != EV_CALL ||
-				   (ev->sys != SYS_TOUCH && ev->sys != SYS_FAULT))) {
+		if (invariants) {
 			char msg[512];
-			unsigned nv = vmsys_check_invariants(ss.sys, msg, sizeof(msg));
+			since_walk++;
+			walked = ev->type != EV_CALL || (ev->sys != SYS_TOUCH && ev->sys != SYS_FAULT) ||
+				 touched.overflow || full_walk_due(ss.sys, since_walk);
+			if (walked)
+				since_walk = 0;
+			unsigned nv = walked ? vmsys_check_invariants(ss.sys, msg, sizeof(msg))
+					     : vmsys_check_pages(ss.sys, touched.pfn, touched.n, msg, sizeof(msg));
+
 			if (nv) {
 				st.divergences++;
 				rc = 1;
@@ -299,6 +360,20 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	}
 	if (progress && st.events >= (1u << 20))
 		fprintf(stderr, "\r\033[K");
+	if (invariants && !walked && r == 0 && !vm_host_oom && !(stop_first && rc == 1)) {
+		/* the accesses since the last full walk: walk once more */
+		char msg[512];
+		if (vmsys_check_invariants(ss.sys, msg, sizeof(msg))) {
+			st.divergences++;
+			rc = 1;
+			if (verbose >= 0 && json)
+				json_item("invariant", path, 0, "(the end of the trace)", msg, NULL);
+			else if (verbose >= 0)
+				printf("%s: invariant violated by the end of the trace (the accesses since the last full walk):\n  %s\n",
+				       path, msg);
+		}
+	}
+	vmsys_set_tracepoint(ss.sys, NULL, NULL);
 	check_inv_free(ci);
 	if (r < 0) {
 		fprintf(stderr, "%s\n", trace_error(ss.reader));
@@ -356,7 +431,7 @@ int cmd_replay(int argc, char **argv)
 	int verbose = 0;
 	json = false;
 	stats_mode = 0;
-	check_every = 1;
+	check_every = CHECK_EVERY_DEFAULT;
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "stop-at-first", no_argument, NULL, 's' },
