@@ -223,6 +223,10 @@ static const struct row_check checks[] = {
 	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_NONE, 8, DK_VMFLAGS },
 	{ "zap drains", "zap-leaves-munlock-batched.trace", "6.1", "6.18", NULL, C_NONE, 8, DK_VMLCK },
 	{ "zap drains", "zap-leaves-munlock-batched.trace", "4.4", "6.1", NULL, C_AGREE },
+	/* mmap_miss: what fault-around counts as a hit */
+	{ "readahead's mmap_miss", "mmap-miss-hit-rules.trace", "4.4", "6.1", NULL, C_DIFF, 139, DK_VMSTAT, "pgmajfault", 0, 1, 0 },
+	{ "readahead's mmap_miss", "mmap-miss-hit-rules.trace", "6.1", "6.18", NULL, C_NONE, 139, DK_VMSTAT, "pgmajfault" },
+	{ "readahead's mmap_miss", "mmap-miss-hit-rules.trace", "4.0", "4.4", NULL, C_AGREE },
 	/* reclaim: shrink_lruvec() stops at the target */
 	{ "how much reclaim(N) frees", "reclaim-stops-at-target.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_RESULT, "result", -1, 32, 51 },
 	{ "how much reclaim(N) frees", "reclaim-stops-at-target.trace", "4.0", "4.4", NULL, C_AGREE },
