@@ -112,6 +112,16 @@ void rec_write_header(FILE *out, int argc, char **argv)
 		ra = read_long(p);
 	}
 	int zp = probe_zero_page();
+	/* NUMA: the nodes with memory; balancing's state (the scanner's passes
+	 * are not visible to a recorder: no tracepoint marks task_numa_work()) */
+	long nodes = 0;
+	for (int n = 0; n < 64; n++) {
+		char p[80];
+		snprintf(p, sizeof(p), "/sys/devices/system/node/node%d/meminfo", n);
+		if (!access(p, R_OK))
+			nodes++;
+	}
+	long balancing = read_long("/proc/sys/kernel/numa_balancing");
 	fprintf(out, "# vmsim-trace: 1\n# arch: %s\n# kernel: %u.%u\n# page-size: %ld\n", u.machine, maj,
 		min, sysconf(_SC_PAGESIZE));
 	if (ram > 0)
@@ -127,6 +137,8 @@ void rec_write_header(FILE *out, int argc, char **argv)
 		fprintf(out, "# read-ahead-kb: %ld\n", ra);
 	if (zp >= 0)
 		fprintf(out, "# zero-page: %s\n", zp ? "yes" : "no");
+	if (nodes > 1)
+		fprintf(out, "# numa-nodes: %ld\n", nodes);
 	fprintf(out, "# description: vmsim record --");
 	for (int i = 0; i < argc; i++)
 		fprintf(out, " %s", argv[i]);
@@ -142,6 +154,10 @@ void rec_write_header(FILE *out, int argc, char **argv)
 			     "(kpageflags needs root); replay assumes the semantics' default\n");
 	if (ra < 0)
 		fprintf(out, "# note: read_ahead_kb of the working directory's device not found\n");
+	if (balancing > 0)
+		fprintf(out, "# note: kernel.numa_balancing is %ld: its scan passes are not recorded, so "
+			     "a NUMA hinting fault in this trace has no numa_scan() line before it\n",
+			balancing);
 }
 
 /* ---- the inherited address space ---------------------------------------- */
