@@ -725,3 +725,31 @@ unsigned vmsys_task_node(const struct task *t)
 {
 	return t->numa_node;
 }
+
+void vmsys_numa_scan_state(const struct task *t, uint64_t *offset, uint64_t *seq)
+{
+	*offset = t->mm ? t->mm->numa_scan_offset : 0;
+	*seq = t->mm ? t->mm->numa_scan_seq : 0;
+}
+
+void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t end, uint64_t *counts,
+		       unsigned nnodes, uint64_t *protnone)
+{
+	for (unsigned n = 0; n < nnodes; n++)
+		counts[n] = 0;
+	*protnone = 0;
+	if (!t->mm || end <= start)
+		return;
+	struct mm *mm = t->mm;
+	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t pte = radix_get(&mm->pt, vpn++);
+		if (!(pte & PTE_PRESENT) || pte_pfn(pte) == PFN_ZERO)
+			continue;
+		unsigned nid = pfn_to_nid(&s->pm, pte_pfn(pte));
+		if (nid < nnodes)
+			counts[nid]++;
+		if (pte & PTE_NUMA)
+			(*protnone)++;
+	}
+}

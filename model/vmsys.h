@@ -204,6 +204,12 @@ bool numa_task_info(const struct task *t, int *preferred_nid, uint64_t *pages_mi
 unsigned vmsys_numa_nodes(const struct vmsys *s);
 uint64_t vmsys_node_free(const struct vmsys *s, unsigned nid);
 unsigned vmsys_task_node(const struct task *t);
+/* Where the NUMA scan of t's mm goes on and how many full passes it made. */
+void vmsys_numa_scan_state(const struct task *t, uint64_t *offset, uint64_t *seq);
+/* The present pages of [start, end) of t per node (counts[nid], nid <
+ * nnodes) and how many of them are PROT_NONE for a hinting fault. */
+void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t end, uint64_t *counts,
+		       unsigned nnodes, uint64_t *protnone);
 int64_t vm_drop_caches(struct vmsys *s, int what);
 /* How full the per-CPU batches are: pages queued and the size at which
  * each is moved (lru_add, mlock). */

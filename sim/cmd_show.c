@@ -34,6 +34,8 @@ static const char show_usage[] =
 	"            pages     per process: every present or swapped page with its pfn,\n"
 	"                      pagemap bits, mapcount, mlock_count and kpageflags\n"
 	"            lru       the five LRU lists head -> tail (whole machine)\n"
+	"            numa      NUMA nodes, balancing counters, each process's node and\n"
+	"                      the pages of each VMA per node (whole machine)\n"
 	SESSION_OPTS_HELP
 	"  --at LINE       stop after the last event that ends on or before trace line LINE\n"
 	"                  (0 = before the first event)\n"

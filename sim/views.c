@@ -18,7 +18,7 @@
 #define VPAGE ((uint64_t)4096)
 
 static const char *const view_names[VIEW_NR] = {
-	"maps", "smaps", "status", "meminfo", "vmstat", "pages", "lru",
+	"maps", "smaps", "status", "meminfo", "vmstat", "pages", "lru", "numa",
 };
 
 int view_find(const char *name)
@@ -36,12 +36,12 @@ const char *view_name(enum view_kind v)
 
 const char *view_list(void)
 {
-	return "maps smaps status meminfo vmstat pages lru";
+	return "maps smaps status meminfo vmstat pages lru numa";
 }
 
 bool view_is_global(enum view_kind v)
 {
-	return v == VIEW_MEMINFO || v == VIEW_VMSTAT || v == VIEW_LRU;
+	return v == VIEW_MEMINFO || v == VIEW_VMSTAT || v == VIEW_LRU || v == VIEW_NUMA;
 }
 
 bool view_drains(enum view_kind v)
@@ -465,6 +465,57 @@ void view_lru(FILE *f, const struct view_ctx *c)
 	}
 }
 
+/* ------------------------------------------------------------ numa */
+
+void view_numa(FILE *f, const struct view_ctx *c)
+{
+	struct vmsys *s = c->sys;
+	unsigned nn = vmsys_numa_nodes(s);
+	fputs("# NUMA nodes (free frames), the balancing counters, and per process the node it\n"
+	      "# runs on and the present pages of each VMA per node (N0= N1= ..., as numa_maps);\n"
+	      "# protnone = PTEs the scan made PROT_NONE, waiting for a hinting fault\n",
+	      f);
+	for (unsigned n = 0; n < nn; n++)
+		fprintf(f, "node %u: %" PRIu64 " frames free\n", n, vmsys_node_free(s, n));
+	static const char *const names[] = { "numa_pte_updates", "numa_hint_faults",
+		"numa_hint_faults_local", "numa_pages_migrated", "pgmigrate_success", "pgmigrate_fail" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int k = vmstat_find(names[i], (unsigned)strlen(names[i]));
+		fprintf(f, "%s%s %" PRId64, i ? ", " : "", names[i], k < 0 ? 0 : vmsys_vmstat(s, k));
+	}
+	fputc('\n', f);
+	uint64_t counts[64];
+	for (struct task *t = vmsys_task_next(s, NULL); t; t = vmsys_task_next(s, t)) {
+		if (!task_alive(t))
+			continue;
+		int pref;
+		uint64_t migrated = 0, off, seq;
+		vmsys_numa_scan_state(t, &off, &seq);
+		fprintf(f, "pid %d: runs on node %u", task_pid(t), vmsys_task_node(t));
+		if (numa_task_info(t, &pref, &migrated) && pref >= 0)
+			fprintf(f, ", preferred node %d", pref);
+		fprintf(f, ", %" PRIu64 " pages migrated; scan at %#" PRIx64 ", sequence %" PRIu64 "\n",
+			migrated, off, seq);
+		struct vm_vma_info vi;
+		for (const struct vma *v = vmsys_vma_next(s, t, NULL, &vi); v; v = vmsys_vma_next(s, t, v, &vi)) {
+			uint64_t pn;
+			vmsys_range_nodes(s, t, vi.start, vi.end, counts, nn < 64 ? nn : 64, &pn);
+			uint64_t any = pn;
+			for (unsigned n = 0; n < nn && n < 64; n++)
+				any += counts[n];
+			if (!any)
+				continue;
+			fprintf(f, "  [%#" PRIx64 ", %#" PRIx64 ")", vi.start, vi.end);
+			for (unsigned n = 0; n < nn && n < 64; n++)
+				if (counts[n])
+					fprintf(f, " N%u=%" PRIu64, n, counts[n]);
+			if (pn)
+				fprintf(f, " protnone=%" PRIu64, pn);
+			fputc('\n', f);
+		}
+	}
+}
+
 /* ------------------------------------------------------------ any */
 
 int view_print(FILE *f, enum view_kind v, const struct view_ctx *c)
@@ -479,6 +530,7 @@ int view_print(FILE *f, enum view_kind v, const struct view_ctx *c)
 	case VIEW_VMSTAT: view_vmstat(f, c); break;
 	case VIEW_PAGES: view_pages(f, c); break;
 	case VIEW_LRU: view_lru(f, c); break;
+	case VIEW_NUMA: view_numa(f, c); break;
 	default: return -1;
 	}
 	return 0;

@@ -7,6 +7,10 @@
  *   pages                 one process: pagemap + kpageflags per page (vmsim's
  *                         own teaching format, one line per page)
  *   lru                   the whole machine: the five LRU lists head -> tail
+ *   numa                  the whole machine: its NUMA nodes, the balancing
+ *                         counters, and per process its node and the pages of
+ *                         each VMA per node (vmsim's own format, after
+ *                         /proc/PID/numa_maps' N0= N1= counts)
  *
  * The functions only read the model (through vmsys.h); draining the per-CPU
  * batches first (vm_drain_all) is the caller's decision, see view_drains().
@@ -31,6 +35,7 @@ enum view_kind {
 	VIEW_VMSTAT,
 	VIEW_PAGES,
 	VIEW_LRU,
+	VIEW_NUMA,
 	VIEW_NR
 };
 
@@ -44,7 +49,7 @@ struct view_ctx {
 /* "maps" -> VIEW_MAPS; -1 if unknown. */
 int view_find(const char *name);
 const char *view_name(enum view_kind v);
-/* "maps smaps status meminfo vmstat pages lru" */
+/* "maps smaps status meminfo vmstat pages lru numa" */
 const char *view_list(void);
 /* meminfo, vmstat, lru describe the machine, not one process */
 bool view_is_global(enum view_kind v);
@@ -62,5 +67,6 @@ void view_meminfo(FILE *f, const struct view_ctx *c);
 void view_vmstat(FILE *f, const struct view_ctx *c);
 void view_pages(FILE *f, const struct view_ctx *c);
 void view_lru(FILE *f, const struct view_ctx *c);
+void view_numa(FILE *f, const struct view_ctx *c);
 
 #endif

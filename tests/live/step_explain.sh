@@ -71,6 +71,11 @@ has "stays: 128 MB already migrated to that node in this window" $vmsim explain 
 has "mlock_drain_local: 1 page munlocked while isolated (stranded)" \
 	$vmsim explain --kernel 6.1 --from 12 --to 12 $S/numa-migrate-mlocked.trace
 
+# show numa: where each VMA's pages are, and the PTEs waiting for a hinting fault
+has "  [0x7ffff7fef000, 0x7ffff7fff000) N0=16 protnone=16" $vmsim show --kernel 4.4 --at 13 numa $S/numa-two-stage-filter.trace
+has "pid 0: runs on node 1, preferred node 0, 16 pages migrated" $vmsim show --kernel 4.4 numa $S/numa-two-stage-filter.trace
+has "  [0x7ffff7fef000, 0x7ffff7fff000) N1=16" $vmsim show --kernel 4.4 numa $S/numa-two-stage-filter.trace
+
 # --diff: only the events where the kernels part, both sides shown
 $vmsim explain --diff 4.4 $G/mlock/split-and-merge.trace >"$tmp/diff" 2>&1
 grep -q '^  6.18:$' "$tmp/diff" && grep -q '^  4.4:$' "$tmp/diff" && ok || bad "--diff shows no two sides"
