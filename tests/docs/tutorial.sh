@@ -15,7 +15,7 @@ for t in $(grep -o 'traces/[a-z0-9/_.-]*\.trace' docs/tutorial.md | sort -u); do
 	[ -f "$t" ] && ok || bad "docs/tutorial.md names $t, which is not there"
 done
 n=$(grep -c '^## Lesson ' docs/tutorial.md)
-[ "$n" -eq 5 ] && ok || bad "docs/tutorial.md has $n lessons, not 5"
+[ "$n" -eq 6 ] && ok || bad "docs/tutorial.md has $n lessons, not 6"
 python3 tools/tutorial.py "$vmsim" >"$tmp/out" 2>&1
 cat "$tmp/out" | grep -v '^tutorial: '
 p=$(sed -n 's/^tutorial: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/out")
