@@ -762,11 +762,14 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 	if (n && write && !f->shmem && s->sem->pagecache_large_folios &&
 	    write_large_folios(s, f, pos, n))
 		return -KERR_ENOMEM;
+	struct file_ra *ra = file_ra_of(s, e->ofd);
+	if (!ra)
+		return -KERR_ENOMEM;
 	if (n && !write && !f->shmem && pos < f->size &&
-	    !filemap_read_ra(s, f, pos >> PAGE_SHIFT, (pos + n - 1) >> PAGE_SHIFT))
+	    !filemap_read_ra(s, f, ra, pos >> PAGE_SHIFT, (pos + n - 1) >> PAGE_SHIFT))
 		return -KERR_ENOMEM;
 	if (n && !write && !f->shmem)
-		f->ra_prev_pos = pos + n;
+		ra->prev_pos = pos + n;
 	if (n) {
 		for (uint64_t idx = pos >> PAGE_SHIFT; idx <= (pos + n - 1) >> PAGE_SHIFT; idx++) {
 			pfn_t pfn = file_find_page(s, f, idx);

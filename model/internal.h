@@ -87,13 +87,18 @@ struct file {
 	struct radix cache;    /* page index -> pfn */
 	struct vma *i_mmap;    /* VMAs mapping the file */
 	unsigned refs;         /* open fds + VMAs + being named */
-	/* file_ra_state of the last readahead (kept per inode, not per open
-	 * file): window start/size/async_size and folio order */
-	uint64_t ra_start, ra_size, ra_async;
-	uint32_t mmap_miss;        /* file_ra_state.mmap_miss: read faults that missed, less hits */
-	uint64_t ra_prev_pos;  /* file_ra_state.prev_pos: where the last read ended */
-	unsigned ra_order;
 	struct file *next_file;
+};
+
+/* struct file_ra_state: the readahead state of one open file description
+ * (struct file's f_ra), not of the inode - two open()s of a file read
+ * ahead apart (measured on 6.18: a fault through a second open reads
+ * around while the first has stopped, docs/fidelity.md) */
+struct file_ra {
+	uint64_t start, size, async;  /* the last window and its async tail */
+	uint64_t prev_pos;            /* where the last read ended */
+	uint32_t mmap_miss;           /* read faults that missed, less hits */
+	unsigned order;               /* folio order of the window */
 };
 
 struct fd_entry {
@@ -204,6 +209,10 @@ struct vmsys {
 	 * cpupid that took a hinting fault on it (page_cpupid_last()), as
 	 * (pid & 0xff) << 8 | (node + 1), 0 = unset */
 	struct radix numa_cpupid;
+	/* the readahead state of each open file description, by its id (ofd 0:
+	 * a mapping without one, e.g. a VMA the process had before the trace) */
+	struct file_ra *ra_tab;
+	uint32_t ra_cap;
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */
 	void *tp_ctx;
@@ -348,7 +357,10 @@ pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index);
 /* A buffered read of pages [first, last] of a disk file: sync readahead
  * at each missing page, async at a marked folio (mm/filemap.c:
  * filemap_get_pages() @ v6.18); memory.c. */
-bool filemap_read_ra(struct vmsys *s, struct file *f, uint64_t first, uint64_t last);
+bool filemap_read_ra(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t first, uint64_t last);
+/* The readahead state of open file description ofd (vmsys.c); NULL only
+ * when the table cannot grow (host out of memory). */
+struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd);
 int64_t fd_install(struct vmsys *s, struct task *t, int want_fd, struct file *f, uint32_t ofd,
 		   uint64_t oflags);
 void fdtable_put(struct vmsys *s, struct fdtable *ft);

@@ -202,6 +202,7 @@ static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t base, ui
 {
 	struct mm *mm = v->mm;
 	struct file *f = v->file;
+	struct file_ra *ra = file_ra_of(s, v->ofd);
 	const int hits = s->sem->mmap_miss_hits;
 	for (uint64_t i = from; i < to; i++) {
 		uint64_t a = (base + i) << PAGE_SHIFT;
@@ -217,9 +218,9 @@ static void fault_around_range(struct vmsys *s, struct vma *v, uint64_t base, ui
 		if (spage(s, pfn)->flags & PG_RECLAIM)
 			continue; /* ... nor PG_readahead (= PG_reclaim); v4.0 too */
 		/* a hit for readahead's mmap_miss (semantics.h) */
-		if (f->mmap_miss && (hits != MMAP_HIT_FOUND_NOT_WORKINGSET ||
+		if (ra && ra->mmap_miss && (hits != MMAP_HIT_FOUND_NOT_WORKINGSET ||
 				     !(spage(s, pfn)->flags & PG_WORKINGSET)))
-			f->mmap_miss--;
+			ra->mmap_miss--;
 		if (mapped)
 			continue;
 		/* x86 maps prefaulted PTEs young (arch_wants_old_prefaulted_pte()) */
@@ -266,18 +267,18 @@ static bool ra_unbounded(struct vmsys *s, struct file *f, uint64_t idx, uint64_t
  * unaligned or at EOF) from start, the one holding start + size - async_size
  * marked PG_readahead; at the first cached page (-EEXIST) the rest falls
  * back to do_page_cache_ra() */
-static bool ra_order_read(struct vmsys *s, struct file *f, uint64_t start)
+static bool ra_order_read(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t start)
 {
 	if (!f->size)
 		return true;
 	uint64_t limit = (f->size - 1) >> PAGE_SHIFT;
-	if (f->ra_size && limit > start + f->ra_size - 1)
-		limit = start + f->ra_size - 1;
-	uint64_t mark = start + f->ra_size - f->ra_async, index = start;
-	unsigned new_order = f->ra_order < 9 ? f->ra_order : 9; /* MAX_PAGECACHE_ORDER */
-	if (f->ra_size && new_order > (unsigned)(63 - __builtin_clzll(f->ra_size)))
-		new_order = (unsigned)(63 - __builtin_clzll(f->ra_size));
-	f->ra_order = new_order;
+	if (ra->size && limit > start + ra->size - 1)
+		limit = start + ra->size - 1;
+	uint64_t mark = start + ra->size - ra->async, index = start;
+	unsigned new_order = ra->order < 9 ? ra->order : 9; /* MAX_PAGECACHE_ORDER */
+	if (ra->size && new_order > (unsigned)(63 - __builtin_clzll(ra->size)))
+		new_order = (unsigned)(63 - __builtin_clzll(ra->size));
+	ra->order = new_order;
 	bool clash = false;
 	while (index <= limit && !clash) {
 		unsigned order = new_order;
@@ -300,8 +301,8 @@ static bool ra_order_read(struct vmsys *s, struct file *f, uint64_t start)
 		}
 		index += 1ULL << order;
 	}
-	if (clash && f->ra_size > index - start)
-		return ra_unbounded(s, f, index, f->ra_size - (index - start), f->ra_async);
+	if (clash && ra->size > index - start)
+		return ra_unbounded(s, f, index, ra->size - (index - start), ra->async);
 	return true;
 }
 
@@ -338,7 +339,8 @@ static uint64_t page_cache_next_miss(struct vmsys *s, struct file *f, uint64_t i
  * folio holding page idx (do_async_mmap_readahead()): the mark is cleared;
  * at the expected index the window moves on, otherwise it restarts at the
  * first missing page after idx; ra->order grows by 2 (large folios) */
-static bool async_readahead_window(struct vmsys *s, struct file *f, uint64_t idx, pfn_t pfn)
+static bool async_readahead_window(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t idx,
+				   pfn_t pfn)
 {
 	const uint64_t max = s->ra_pages;
 	uint64_t nr = 1ULL << spage(s, pfn)->folio_order, head = idx & ~(nr - 1);
@@ -347,27 +349,27 @@ static bool async_readahead_window(struct vmsys *s, struct file *f, uint64_t idx
 		if (q)
 			spage(s, q)->flags &= ~PG_RECLAIM;
 	}
-	uint64_t expected = (f->ra_start + f->ra_size - f->ra_async) & ~(nr - 1);
+	uint64_t expected = (ra->start + ra->size - ra->async) & ~(nr - 1);
 	if (idx == expected) {
-		f->ra_start += f->ra_size;
-		uint64_t n = next_ra_size(f->ra_size, max);
-		if (n > f->ra_size)
-			f->ra_size = n;
+		ra->start += ra->size;
+		uint64_t n = next_ra_size(ra->size, max);
+		if (n > ra->size)
+			ra->size = n;
 	} else {
 		uint64_t start = page_cache_next_miss(s, f, idx + 1, max);
 		if (start - idx > max)
 			return true;
-		f->ra_start = start;
-		f->ra_size = next_ra_size(start - idx + max, max);
+		ra->start = start;
+		ra->size = next_ra_size(start - idx + max, max);
 	}
 	if (s->sem->pagecache_large_folios)
-		f->ra_order += 2; /* only where the mapping takes large folios */
-	uint64_t align = 1ULL << (f->ra_order < 11 ? f->ra_order : 11);
-	uint64_t end = f->ra_start + f->ra_size, aligned_end = end & ~(align - 1);
-	if (aligned_end > f->ra_start)
-		f->ra_size -= end - aligned_end;
-	f->ra_async = f->ra_size;
-	return ra_order_read(s, f, f->ra_start);
+		ra->order += 2; /* only where the mapping takes large folios */
+	uint64_t align = 1ULL << (ra->order < 11 ? ra->order : 11);
+	uint64_t end = ra->start + ra->size, aligned_end = end & ~(align - 1);
+	if (aligned_end > ra->start)
+		ra->size -= end - aligned_end;
+	ra->async = ra->size;
+	return ra_order_read(s, f, ra, ra->start);
 }
 
 /* mm/readahead.c:get_init_ra_size() */
@@ -384,18 +386,19 @@ static uint64_t init_ra_size(uint64_t req, uint64_t max)
  * sequential miss or an oversized read, the initial window (async part
  * marked); else a read as is, or a window as long as the history the
  * page cache holds before idx (page_cache_prev_miss()). */
-static bool sync_read_ra_window(struct vmsys *s, struct file *f, uint64_t idx, uint64_t req)
+static bool sync_read_ra_window(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t idx,
+				uint64_t req)
 {
 	uint64_t max = s->ra_pages;
 	if (!max)
 		return ra_unbounded(s, f, idx, 1, 0); /* force_page_cache_ra() of one page */
-	uint64_t prev = f->ra_prev_pos >> PAGE_SHIFT;
+	uint64_t prev = ra->prev_pos >> PAGE_SHIFT;
 	if (!idx || req > max || idx - prev <= 1) {
-		f->ra_start = idx;
-		f->ra_size = init_ra_size(req, max);
-		f->ra_async = f->ra_size > req ? f->ra_size - req : f->ra_size >> 1;
-		f->ra_order = 0;
-		return ra_order_read(s, f, idx);
+		ra->start = idx;
+		ra->size = init_ra_size(req, max);
+		ra->async = ra->size > req ? ra->size - req : ra->size >> 1;
+		ra->order = 0;
+		return ra_order_read(s, f, ra, idx);
 	}
 	uint64_t miss = idx - 1, seen = 0;
 	while (seen < max && file_find_page(s, f, miss)) {
@@ -408,35 +411,35 @@ static bool sync_read_ra_window(struct vmsys *s, struct file *f, uint64_t idx, u
 		return ra_unbounded(s, f, idx, req, 0);
 	if (seen < max && miss == UINT64_MAX)
 		contig *= 2; /* cached from the start of the file */
-	f->ra_start = idx;
-	f->ra_size = contig + req < max ? contig + req : max;
-	f->ra_async = 1;
-	f->ra_order = 0;
-	return ra_order_read(s, f, idx);
+	ra->start = idx;
+	ra->size = contig + req < max ? contig + req : max;
+	ra->async = 1;
+	ra->order = 0;
+	return ra_order_read(s, f, ra, idx);
 }
 
 
 /* The readahead steps with the file_ra_state they leave, for the listener */
-static bool async_readahead(struct vmsys *s, struct file *f, uint64_t idx, pfn_t pfn)
+static bool async_readahead(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t idx, pfn_t pfn)
 {
-	bool ok = async_readahead_window(s, f, idx, pfn);
-	TP(s, TP_READAHEAD, KFN_ASYNC_RA, .kind = 1, .addr = idx, .before = f->ra_start,
-	   .delta = (int64_t)f->ra_size, .after = f->ra_async, .err = ok ? 0 : -KERR_ENOMEM);
+	bool ok = async_readahead_window(s, f, ra, idx, pfn);
+	TP(s, TP_READAHEAD, KFN_ASYNC_RA, .kind = 1, .addr = idx, .before = ra->start,
+	   .delta = (int64_t)ra->size, .after = ra->async, .err = ok ? 0 : -KERR_ENOMEM);
 	return ok;
 }
 
-static bool sync_read_ra(struct vmsys *s, struct file *f, uint64_t idx, uint64_t req)
+static bool sync_read_ra(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t idx, uint64_t req)
 {
-	bool ok = sync_read_ra_window(s, f, idx, req);
-	TP(s, TP_READAHEAD, KFN_SYNC_RA, .kind = 0, .addr = idx, .before = f->ra_start,
-	   .delta = (int64_t)f->ra_size, .after = f->ra_async, .err = ok ? 0 : -KERR_ENOMEM);
+	bool ok = sync_read_ra_window(s, f, ra, idx, req);
+	TP(s, TP_READAHEAD, KFN_SYNC_RA, .kind = 0, .addr = idx, .before = ra->start,
+	   .delta = (int64_t)ra->size, .after = ra->async, .err = ok ? 0 : -KERR_ENOMEM);
 	return ok;
 }
-bool filemap_read_ra(struct vmsys *s, struct file *f, uint64_t first, uint64_t last)
+bool filemap_read_ra(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t first, uint64_t last)
 {
 	uint64_t idx = first;
 	while (idx <= last) {
-		if (!file_find_page(s, f, idx) && !sync_read_ra(s, f, idx, last + 1 - idx))
+		if (!file_find_page(s, f, idx) && !sync_read_ra(s, f, ra, idx, last + 1 - idx))
 			return false;
 		/* the batch of cached pages from idx (filemap_get_read_batch());
 		 * a PG_readahead folio ending it starts async readahead
@@ -447,7 +450,7 @@ bool filemap_read_ra(struct vmsys *s, struct file *f, uint64_t first, uint64_t l
 		if (end == idx)
 			return true; /* beyond EOF or nothing to read: vm_file_io() adds it */
 		pfn_t tail = file_find_page(s, f, end - 1);
-		if ((spage(s, tail)->flags & PG_RECLAIM) && !async_readahead(s, f, end - 1, tail))
+		if ((spage(s, tail)->flags & PG_RECLAIM) && !async_readahead(s, f, ra, end - 1, tail))
 			return false;
 		idx = end;
 	}
@@ -485,6 +488,11 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 {
 	struct mm *mm = v->mm;
 	struct file *f = v->file;
+	struct file_ra *ra = file_ra_of(s, v->ofd); /* vmf->vma->vm_file->f_ra */
+	if (!ra) {
+		*oom = 1;
+		return VMF_SIGBUS;
+	}
 	uint64_t idx = linear_index(v, addr);
 	/* do_read_fault(): fault-around maps the cached neighbours (up to
 	 * EOF) before the page itself is looked up - even when that page
@@ -508,13 +516,13 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 	if (read_around && !(v->flags & VM_SEQ_READ) && s->ra_pages) {
 		/* do_sync_mmap_readahead(): a miss; past MMAP_LOTSAMISS (100)
 		 * no read-around, the fault reads only its page below */
-		if (f->mmap_miss < 1000)
-			f->mmap_miss++;
-		if (f->mmap_miss > 100)
+		if (ra->mmap_miss < 1000)
+			ra->mmap_miss++;
+		if (ra->mmap_miss > 100)
 			read_around = false;
 	}
-	if (pfn && !f->shmem && !(v->flags & VM_RAND_READ) && f->mmap_miss)
-		f->mmap_miss--; /* do_async_mmap_readahead(): a hit */
+	if (pfn && !f->shmem && !(v->flags & VM_RAND_READ) && ra->mmap_miss)
+		ra->mmap_miss--; /* do_async_mmap_readahead(): a hit */
 	if (read_around) {
 		/*
 		 * filemap_fault(): a page missing from a disk file starts the
@@ -529,24 +537,24 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		 * Same shape in v4.0 (ra_submit()) and v6.1
 		 * (page_cache_ra_order()).
 		 */
-		uint64_t ra = s->ra_pages;
+		uint64_t ra_pages = s->ra_pages;
 		if (v->flags & VM_SEQ_READ) {
-			if (!ra_unbounded(s, f, idx, ra, 0)) {
+			if (!ra_unbounded(s, f, idx, ra_pages, 0)) {
 				*oom = 1;
 				return VMF_SIGBUS;
 			}
 		} else {
-			f->ra_start = idx > ra / 2 ? idx - ra / 2 : 0;
-			f->ra_size = ra;
-			f->ra_async = ra / 4;
+			ra->start = idx > ra_pages / 2 ? idx - ra_pages / 2 : 0;
+			ra->size = ra_pages;
+			ra->async = ra_pages / 4;
 			if ((v->flags & VM_EXEC) && s->sem->exec_readahead_forward) {
 				uint64_t vend = v->pgoff + vma_pages(v);
-				f->ra_start = idx;
-				f->ra_size = (idx + ra < vend ? idx + ra : vend) - idx;
-				f->ra_async = 0;
+				ra->start = idx;
+				ra->size = (idx + ra_pages < vend ? idx + ra_pages : vend) - idx;
+				ra->async = 0;
 			}
-			f->ra_order = 0;
-			if (!ra_order_read(s, f, f->ra_start)) {
+			ra->order = 0;
+			if (!ra_order_read(s, f, ra, ra->start)) {
 				*oom = 1;
 				return VMF_SIGBUS;
 			}
@@ -566,7 +574,7 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		 * 5.1+ drop the mmap lock for it and retry the fault; for a
 		 * read the retry's fault-around maps the page.  4.x go on and
 		 * map the page in this run (filemap_fault() @ v4.4). */
-		if (!async_readahead(s, f, idx, pfn)) {
+		if (!async_readahead(s, f, ra, idx, pfn)) {
 			*oom = 1;
 			return VMF_SIGBUS;
 		}

@@ -191,6 +191,7 @@ void vmsys_free(struct vmsys *s)
 		file_put(s, s->files);
 	free(s->swap_map);
 	radix_destroy(&s->numa_cpupid);
+	free(s->ra_tab);
 	physmem_destroy(&s->pm);
 	free(s);
 }
@@ -752,4 +753,20 @@ void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t
 		if (pte & PTE_NUMA)
 			(*protnone)++;
 	}
+}
+
+struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd)
+{
+	if (ofd >= s->ra_cap) {
+		uint32_t cap = s->ra_cap ? s->ra_cap : 64;
+		while (cap <= ofd)
+			cap *= 2;
+		struct file_ra *t = vm_realloc(s->ra_tab, (size_t)cap * sizeof(*t));
+		if (!t)
+			return NULL;
+		memset(t + s->ra_cap, 0, (size_t)(cap - s->ra_cap) * sizeof(*t));
+		s->ra_tab = t;
+		s->ra_cap = cap;
+	}
+	return &s->ra_tab[ofd];
 }
