@@ -10,6 +10,15 @@
  * for one zone: min = sqrt(16 * lowmem_kbytes) kB (min_free_kbytes,
  * clamped to [128 kB, 256 MB]), low = min + min/4 (watermark_scale_factor
  * 10 gives a larger gap on big machines; we take max of both), high = low + gap. */
+/* The struct pages chunk c needs: PAGE_CHUNK, or fewer for the last chunk
+ * of a machine (pfns 0 .. nr_frames + 1), so that a small machine - a
+ * vmsim check run has 16-64 MiB - does not allocate and clear 64K pages */
+static size_t chunk_entries(const struct physmem *pm, uint32_t c)
+{
+	uint64_t total = (uint64_t)pm->nr_frames + 2, first = (uint64_t)c << PAGE_CHUNK_SHIFT;
+	return total - first < PAGE_CHUNK ? (size_t)(total - first) : PAGE_CHUNK;
+}
+
 static void set_watermarks(struct physmem *pm)
 {
 	uint64_t kb = (uint64_t)pm->nr_frames * 4;
@@ -46,7 +55,7 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 	pm->chunks = vm_calloc(pm->nchunks, sizeof(*pm->chunks));
 	if (!pm->chunks)
 		return -1;
-	pm->chunks[0] = vm_calloc(PAGE_CHUNK, sizeof(struct page));
+	pm->chunks[0] = vm_calloc(chunk_entries(pm, 0), sizeof(struct page));
 	if (!pm->chunks[0])
 		return -1;
 	/* pfn 1: the shared zero page, never on an LRU, never freed */
@@ -91,7 +100,7 @@ static pfn_t node_take(struct physmem *pm, struct numa_node_mem *nm)
 		pfn = nm->next_unused;
 		uint32_t c = pfn >> PAGE_CHUNK_SHIFT;
 		if (!pm->chunks[c]) {
-			pm->chunks[c] = vm_calloc(PAGE_CHUNK, sizeof(struct page));
+			pm->chunks[c] = vm_calloc(chunk_entries(pm, c), sizeof(struct page));
 			if (!pm->chunks[c])
 				return PFN_NONE;
 		}
