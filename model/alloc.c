@@ -72,3 +72,16 @@ char *vm_strdup(const char *s)
 {
 	return checked(injected() ? NULL : strdup(s), 1);
 }
+
+void *vm_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	size_t n = *cap ? *cap * 2 : 16;
+	if (n < need)
+		n = need;
+	void *q = vm_realloc(p, n * size);
+	if (q)
+		*cap = n;
+	return q;
+}

@@ -28,5 +28,9 @@ void *vm_malloc(size_t n);
 void *vm_calloc(size_t n, size_t size);
 void *vm_realloc(void *p, size_t n);
 char *vm_strdup(const char *s);
+/* Room for need elements of size bytes in the array p of capacity *cap:
+ * p itself when it has the room, else p reallocated to twice its capacity
+ * (at least 16 and need) with *cap updated; NULL on failure, p unchanged. */
+void *vm_grow(void *p, size_t *cap, size_t need, size_t size);
 
 #endif

@@ -273,16 +273,12 @@ static bool collect_mapping(struct vmsys *s, struct vma *v, uint64_t addr, uint6
 {
 	(void)s;
 	struct mappings *ms = ctx;
-	if (ms->n == ms->cap) {
-		size_t cap = ms->cap ? ms->cap * 2 : 4;
-		struct mapping *m = vm_realloc(ms->m, cap * sizeof(*m));
-		if (!m) {
-			ms->oom = true;
-			return false;
-		}
-		ms->m = m;
-		ms->cap = cap;
+	struct mapping *m = vm_grow(ms->m, &ms->cap, ms->n + 1, sizeof(*m));
+	if (!m) {
+		ms->oom = true;
+		return false;
 	}
+	ms->m = m;
 	ms->m[ms->n++] = (struct mapping){ v, addr, *pte };
 	return true;
 }

@@ -99,17 +99,10 @@ const char *check_inv_msg(const struct check_inv *ci, unsigned id)
 
 static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 256;
-	while (n < need)
-		n *= 2;
-	void *q = vm_realloc(*p, n * elem);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = n;
-	return true;
+	void *q = vm_grow(*p, cap, need, elem);
+	if (q)
+		*p = q;
+	return q != NULL;
 }
 
 static bool vma_locked(const struct check_inv *ci, const struct vma *v)

@@ -105,14 +105,10 @@ static struct tracee *tracee(struct recorder *r, pid_t tid, bool create)
 			return &r->t[i];
 	if (!create)
 		return NULL;
-	if (r->nt == r->capt) {
-		size_t nc = r->capt ? r->capt * 2 : 8;
-		struct tracee *n = vm_realloc(r->t, nc * sizeof(*n));
-		if (!n)
-			return NULL;
-		r->t = n;
-		r->capt = nc;
-	}
+	struct tracee *n = vm_grow(r->t, &r->capt, r->nt + 1, sizeof(*n));
+	if (!n)
+		return NULL;
+	r->t = n;
 	struct tracee *t = &r->t[r->nt++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -165,14 +161,10 @@ static void file_seen(void *ctx, const char *path, uint32_t dev, uint64_t ino)
 	for (size_t i = 0; i < r->nfiles; i++)
 		if (r->files[i].dev == dev && r->files[i].ino == ino)
 			return;
-	if (r->nfiles == r->capfiles) {
-		size_t nc = r->capfiles ? r->capfiles * 2 : 64;
-		struct known_file *n = vm_realloc(r->files, nc * sizeof(*n));
-		if (!n)
-			return;
-		r->files = n;
-		r->capfiles = nc;
-	}
+	struct known_file *n = vm_grow(r->files, &r->capfiles, r->nfiles + 1, sizeof(*n));
+	if (!n)
+		return;
+	r->files = n;
 	char *p = vm_strdup(path);
 	if (p)
 		r->files[r->nfiles++] = (struct known_file){ dev, ino, p };

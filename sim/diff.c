@@ -25,14 +25,10 @@ struct side {
 static struct diff_item *add_item(struct diff_result *r, unsigned long line, enum diff_kind k,
 				  int pid, uint64_t addr, const char *what)
 {
-	if (r->nitems == r->cap_items) {
-		size_t cap = r->cap_items ? r->cap_items * 2 : 32;
-		struct diff_item *n = vm_realloc(r->items, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		r->items = n;
-		r->cap_items = cap;
-	}
+	struct diff_item *n = vm_grow(r->items, &r->cap_items, r->nitems + 1, sizeof(*n));
+	if (!n)
+		return NULL;
+	r->items = n;
 	struct diff_item *it = &r->items[r->nitems++];
 	memset(it, 0, sizeof(*it));
 	it->line = line;
@@ -405,17 +401,13 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		cmp_rusage(r, &ev, &A, &B, fa, fb);
 		if (r->nitems == before)
 			continue;
-		if (r->nevs == r->cap_evs) {
-			size_t cap = r->cap_evs ? r->cap_evs * 2 : 8;
-			struct diff_event *n = vm_realloc(r->evs, cap * sizeof(*n));
-			if (!n) {
-				snprintf(r->err, sizeof(r->err), "out of memory");
-				rc = 2;
-				break;
-			}
-			r->evs = n;
-			r->cap_evs = cap;
+		struct diff_event *grown = vm_grow(r->evs, &r->cap_evs, r->nevs + 1, sizeof(*grown));
+		if (!grown) {
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			rc = 2;
+			break;
 		}
+		r->evs = grown;
 		struct diff_event *de = &r->evs[r->nevs++];
 		de->line = ev.line;
 		de->first = before;

@@ -28,14 +28,12 @@ void tp_log_hook(void *ctx, const struct tp_event *e)
 			l->dropped++;
 			return;
 		}
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct tp_event *ev = vm_realloc(l->ev, cap * sizeof(*ev));
+		struct tp_event *ev = vm_grow(l->ev, &l->cap, l->n + 1, sizeof(*ev));
 		if (!ev) {
 			l->dropped++;
 			return;
 		}
 		l->ev = ev;
-		l->cap = cap;
 	}
 	l->ev[l->n++] = *e;
 }
@@ -356,14 +354,10 @@ static bool foldable(const struct tp_event *a, const struct tp_event *b)
 
 static bool push(struct explain_steps *st, const struct explain_step *s)
 {
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 32;
-		struct explain_step *n = vm_realloc(st->s, cap * sizeof(*n));
-		if (!n)
-			return false;
-		st->s = n;
-		st->cap = cap;
-	}
+	struct explain_step *n = vm_grow(st->s, &st->cap, st->n + 1, sizeof(*n));
+	if (!n)
+		return false;
+	st->s = n;
 	st->s[st->n++] = *s;
 	return true;
 }

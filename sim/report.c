@@ -73,14 +73,10 @@ struct report_row *report_add(struct report *r)
 {
 	if (r->n >= 2 * REPORT_ROWS_MAX)
 		halve(r);
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct report_row *n = vm_realloc(r->row, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		r->row = n;
-		r->cap = cap;
-	}
+	struct report_row *n = vm_grow(r->row, &r->cap, r->n + 1, sizeof(*n));
+	if (!n)
+		return NULL;
+	r->row = n;
 	struct report_row *row = &r->row[r->n++];
 	memset(row, 0, sizeof(*row));
 	return row;
