@@ -50,6 +50,11 @@ enum {
 };
 #define PTE_SHIFT 8
 static inline uint64_t mk_pte(uint64_t pfn, unsigned flags) { return (pfn << PTE_SHIFT) | flags; }
+/* the hardware's test: present, not PROT_NONE for NUMA, writable if a write */
+static inline bool pte_permits(uint64_t pte, bool write)
+{
+	return (pte & (PTE_PRESENT | PTE_NUMA)) == PTE_PRESENT && (!write || (pte & PTE_WRITE));
+}
 static inline pfn_t pte_pfn(uint64_t pte) { return (pfn_t)(pte >> PTE_SHIFT); }
 
 /* --- arch flag values, resolved from the flag tables by name ----------- */

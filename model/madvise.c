@@ -226,8 +226,7 @@ static int64_t madv_populate(struct vmsys *s, struct task *t, uint64_t start, ui
 		for (; a < vend; a += PAGE_SIZE) {
 			uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
 			/* no FOLL_FORCE: a PROT_NONE hinting PTE faults (FOLL_NUMA) */
-			bool ok = ptep && (*ptep & (PTE_PRESENT | PTE_NUMA)) == PTE_PRESENT &&
-				  (!write || (*ptep & PTE_WRITE));
+			bool ok = ptep && pte_permits(*ptep, write);
 			if (!ok) {
 				enum vm_fault_kind r = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);
 				if (r == VMF_SIGBUS || r == VMF_SIGSEGV)

@@ -937,32 +937,29 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 		}
 		/* fast path: present and permitted */
 		uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
-		if (ptep && (*ptep & (PTE_PRESENT | PTE_NUMA)) == PTE_PRESENT &&
-		    (!write || (*ptep & PTE_WRITE))) {
+		if (ptep && pte_permits(*ptep, write)) {
 			*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
 			continue;
 		}
-		bool hinting = ptep && (*ptep & PTE_NUMA);
-		enum vm_fault_kind r = handle_fault(s, t, v, a, mode);
-		if (hinting && r == VMF_MINOR && write && (ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT)) &&
-		    (*ptep & PTE_PRESENT) && !(*ptep & PTE_WRITE)) {
-			/* a hinting fault made the page present but not writable
-			 * (no preserved write bit): the write faults again */
-			faults++;
-			r = handle_fault(s, t, v, a, mode);
+		/* the CPU retries the access after each fault: one that left the
+		 * page present but not writable (a NUMA hinting fault without the
+		 * preserved write bit) is followed by a write-protect fault.  Three
+		 * runs at most: every fault path leaves the access permitted by then */
+		for (int run = 0; run < 3; run++) {
+			enum vm_fault_kind r = handle_fault(s, t, v, a, mode);
+			if (!t->alive)
+				return faults; /* the fault's allocation OOM-killed this process: mm is gone */
 			if (r == VMF_SIGBUS || r == VMF_SIGSEGV) {
 				*sig = r;
 				return -1;
 			}
-		}
-		if (!t->alive)
-			return faults; /* the fault's allocation OOM-killed this process: mm is gone */
-		if (r == VMF_SIGBUS || r == VMF_SIGSEGV) {
-			*sig = r;
-			return -1;
-		}
-		if (r != VMF_NONE)
+			if (r == VMF_NONE)
+				break;
 			faults++;
+			ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
+			if (!ptep || pte_permits(*ptep, write))
+				break;
+		}
 		touch_pte(mm, a, write);
 	}
 	return faults;

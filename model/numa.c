@@ -449,7 +449,9 @@ static enum tp_numa migrate_misplaced_page(struct vmsys *s, struct vma *v, pfn_t
 /* ---------------------------------------------------------- the fault */
 
 /* vma->vm_page_prot allows writing: a shared writable mapping without
- * write-notify (shmem and shared anonymous memory) */
+ * write-notify (mm/mmap.c:vma_wants_writenotify() is false for shmem and
+ * shared anonymous memory, which have no page_mkwrite), as
+ * vma_set_page_prot() builds it */
 static bool vm_page_prot_writable(const struct vma *v)
 {
 	return (v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) && v->file &&
