@@ -96,23 +96,10 @@ int cmd_diff(int argc, char **argv)
 	bool json = false;
 	const char *kernels[2] = { NULL, NULL };
 	optind = 0;
-	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (c == 'k') { /* given twice: A then B */
-			if (session_kernel_pair("diff", optarg, kernels))
-				return 2;
-			continue;
-		}
-		int r = session_opt(&mo, c, optarg, "diff");
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((c = session_getopt(&mo, argc, argv, ":h", longopts, "diff", diff_usage,
+				    kernels)) >= 0) {
 		switch (c) {
-		case 'h':
-			fputs(diff_usage, stdout);
-			return 0;
 		case 'A':
 			o.all = true;
 			break;
@@ -120,10 +107,10 @@ int cmd_diff(int argc, char **argv)
 			if (json_format_arg("diff", "--format", optarg, &json))
 				return 2;
 			break;
-		default:
-			return session_opt_error("diff", c, argv, diff_usage);
 		}
 	}
+	if (c != -1)
+		return session_getopt_exit(c);
 	o.arch = mo.arch;
 	o.kernel_a = kernels[0];
 	o.kernel_b = kernels[1];

@@ -136,18 +136,10 @@ int cmd_explain(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
-	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		int r = session_opt(&o, c, optarg, "explain");
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((c = session_getopt(&o, argc, argv, ":h", longopts, "explain", explain_usage,
+				    NULL)) >= 0) {
 		switch (c) {
-		case 'h':
-			fputs(explain_usage, stdout);
-			return 0;
 		case 'f':
 			if (parse_line_arg("--from", optarg, &from))
 				return 2;
@@ -167,10 +159,10 @@ int cmd_explain(int argc, char **argv)
 			if (json_format_arg("explain", "--format", optarg, &json))
 				return 2;
 			break;
-		default:
-			return session_opt_error("explain", c, argv, explain_usage);
 		}
 	}
+	if (c != -1)
+		return session_getopt_exit(c);
 	if (optind + 1 != argc) {
 		fprintf(stderr, "vmsim explain: %s\n%s",
 			optind >= argc ? "no trace given" : "one trace at a time", explain_usage);

@@ -446,18 +446,10 @@ int cmd_replay(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
-	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
-		int r = session_opt(&o, c, optarg, "replay");
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((c = session_getopt(&o, argc, argv, ":qvh", longopts, "replay", replay_usage,
+				    NULL)) >= 0) {
 		switch (c) {
-		case 'h':
-			fputs(replay_usage, stdout);
-			return 0;
 		case 's': stop_first = true; break;
 		case 'c': invariants = true; break;
 		case 'E': {
@@ -499,10 +491,10 @@ int cmd_replay(int argc, char **argv)
 				return 2;
 			}
 			break;
-		default:
-			return session_opt_error("replay", c, argv, replay_usage);
 		}
 	}
+	if (c != -1)
+		return session_getopt_exit(c);
 	if (optind >= argc) {
 		fprintf(stderr, "vmsim replay: no trace given\n%s", replay_usage);
 		return 2;

@@ -50,30 +50,17 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
-	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		if (c == 'k') {
-			if (session_kernel_pair("report", optarg, kernels))
-				return 2;
-			continue;
-		}
-		int r = session_opt(&o, c, optarg, "report");
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((c = session_getopt(&o, argc, argv, ":ho:", longopts, "report", report_usage,
+				    kernels)) >= 0) {
 		switch (c) {
-		case 'h':
-			fputs(report_usage, stdout);
-			return 0;
 		case 'o':
 			outpath = optarg;
 			break;
-		default:
-			return session_opt_error("report", c, argv, report_usage);
 		}
 	}
+	if (c != -1)
+		return session_getopt_exit(c);
 	if (optind + 1 != argc) {
 		fprintf(stderr, "vmsim report: %s\n%s",
 			optind >= argc ? "no trace given" : "one trace at a time", report_usage);

@@ -245,18 +245,10 @@ int cmd_show(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
-	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		int r = session_opt(&o, c, optarg, "show");
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((c = session_getopt(&o, argc, argv, ":h", longopts, "show", show_usage,
+				    NULL)) >= 0) {
 		switch (c) {
-		case 'h':
-			fputs(show_usage, stdout);
-			return 0;
 		case 'a':
 			if (parse_ulong("--at", optarg, &at))
 				return 2;
@@ -274,10 +266,10 @@ int cmd_show(int argc, char **argv)
 			if (json_format_arg("show", "--format", optarg, &json))
 				return 2;
 			break;
-		default:
-			return session_opt_error("show", c, argv, show_usage);
 		}
 	}
+	if (c != -1)
+		return session_getopt_exit(c);
 	const char *pos[2] = { NULL, NULL };
 	unsigned npos = 0;
 	for (int i = optind; i < argc; i++) {

@@ -539,20 +539,12 @@ int cmd_step(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
-	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		int r = session_opt(&st.o, c, optarg, "step");
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((c = session_getopt(&st.o, argc, argv, ":h", longopts, "step", step_usage,
+				    NULL)) >= 0) {
 		char *end;
 		unsigned long v;
 		switch (c) {
-		case 'h':
-			fputs(step_usage, stdout);
-			return 0;
 		case 'p':
 		case 'w':
 			errno = 0;
@@ -572,10 +564,10 @@ int cmd_step(int argc, char **argv)
 		case 'P':
 			st.pictures = false;
 			break;
-		default:
-			return session_opt_error("step", c, argv, step_usage);
 		}
 	}
+	if (c != -1)
+		return session_getopt_exit(c);
 	if (optind + 1 != argc) {
 		fprintf(stderr, "vmsim step: %s\n%s", optind >= argc ? "no trace given" : "one trace at a time",
 			step_usage);

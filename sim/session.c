@@ -49,6 +49,37 @@ int session_opt_error(const char *cmd, int c, char **argv, const char *usage)
 	return 2;
 }
 
+int session_getopt(struct session_opts *o, int argc, char **argv, const char *shortopts,
+		   const struct option *longopts, const char *cmd, const char *usage,
+		   const char *kernel_pair[2])
+{
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c == -1)
+			return -1;
+		if (c == 'k' && kernel_pair) {
+			if (session_kernel_pair(cmd, optarg, kernel_pair))
+				return SESSION_GETOPT_BAD;
+			continue;
+		}
+		int r = session_opt(o, c, optarg, cmd);
+		if (r < 0)
+			return SESSION_GETOPT_BAD;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return SESSION_GETOPT_HELP;
+		}
+		if (c == '?' || c == ':') {
+			session_opt_error(cmd, c, argv, usage);
+			return SESSION_GETOPT_BAD;
+		}
+		return c;
+	}
+}
+
 int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd)
 {
 	switch (code) {

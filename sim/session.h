@@ -63,6 +63,21 @@ int session_opt_error(const char *cmd, int c, char **argv, const char *usage);
 /* 1 handled, 0 not a session option, -1 bad value (message printed with cmd). */
 int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd);
 
+struct option;
+/* getopt_long() for command cmd (set optind = 0 first): the next option
+ * that is cmd's own.  Session options are applied to o, -h prints usage,
+ * an unknown option or a missing value is reported; kernel_pair, if not
+ * NULL, takes --kernel twice (diff, report) instead of o.  Returns the
+ * option, -1 when there is none left, SESSION_GETOPT_HELP after -h or
+ * SESSION_GETOPT_BAD after an error (the exit codes 0 and 2). */
+#define SESSION_GETOPT_HELP (-2)
+#define SESSION_GETOPT_BAD (-3)
+int session_getopt(struct session_opts *o, int argc, char **argv, const char *shortopts,
+		   const struct option *longopts, const char *cmd, const char *usage,
+		   const char *kernel_pair[2]);
+/* main()'s exit code for what session_getopt() ended with */
+static inline int session_getopt_exit(int c) { return c == SESSION_GETOPT_HELP ? 0 : 2; }
+
 struct session {
 	struct trace_reader *reader;
 	struct vmsys *sys;
