@@ -114,6 +114,7 @@ $(BUILD)/tests/lib/%.o: tests/lib/%.c
 	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
 
 TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
+.SECONDARY: $(TESTLIB_OBJ)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL)
 	@mkdir -p $(dir $@)

@@ -2,6 +2,7 @@
  * read from the kernel headers and the lock-on-fault v1 patch. */
 #include "flagtab.h"
 
+#include "check_run.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,9 +181,5 @@ int main(void)
 	tcase_add_test(tc, decode_encode);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

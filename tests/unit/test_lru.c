@@ -11,6 +11,7 @@
  * vmsys_page() (pagemap + kpageflags), after vm_drain_all() unless the
  * test is about the batch.
  */
+#include "check_run.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,11 +383,5 @@ int main(void)
 	tcase_add_test(tc, reclaim_file_pages_not_locked);
 	tcase_add_test(tc, reclaim_swaps_anon);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	int run = srunner_ntests_run(sr);
-	srunner_free(sr);
-	printf("%d tests run, %d passed, %d failed\n", run, run - failed, failed);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -6,6 +6,7 @@
  * off - what 4.0-rc4 did - and shows the second, write-protect fault the
  * CPU's retry of the write takes.
  */
+#include "check_run.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +79,5 @@ int main(void)
 	tcase_add_test(tc, write_bit_preserved_on_4_0);
 	tcase_add_test(tc, write_bit_lost_without_the_fix);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	int run = srunner_ntests_run(sr);
-	srunner_free(sr);
-	printf("%d tests run, %d passed, %d failed\n", run, run - failed, failed);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

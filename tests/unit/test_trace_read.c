@@ -3,6 +3,7 @@
  * spec, every malformed case (with its line:col message), and every real
  * log in tests/strace-logs/ and shared/golden/.
  */
+#include "check_run.h"
 #include <check.h>
 #include <dirent.h>
 #include <glob.h>
@@ -1338,9 +1339,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(suite());
 }

@@ -3,6 +3,7 @@
  * event, snprintf-style truncation, headers, and read->write giving back
  * the golden lines.
  */
+#include "check_run.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,9 +280,5 @@ int main(void)
 	tcase_add_test(tc, header);
 	tcase_add_test(tc, write_event_stream);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

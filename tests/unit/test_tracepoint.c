@@ -4,6 +4,7 @@
  * values; the per-kernel citations; that nobody listening changes nothing;
  * and that explain_build() folds a run of pages into one step.
  */
+#include "check_run.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,11 +247,5 @@ int main(void)
 	tcase_add_test(tc, listening_changes_nothing);
 	tcase_add_test(tc, citations_per_kernel);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	int run = srunner_ntests_run(sr);
-	srunner_free(sr);
-	printf("%d tests run, %d passed, %d failed\n", run, run - failed, failed);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -12,6 +12,7 @@
  *    it is driving).
  * 2. Each view's format on a small hand-built trace.
  */
+#include "check_run.h"
 #include <check.h>
 #include <glob.h>
 #include <stdio.h>
@@ -615,10 +616,7 @@ int main(void)
 	tcase_add_test(tc, fmt_lru);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	int failed = check_run(s);
 	globfree(&captures);
 	return failed ? 1 : 0;
 }

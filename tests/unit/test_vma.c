@@ -20,6 +20,7 @@
  * inside it, and pieces of one mapping whose flags end up equal merge back
  * (never across a hole).
  */
+#include "check_run.h"
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -571,11 +572,5 @@ int main(void)
 	tcase_add_test(dr, munmap_middle);
 	tcase_add_test(dr, mremap_shrink_grow_move);
 	suite_add_tcase(s, dr);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	int run = srunner_ntests_run(sr);
-	srunner_free(sr);
-	printf("%d tests run, %d passed, %d failed\n", run, run - failed, failed);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }
