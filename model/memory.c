@@ -608,7 +608,9 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		if (rr != VMF_NONE)
 			return rr;
 	}
-	mark_page_accessed(s, pfn);
+	/* no mark_page_accessed(): filemap_fault() takes the folio without
+	 * FGP_ACCESSED (mm/filemap.c @ v4.4, v6.1); the young PTE is the
+	 * reference reclaim sees */
 	if (write && !vma_is_shared(v)) {
 		/* do_cow_fault(): a private copy */
 		pfn_t copy = new_cow_page(s, v, addr, oom);

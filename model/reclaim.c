@@ -43,6 +43,11 @@ static bool referenced_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64
 {
 	struct ref_ctx *ctx = c;
 	(void)addr;
+	/* 6.3+ invalid_folio_referenced_vma(): a VMA without recency
+	 * (vma_has_recency(): VM_SEQ_READ or VM_RAND_READ) is not walked at
+	 * all - its young bits stay, its VM_LOCKED is not seen here */
+	if (s->sem->referenced_skips_no_recency && (v->flags & (VM_SEQ_READ | VM_RAND_READ)))
+		return true;
 	if ((v->flags & VM_LOCKED) && !s->sem->test_reclaim_ignores_locked) {
 		if (s->sem->page_model == PLM_MLOCK_COUNT)
 			mlock_vma_folio(s, v, pte_pfn(*pte));
@@ -50,8 +55,12 @@ static bool referenced_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64
 		return false;
 	}
 	if (*pte & PTE_YOUNG) {
+		/* page_referenced_one() @ v4.4, folio_referenced_one() @ v6.1:
+		 * the bit is cleared, but a reference through a sequentially
+		 * read mapping does not count */
 		*pte &= ~(uint64_t)PTE_YOUNG;
-		ctx->young++;
+		if (!(v->flags & VM_SEQ_READ))
+			ctx->young++;
 	}
 	if (v->flags & VM_EXEC)
 		ctx->exec = true;
@@ -274,17 +283,30 @@ void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		put_page(s, pfn);
 }
 
+/* How a reclaim was asked for: the scan_control fields that matter.
+ * Memcg reclaim (cgroup_reclaim(sc)) is left out of the global
+ * pgscan/pgsteal_kswapd|direct counts in every version: 4.4 counts them
+ * only for global_reclaim(), 6.1 only for !cgroup_reclaim()
+ * (mm/vmscan.c:shrink_inactive_list() @ v4.4, v6.1); 6.1 counts
+ * pgscan/pgsteal_anon|file for all. */
+enum reclaim_mode {
+	RM_CGROUP,  /* memcg reclaim: reclaim(N) (memory.reclaim), memcg_force_empty() */
+	RM_KSWAPD,  /* kswapd balancing a node up to its high watermark */
+	RM_DIRECT,  /* an allocation below the min watermark */
+};
+
 /* shrink_active_list(): move the tail of an active list to inactive;
  * returns the pages rotated (kept active: young executable file pages),
  * the cost lru_note_cost() charges to that type */
-static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr)
+static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr, enum reclaim_mode mode)
 {
 	uint64_t rotated = 0;
 	for (uint64_t i = 0; i < nr && s->lru.tail[l]; i++) {
 		pfn_t pfn = s->lru.tail[l];
 		struct page *p = spage(s, pfn);
 		lru_del_page(s, pfn);
-		count_vm(s, PGREFILL, 1);
+		if (mode != RM_CGROUP || s->sem->cgroup_reclaim_counts_pgrefill)
+			count_vm(s, PGREFILL, 1);
 		if (!page_evictable(p)) {
 			putback(s, pfn, false, false);
 			continue;
@@ -313,7 +335,7 @@ static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr)
 
 /* shrink_inactive_list(); *pageout = the pages written (swap or
  * writeback), the cost lru_note_cost() charges */
-static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, bool direct,
+static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, enum reclaim_mode mode,
 				uint64_t *pageout)
 {
 	uint64_t freed = 0;
@@ -323,11 +345,13 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, b
 		struct page *p = spage(s, pfn);
 		lru_del_page(s, pfn);
 		p->refcount++;
-		count_vm(s, direct ? PGSCAN_DIRECT : PGSCAN_KSWAPD, 1);
+		if (mode != RM_CGROUP)
+			count_vm(s, mode == RM_DIRECT ? PGSCAN_DIRECT : PGSCAN_KSWAPD, 1);
 		count_vm(s, page_is_file_lru(p) ? PGSCAN_FILE : PGSCAN_ANON, 1);
 		if (shrink_one(s, pfn, false)) {
 			freed++;
-			count_vm(s, direct ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD, 1);
+			if (mode != RM_CGROUP)
+				count_vm(s, mode == RM_DIRECT ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD, 1);
 		} else {
 			put_page(s, pfn);
 		}
@@ -342,12 +366,6 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, b
 #define DEF_PRIORITY 12
 #define SWAPPINESS 60 /* vm.swappiness */
 
-/* How a reclaim was asked for: the scan_control fields that matter. */
-enum reclaim_mode {
-	RM_CGROUP,  /* reclaim(N): proactive memcg reclaim (memory.reclaim) */
-	RM_KSWAPD,  /* kswapd balancing a node up to its high watermark */
-	RM_DIRECT,  /* an allocation below the min watermark */
-};
 
 /* inactive_is_low(): the inactive list is smaller than the active one
  * over the inactive ratio (sqrt(10 x GB), 1 below a GB) */
@@ -488,7 +506,6 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 	/* 4.x scan_adjusted, 6.x proportional_reclaim: global direct reclaim
 	 * at the first priority scans what it targeted */
 	bool proportional = mode == RM_DIRECT && prio == DEF_PRIORITY;
-	bool direct = mode == RM_DIRECT;
 	uint64_t reclaimed = 0;
 	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
 		for (int l = LRU_INACTIVE_ANON; l <= LRU_ACTIVE_FILE; l++) {
@@ -506,7 +523,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 				if (!low)
 					continue;
 				uint64_t taken = s->lru.size[l] < n ? s->lru.size[l] : n;
-				uint64_t rotated = shrink_active(s, (enum lru_list)l, n);
+				uint64_t rotated = shrink_active(s, (enum lru_list)l, n, mode);
 				if (v4) {
 					s->lru.recent_scanned[file] += taken;
 					s->lru.recent_rotated[file] += rotated;
@@ -516,7 +533,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 			} else {
 				uint64_t out, taken = s->lru.size[l] < n ? s->lru.size[l] : n;
 				int64_t act0 = s->stat.v[PGACTIVATE];
-				reclaimed += shrink_inactive(s, (enum lru_list)l, n, direct, &out);
+				reclaimed += shrink_inactive(s, (enum lru_list)l, n, mode, &out);
 				if (v4) {
 					/* putback_inactive_pages(): activated pages rotate */
 					s->lru.recent_scanned[file] += taken;
@@ -528,7 +545,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 		}
 		if (s->sem->test_reclaim_ignores_locked) { /* test-only: the unevictable list too */
 			uint64_t out;
-			reclaimed += shrink_inactive(s, LRU_UNEVICTABLE, s->lru.size[LRU_UNEVICTABLE], direct,
+			reclaimed += shrink_inactive(s, LRU_UNEVICTABLE, s->lru.size[LRU_UNEVICTABLE], mode,
 						     &out);
 		}
 		if (reclaimed < nr_to_reclaim || proportional)
@@ -559,7 +576,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 	if ((v4 ? s->swap_total : s->swap_free) && inactive_is_low(s, LRU_INACTIVE_ANON)) {
 		uint64_t taken = s->lru.size[LRU_ACTIVE_ANON] < SWAP_CLUSTER_MAX ? s->lru.size[LRU_ACTIVE_ANON]
 										 : SWAP_CLUSTER_MAX;
-		uint64_t rotated = shrink_active(s, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX);
+		uint64_t rotated = shrink_active(s, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, mode);
 		if (v4) {
 			s->lru.recent_scanned[0] += taken;
 			s->lru.recent_rotated[0] += rotated;
@@ -596,6 +613,25 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
 		freed += got;
 	}
 	return (int64_t)freed;
+}
+
+/* memory.force_empty of memcg v1, the process's memcg
+ * (mm/memcontrol.c:mem_cgroup_force_empty() @ v4.4, v6.1): every per-CPU
+ * batch drained, then try_to_free_mem_cgroup_pages() of one page (a
+ * SWAP_CLUSTER_MAX target) over and over while the memcg is charged -
+ * always, here: its page tables and kernel objects stay charged - until
+ * that many calls have freed nothing (MEM_CGROUP_RECLAIM_RETRIES, 5, in
+ * 4.x; MAX_RECLAIM_RETRIES, 16, in 6.x; not reset by a call that frees).
+ * The memcg holds the pages charged to it: the trace's, when its process
+ * was the memcg's only one from the start. */
+int64_t vm_memcg_force_empty(struct vmsys *s)
+{
+	s->nevents = 0;
+	lru_add_drain(s);
+	for (unsigned retries = s->sem->force_empty_retries; retries;)
+		if (!do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP))
+			retries--;
+	return 0;
 }
 
 /* The OOM killer's choice (mm/oom_kill.c:oom_badness() @ v6.18): the

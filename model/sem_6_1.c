@@ -82,6 +82,7 @@ const struct semantics sem_6_1 = {
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io() */
 	.mmap_miss_hits = MMAP_HIT_FOUND, /* filemap_map_pages() @ v6.1 */
+	.force_empty_retries = 16, /* mm/memcontrol.c:mem_cgroup_force_empty() @ v6.1 */
 	/* NUMA balancing @ v6.1: change_pte_range() skips, early migration,
 	 * no rate limit, migration entries keep young/dirty */
 	.numa = {

@@ -316,6 +316,19 @@ struct semantics {
 	 * (lru_note_cost()), cache_trim_mode and file_is_tiny, may_deactivate
 	 * decided once per pass */
 	bool reclaim_scan_v4;
+	/* memcg reclaim and PGREFILL: 4.4's shrink_active_list() counts it
+	 * for any reclaim, 6.1's only for global reclaim (mm/vmscan.c) */
+	bool cgroup_reclaim_counts_pgrefill;
+	/* folio_referenced() @ v6.18 (since 6.3, vma_has_recency()): VMAs
+	 * with VM_SEQ_READ or VM_RAND_READ are skipped by the referenced walk;
+	 * before, their young bits were cleared, and counted unless
+	 * VM_SEQ_READ (mm/rmap.c:page_referenced_one() @ v4.4, v6.1) */
+	bool referenced_skips_no_recency;
+	/* memory.force_empty: the calls of try_to_free_mem_cgroup_pages() that
+	 * may free nothing before it gives up (mm/memcontrol.c:
+	 * mem_cgroup_force_empty(): MEM_CGROUP_RECLAIM_RETRIES 5 @ v4.0, v4.4;
+	 * MAX_RECLAIM_RETRIES 16 @ v6.1) */
+	uint8_t force_empty_retries;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */

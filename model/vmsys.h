@@ -190,6 +190,10 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
 		 enum vm_fault_kind *sig);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
+/* memcg_force_empty(): memory.force_empty written for the memcg that the
+ * trace's processes alone were charged to: reclaim until nothing more
+ * goes (the semantics' force_empty_retries fruitless tries); 0. */
+int64_t vm_memcg_force_empty(struct vmsys *s);
 /* numa_scan(): one pass of the NUMA balancing PTE scan over t's address
  * space (task_numa_work()); returns the PTEs it made PROT_NONE. */
 int64_t vm_numa_scan(struct vmsys *s, struct task *t);

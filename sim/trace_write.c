@@ -345,7 +345,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_MLOCKALL:
 		put_flags(o, arch, kernel, FK_MLOCKALL, a[0]);
 		break;
-	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK: case SYS_NUMA_SCAN:
+	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK: case SYS_NUMA_SCAN: case SYS_MEMCG_FORCE_EMPTY:
 		break;
 	case SYS_CLONE:
 		puts_(o, "child_stack=NULL, flags=");

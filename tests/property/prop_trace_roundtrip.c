@@ -293,7 +293,7 @@ static void rand_event(struct event *ev)
 	case SYS_MLOCKALL:
 		ev->nargs = 1; a[0] = rand_flags(FK_MLOCKALL);
 		break;
-	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK: case SYS_NUMA_SCAN:
+	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK: case SYS_NUMA_SCAN: case SYS_MEMCG_FORCE_EMPTY:
 		break;
 	case SYS_NUMA_NODE:
 		ev->nargs = 1; a[0] = below(64);
