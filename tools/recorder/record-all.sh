@@ -23,7 +23,7 @@ fi
 mkdir -p "$top/traces/golden" "$top/traces/views"
 for t in "$tmp"/a/golden/*.trace; do
 	scen=$(grep -m1 '^# scenario: ' "$t")
-	dest=$(grep -rlx -F -- "$scen" "$top/traces/golden" --include='*.trace' | head -n 1)
+	dest=$(grep -rlx -F --include='*.trace' -- "$scen" "$top/traces/golden" | head -n 1)
 	if [ -z "$dest" ]; then
 		dest="$top/traces/golden/$(basename "$t")"
 		echo "record-all: new scenario: file $dest under a concept and index it in traces/README.md" >&2

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -55,6 +56,8 @@ struct R {
 	const char *viewdir;
 	bool fullpages;    /* expect(page) with full keys for every present page */
 	bool zpseen;       /* a zero page was mapped at some snapshot (zpcheck scenarios) */
+	char memcg[PATH_MAX]; /* the child's memcg directory, "" for none */
+	long vm0[32];      /* /proc/vmstat event counters when the trace began */
 };
 
 static const char *outdir = "traces/golden";
@@ -359,6 +362,83 @@ void S_pages(struct R *r, long addr, long len)
 int rec_pid(struct R *r) { return r->pid[r->cur]; }
 void rec_full_pages(struct R *r, bool on) { r->fullpages = on; }
 void rec_zero_page_seen(struct R *r) { r->zpseen = true; }
+
+/* The /proc/vmstat event counters that pressure traces expect: exact
+ * (summed per-CPU event counts, not the thresholded nr_* states), and on
+ * an idle machine moved only by reclaim and mlock - the trace's.  Not
+ * pgactivate: every read() of a cached file page by anyone (the recorder
+ * reading its child's image) may activate one. */
+static const char *const vm_counters[] = {
+	"pgscan_file", "pgsteal_file", "pgscan_anon", "pgsteal_anon", "pgrefill", "pgdeactivate",
+	"unevictable_pgs_culled", "unevictable_pgs_scanned", "unevictable_pgs_rescued",
+	"unevictable_pgs_mlocked", "unevictable_pgs_munlocked", NULL,
+};
+
+static void read_vmstat(long *v)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char name[128];
+	long x;
+	if (!f) die("/proc/vmstat: %s", strerror(errno));
+	for (int i = 0; vm_counters[i]; i++) v[i] = -1;
+	while (fscanf(f, "%127s %ld", name, &x) == 2)
+		for (int i = 0; vm_counters[i]; i++)
+			if (!strcmp(name, vm_counters[i])) v[i] = x;
+	fclose(f);
+	for (int i = 0; vm_counters[i]; i++)
+		if (v[i] < 0) die("/proc/vmstat has no %s", vm_counters[i]);
+}
+
+void S_vmstat(struct R *r)
+{
+	long v[32];
+	read_vmstat(v);
+	for (int i = 0; vm_counters[i]; i++)
+		emit(r, "expect(%s) = %ld", vm_counters[i], v[i] - r->vm0[i]);
+}
+
+static void write_str(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) die("%s: %s", path, strerror(errno));
+	ssize_t n = write(fd, text, strlen(text));
+	if (n != (ssize_t)strlen(text)) die("write %s to %s: %s", text, path, n < 0 ? strerror(errno) : "short");
+	close(fd);
+}
+
+/* mm/memcontrol.c:mem_cgroup_force_empty(): reclaims the memcg until
+ * MAX_RECLAIM_RETRIES tries free nothing */
+void S_memcg_force_empty(struct R *r)
+{
+	char path[PATH_MAX + 32];
+	if (!r->memcg[0]) die("%s: memcg_force_empty without a memcg (.memcg)", r->s->name);
+	snprintf(path, sizeof path, "%s/memory.force_empty", r->memcg);
+	write_str(path, "0");
+	emit(r, "memcg_force_empty() = 0");
+	snapshot(r, true, false);
+	S_vmstat(r);
+}
+
+void S_cold_file(struct R *r, const char *path, long npages)
+{
+	static char page[4096];
+	memset(page, 'v', sizeof page);
+	unlink(path);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) die("%s: %s", path, strerror(errno));
+	for (long i = 0; i < npages; i++)
+		if (write(fd, page, sizeof page) != (ssize_t)sizeof page) die("%s: write: %s", path, strerror(errno));
+	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) die("%s: fsync/fadvise", path);
+	void *m = mmap(NULL, (size_t)npages * 4096, PROT_READ, MAP_SHARED, fd, 0);
+	unsigned char *vec = malloc((size_t)npages);
+	if (m == MAP_FAILED || !vec || mincore(m, (size_t)npages * 4096, vec)) die("%s: mincore", path);
+	for (long i = 0; i < npages; i++)
+		if (vec[i] & 1) die("%s: page %ld still cached after POSIX_FADV_DONTNEED", path, i);
+	free(vec);
+	munmap(m, (size_t)npages * 4096);
+	close(fd);
+	emit(r, "inherit_file(\"%s\", %ld) = 0", path, npages * 4096);
+}
 
 /* ---- scenario calls ---- */
 
@@ -724,6 +804,13 @@ static void header(struct R *r)
 	char *dash = strchr(rel, '-');
 	if (dash) *dash = 0;
 	FILE *o = r->out;
+	/* the header says swap: 0; a machine with swap would record other
+	 * reclaim (anonymous pages scanned and swapped) */
+	FILE *sw = fopen("/proc/swaps", "r");
+	char swl[256];
+	if (!sw || !fgets(swl, sizeof swl, sw)) die("/proc/swaps: %s", strerror(errno));
+	if (fgets(swl, sizeof swl, sw)) die("swap is on (/proc/swaps): the recorder writes swap: 0; swapoff -a first");
+	fclose(sw);
 	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n# swap: 0\n");
 	long rakb = tmp_read_ahead_kb();
 	if (rakb >= 0)
@@ -743,6 +830,11 @@ static void header(struct R *r)
 	else
 		fprintf(o, "# kernel-note: booted with pvm_no_zero_page=1: an anonymous read fault takes a\n"
 			   "# kernel-note: private page, never the shared zero page (upstream maps the zero page)\n");
+	if (s->memcg)
+		fprintf(o, "# memcg: the traced process runs alone in a fresh memory cgroup (v1), joined\n"
+			   "# memcg: before its first page; memcg_force_empty() is a write of 0 to its\n"
+			   "# memcg: memory.force_empty. expect(COUNTER) lines are /proc/vmstat deltas\n"
+			   "# memcg: since the trace began (the machine was otherwise idle)\n");
 	fprintf(o, "# page expectations are read after draining the per-cpu LRU batches\n"
 		   "# page keys: present mlocked unevictable lru (active is not stable under load)\n"
 		   "# recorder runtime: the traced process is a static program without libc. It copies\n"
@@ -817,6 +909,29 @@ static int run(const struct scen *s)
 	r->np = 1;
 	struct rec_reply hello;
 	if (read(r->repr, &hello, sizeof hello) != (ssize_t)sizeof hello) die("%s: no hello", s->name);
+	if (s->memcg) {
+		/* before the child's first page: everything the trace maps is
+		 * charged to this memcg, and nothing else is */
+		char tasks[PATH_MAX + 16], pidtext[32];
+		snprintf(r->memcg, sizeof r->memcg, "/sys/fs/cgroup/memory/vmrec-%d", (int)pid);
+		if (mkdir(r->memcg, 0755))
+			die("%s: %s (memcg v1 at /sys/fs/cgroup/memory, as root)", r->memcg, strerror(errno));
+		snprintf(tasks, sizeof tasks, "%s/tasks", r->memcg);
+		snprintf(pidtext, sizeof pidtext, "%d", (int)pid);
+		write_str(tasks, pidtext);
+		/* one CPU: its per-CPU LRU and mlock batches are then one queue
+		 * in the trace's order, not split by a migration mid-call */
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		if (sched_setaffinity(pid, sizeof one, &one)) die("sched_setaffinity: %s", strerror(errno));
+	}
+	/* what an earlier process left in the per-CPU batches (the munlocks
+	 * of its exit, say) would be counted when this trace's calls drain
+	 * them: drain every CPU before the counters' baseline */
+	if (s->memcg)
+		drain(r);
+	read_vmstat(r->vm0);
 	header(r);
 	setup(r);
 	s->fn(r, s);
@@ -828,6 +943,7 @@ static int run(const struct scen *s)
 	int st;
 	waitpid(pid, &st, 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) die("%s: child status %#x", s->name, st);
+	if (r->memcg[0] && rmdir(r->memcg)) die("rmdir %s: %s", r->memcg, strerror(errno));
 	fclose(r->out);
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s.trace", outdir, s->name);
@@ -882,6 +998,15 @@ int main(int argc, char **argv)
 	char *sl = strrchr(child_path, '/');
 	strcpy(sl + 1, "rec-child");
 	signal(SIGPIPE, SIG_IGN);
+	/* the child reads its whole image when it copies it: a page of it
+	 * missing from the page cache would be read then, and charged to a
+	 * pressure scenario's memcg as a page the trace does not show */
+	int img = open(child_path, O_RDONLY | O_CLOEXEC);
+	static char imgbuf[1 << 16];
+	if (img < 0) die("%s: %s", child_path, strerror(errno));
+	while (read(img, imgbuf, sizeof imgbuf) > 0)
+		;
+	close(img);
 	/* the scenarios' files have fixed names: one recorder at a time */
 	int lk = open("/tmp/vmrec-recorder.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lk < 0 || flock(lk, LOCK_EX)) die("lock /tmp/vmrec-recorder.lock: %s", strerror(errno));

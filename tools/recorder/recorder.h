@@ -19,6 +19,7 @@ struct scen {
 	void (*fn)(struct R *r, const struct scen *s);
 	bool capture;         /* also write traces/views/NAME.{trace,maps,smaps,status} */
 	int gen;              /* random generator version: 1 sc_random() of scenarios.c, 2 and up scen_random.c; 0 for the others */
+	bool memcg;           /* the child runs alone in a fresh memcg v1 (/sys/fs/cgroup/memory/vmrec-PID) */
 };
 
 extern const struct scen rec_scenarios[];
@@ -50,6 +51,16 @@ void S_child_exit(struct R *r);  /* the forked child exits; the parent's wait4 *
 void S_pages(struct R *r, long addr, long len);
 void S_note(struct R *r, const char *text);
 void S_capture(struct R *r);
+/* memory pressure (scenarios with .memcg): memory.force_empty of the
+ * child's memcg, then the reclaim counters */
+void S_memcg_force_empty(struct R *r);
+/* expect(COUNTER) = delta since the trace began, for the reclaim and
+ * unevictable counters of /proc/vmstat (exact: event counters) */
+void S_vmstat(struct R *r);
+/* a regular file of NPAGES pages that exists before the trace, none of
+ * it cached (written, fsync'ed and dropped by the recorder, outside the
+ * child's memcg): the trace's inherit_file line */
+void S_cold_file(struct R *r, const char *path, long npages);
 
 /* the random generator (scen_random.c): the scenario of one seed of
  * version VER (2 or 3), NULL for another version or out of memory; its

@@ -626,6 +626,81 @@ static void sc_reclaim_pageout(struct R *r, const struct scen *s)
 	S_unlink(r, path);
 }
 
+/* Memory pressure in the child's own memcg (scenarios with .memcg):
+ * memory.force_empty reclaims it with try_to_free_mem_cgroup_pages()
+ * until MAX_RECLAIM_RETRIES tries free nothing.  No swap here, so only
+ * the file lists are scanned; the files are cold and exist before the
+ * trace, so every page of them in the memcg is the trace's.  Pages come
+ * in by faults on MADV_RANDOM mappings, one synchronous read each:
+ * read-around's asynchronous reads would leave pages locked under I/O
+ * when reclaim meets them (scanned again and again, a count that depends
+ * on the disk) and make what fault-around maps depend on the disk too. */
+#define MADV_RANDOM 1
+static void sc_memcg_force_empty_locked(struct R *r, const struct scen *s)
+{
+	(void)s;
+	const char *path = "/tmp/vmrec-memcg-locked";
+	S_cold_file(r, path, 1024);
+	long fd = S_openat(r, path, 0, 0);
+	long a = S_mmap(r, 0, 1024 * P, PR, MS, fd, 0);
+	S_madvise(r, a, 1024 * P, MADV_RANDOM);
+	S_touch(r, a, 1024 * P, A_READ);
+	S_mlock(r, a, 64 * P);
+	S_mlock2(r, a + 512 * P, 64 * P, ONFAULT);
+	S_vmstat(r);
+	/* the locked pages stay; every other page goes, each scanned once */
+	S_memcg_force_empty(r);
+	S_pages(r, a, 1024 * P);
+	/* munlock rescues 64 pages to the evictable lists; they go next */
+	S_munlock(r, a, 64 * P);
+	S_vmstat(r);
+	S_memcg_force_empty(r);
+	S_pages(r, a, 128 * P);
+	/* faulted in again, some through a second mapping too */
+	long b = S_mmap(r, 0, 128 * P, PR, MS, fd, 0);
+	S_madvise(r, b, 128 * P, MADV_RANDOM);
+	S_touch(r, a + 256 * P, 128 * P, A_READ);
+	S_touch(r, b, 128 * P, A_READ);
+	S_touch(r, a, 64 * P, A_READ);
+	S_memcg_force_empty(r);
+	S_pages(r, a, 384 * P);
+	S_munmap(r, b, 128 * P);
+	S_munmap(r, a, 1024 * P);
+	S_vmstat(r);
+	S_close(r, fd);
+}
+
+static void sc_memcg_force_empty_referenced(struct R *r, const struct scen *s)
+{
+	(void)s;
+	const char *path = "/tmp/vmrec-memcg-referenced";
+	S_cold_file(r, path, 1024);
+	long fd = S_openat(r, path, 0, 0);
+	/* the whole file cached, one page a fault */
+	long a = S_mmap(r, 0, 1024 * P, PR, MS, fd, 0);
+	S_madvise(r, a, 1024 * P, MADV_RANDOM);
+	S_touch(r, a, 1024 * P, A_READ);
+	/* a plain private mapping of the cached file: minor faults, each
+	 * mapping 16 pages young (fault-around) */
+	long b = S_mmap(r, 0, 1024 * P, PR, MP, fd, 0);
+	for (long i = 0; i < 512; i += 16)
+		S_touch(r, b + i * P, P, A_READ);
+	/* locked through b: young or not, they stay */
+	S_mlock(r, b + 128 * P, 64 * P);
+	S_vmstat(r);
+	/* young pages of b get a second chance (PG_referenced) and go on
+	 * the next look; the others go at once */
+	S_memcg_force_empty(r);
+	S_pages(r, b, 1024 * P);
+	S_munlock(r, b + 128 * P, 32 * P);
+	S_memcg_force_empty(r);
+	S_pages(r, b + 128 * P, 64 * P);
+	S_munmap(r, b, 1024 * P);
+	S_munmap(r, a, 1024 * P);
+	S_vmstat(r);
+	S_close(r, fd);
+}
+
 static void sc_onfault_touch(struct R *r, const struct scen *s)
 {
 	(void)s;
@@ -758,6 +833,8 @@ const struct scen rec_scenarios[] = {
 	{"file-ext4-shared-onfault", "shared mapping of a sparse ext4 file in /tmp: lock-on-fault read and write faults, mlock populates, partial munlock", 8 * M, CAP, false, 0, sc_file_ext4_shared, false, 0},
 	{"fork-locks-not-inherited", "the child of fork() has no lo/lf and VmLck 0 but shares the mlocked pages; COW in the child; the child's own mlock; the parent after wait4", 8 * M, CAP, true, 0, sc_fork_locks, false, 0},
 	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false, 0},
+	{"memcg-force-empty-locked", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file mapped shared with MADV_RANDOM, 128 pages locked (mlock, mlock2 ONFAULT); the unlocked pages are reclaimed, the locked stay; munlock rescues 64 pages that the next force_empty reclaims; faulted in again through two MADV_RANDOM mappings and reclaimed", 8 * M, CAP, false, 0, sc_memcg_force_empty_locked, false, 0, true},
+	{"memcg-force-empty-referenced", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, then half of it faulted (fault-around) through a plain private mapping, 64 pages of that mlocked; young pages get a second chance before they go, the locked stay; munlock of half and force_empty again", 8 * M, CAP, false, 0, sc_memcg_force_empty_referenced, false, 0, true},
 	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD on the real kernel: anonymous pages stay mapped (no swap), clean ext4 page-cache pages are unmapped and reclaimed, tmpfs pages are unmapped (pagemap present=0), locked pages stay (PAGEOUT on a range with a locked VMA is EINVAL); COLD unmaps nothing", 8 * M, CAP, false, 0, sc_reclaim_pageout, false, 0},
 	{"onfault-touch", "lock-on-fault: read and write faults lock single pages; munlock part then touch; mlock populates; mlock2(MLOCK_ONFAULT) over populated pages", 8 * M, CAP, false, 0, sc_onfault_touch, false, 0},
 	{"random-r1", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state", 8 * M, CAP, false, 1, sc_random, false, 1},
