@@ -636,15 +636,25 @@ static void sc_reclaim_pageout(struct R *r, const struct scen *s)
  * when reclaim meets them (scanned again and again, a count that depends
  * on the disk) and make what fault-around maps depend on the disk too. */
 #define MADV_RANDOM 1
+
+/* A cold file of NPAGES pages opened (*fd) and mapped shared with
+ * MADV_RANDOM, every page faulted in by one synchronous read: the
+ * mapping's address */
+static long cached_by_random_faults(struct R *r, const char *path, long npages, long *fd)
+{
+	S_cold_file(r, path, npages);
+	*fd = S_openat(r, path, 0, 0);
+	long a = S_mmap(r, 0, npages * P, PR, MS, *fd, 0);
+	S_madvise(r, a, npages * P, MADV_RANDOM);
+	S_touch(r, a, npages * P, A_READ);
+	return a;
+}
+
 static void sc_memcg_force_empty_locked(struct R *r, const struct scen *s)
 {
 	(void)s;
-	const char *path = "/tmp/vmrec-memcg-locked";
-	S_cold_file(r, path, 1024);
-	long fd = S_openat(r, path, 0, 0);
-	long a = S_mmap(r, 0, 1024 * P, PR, MS, fd, 0);
-	S_madvise(r, a, 1024 * P, MADV_RANDOM);
-	S_touch(r, a, 1024 * P, A_READ);
+	long fd;
+	long a = cached_by_random_faults(r, "/tmp/vmrec-memcg-locked", 1024, &fd);
 	S_mlock(r, a, 64 * P);
 	S_mlock2(r, a + 512 * P, 64 * P, ONFAULT);
 	S_vmstat(r);
@@ -673,13 +683,8 @@ static void sc_memcg_force_empty_locked(struct R *r, const struct scen *s)
 static void sc_memcg_force_empty_referenced(struct R *r, const struct scen *s)
 {
 	(void)s;
-	const char *path = "/tmp/vmrec-memcg-referenced";
-	S_cold_file(r, path, 1024);
-	long fd = S_openat(r, path, 0, 0);
-	/* the whole file cached, one page a fault */
-	long a = S_mmap(r, 0, 1024 * P, PR, MS, fd, 0);
-	S_madvise(r, a, 1024 * P, MADV_RANDOM);
-	S_touch(r, a, 1024 * P, A_READ);
+	long fd;
+	long a = cached_by_random_faults(r, "/tmp/vmrec-memcg-referenced", 1024, &fd);
 	/* a plain private mapping of the cached file: minor faults, each
 	 * mapping 16 pages young (fault-around) */
 	long b = S_mmap(r, 0, 1024 * P, PR, MP, fd, 0);
