@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Watermarks as mm/page_alloc.c:__setup_per_zone_wmarks() derives them
- * for one zone: min = sqrt(16 * lowmem_kbytes) kB (min_free_kbytes,
- * clamped to [128 kB, 256 MB]), low = min + min/4 (watermark_scale_factor
- * 10 gives a larger gap on big machines; we take max of both), high = low + gap. */
 /* The struct pages chunk c needs: PAGE_CHUNK, or fewer for the last chunk
  * of a machine (pfns 0 .. nr_frames + 1), so that a small machine - a
  * vmsim check run has 16-64 MiB - does not allocate and clear 64K pages */
@@ -19,6 +15,10 @@ static size_t chunk_entries(const struct physmem *pm, uint32_t c)
 	return total - first < PAGE_CHUNK ? (size_t)(total - first) : PAGE_CHUNK;
 }
 
+/* Watermarks as mm/page_alloc.c:__setup_per_zone_wmarks() derives them
+ * for one zone: min = sqrt(16 * lowmem_kbytes) kB (min_free_kbytes,
+ * clamped to [128 kB, 256 MB]), low = min + min/4 (watermark_scale_factor
+ * 10 gives a larger gap on big machines; we take max of both), high = low + gap. */
 static void set_watermarks(struct physmem *pm)
 {
 	uint64_t kb = (uint64_t)pm->nr_frames * 4;

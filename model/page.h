@@ -73,6 +73,7 @@ struct page {
 				* slots beside it (the field was never set) */
 
 #define PAGE_CHUNK_SHIFT 16
+#define PAGE_CHUNK (1u << PAGE_CHUNK_SHIFT)
 #define MAX_NUMA_NODES 64
 
 /* One NUMA node's share of the frames: pfns [first, end), a free list of
@@ -86,13 +87,11 @@ struct numa_node_mem {
 	uint64_t nr_free;
 	uint64_t wmark_high;
 };
-#define PAGE_CHUNK (1u << PAGE_CHUNK_SHIFT)
 
 struct physmem {
 	struct page **chunks;
 	uint32_t nchunks;
 	pfn_t nr_frames;       /* frames in the machine (pfn 1 .. nr_frames) */
-	pfn_t next_unused;     /* first frame never handed out */
 	uint64_t nr_free;      /* frames not holding a page; nr_pt of them hold page tables */
 	uint64_t nr_pt;        /* PTE tables of every mm (one frame per 512 PTEs) */
 	uint64_t wmark_min, wmark_low, wmark_high;
@@ -131,10 +130,6 @@ static inline unsigned pfn_to_nid(const struct physmem *pm, pfn_t pfn)
  * turn when nid has none (the zonelist's fallback); PFN_NONE when memory
  * is exhausted or a chunk cannot be allocated. */
 pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode);
-static inline pfn_t physmem_alloc(struct physmem *pm)
-{
-	return physmem_alloc_node(pm, 0, false);
-}
 /* Return a frame to the free list. */
 void physmem_free(struct physmem *pm, pfn_t pfn);
 
