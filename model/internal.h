@@ -217,7 +217,7 @@ struct vmsys {
 	/* the readahead state of each open file description, by its id (ofd 0:
 	 * a mapping without one, e.g. a VMA the process had before the trace) */
 	struct file_ra *ra_tab;
-	uint32_t ra_cap;
+	size_t ra_cap;
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */
 	void *tp_ctx;

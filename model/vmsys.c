@@ -758,15 +758,12 @@ void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t
 struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd)
 {
 	if (ofd >= s->ra_cap) {
-		uint32_t cap = s->ra_cap ? s->ra_cap : 64;
-		while (cap <= ofd)
-			cap *= 2;
-		struct file_ra *t = vm_realloc(s->ra_tab, (size_t)cap * sizeof(*t));
+		size_t old = s->ra_cap;
+		struct file_ra *t = vm_grow(s->ra_tab, &s->ra_cap, (size_t)ofd + 1, sizeof(*t));
 		if (!t)
 			return NULL;
-		memset(t + s->ra_cap, 0, (size_t)(cap - s->ra_cap) * sizeof(*t));
+		memset(t + old, 0, (s->ra_cap - old) * sizeof(*t));
 		s->ra_tab = t;
-		s->ra_cap = cap;
 	}
 	return &s->ra_tab[ofd];
 }
