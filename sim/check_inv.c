@@ -119,19 +119,6 @@ static uint64_t mm_locked_pages(const struct check_inv *ci, const struct mm *mm)
 	return n;
 }
 
-/* first task of each live mm (threads share one) */
-static bool first_of_mm(struct vmsys *s, struct task *t)
-{
-	if (!t->alive || !t->mm)
-		return false;
-	if (t->mm->users == 1)
-		return true; /* its only live user */
-	for (struct task *u = s->live_head; u != t; u = u->live_next)
-		if (u->mm == t->mm)
-			return false;
-	return true;
-}
-
 static bool pte_present(uint64_t pte) { return (pte & PTE_PRESENT) != 0; }
 
 /* present vpns of mm in [lo, hi] into ci->vpns (appends) */
@@ -229,7 +216,7 @@ void check_inv_before(struct check_inv *ci, const struct event *ev)
 		ci->reclaim_kind = kind;
 		if (kind) {
 			for (struct task *u = s->live_head; u; u = u->live_next) {
-				if (!first_of_mm(s, u))
+				if (!task_owns_mm(s, u))
 					continue;
 				struct mm *mm = u->mm;
 				for (const struct vma *v = mm->vmas.first; v; v = v->next) {
@@ -412,7 +399,7 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 		ci->lockmap[ci->lockset[i]] = 0;
 	ci->nlock = 0;
 	for (struct task *t = s->live_head; t; t = t->live_next)
-		if (first_of_mm(s, t))
+		if (task_owns_mm(s, t))
 			viol = check_mm(ci, t, viol);
 	if (ON(INV_LRU_CONSISTENT) || ON(INV_MLOCKED_PAGES))
 		viol = check_lru(ci, viol);
