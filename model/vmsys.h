@@ -204,7 +204,7 @@ int64_t vm_numa_node(struct vmsys *s, struct task *t, uint64_t node);
 /* The NUMA statistics of a task that took a hinting fault: its preferred
  * node (-1 none) and the pages migrated for it; false before any. */
 bool numa_task_info(const struct task *t, int *preferred_nid, uint64_t *pages_migrated);
-/* The machine's NUMA nodes and the frames free on node nid. */
+/* The machine's NUMA nodes (1 to 64) and the frames free on node nid. */
 unsigned vmsys_numa_nodes(const struct vmsys *s);
 uint64_t vmsys_node_free(const struct vmsys *s, unsigned nid);
 unsigned vmsys_task_node(const struct task *t);

@@ -484,7 +484,7 @@ void view_numa(FILE *f, const struct view_ctx *c)
 		fprintf(f, "%s%s %" PRId64, i ? ", " : "", names[i], k < 0 ? 0 : vmsys_vmstat(s, k));
 	}
 	fputc('\n', f);
-	uint64_t counts[64];
+	uint64_t counts[64]; /* a machine has at most 64 nodes (vmsys_numa_nodes()) */
 	for (struct task *t = vmsys_task_next(s, NULL); t; t = vmsys_task_next(s, t)) {
 		if (!task_alive(t))
 			continue;
@@ -499,14 +499,14 @@ void view_numa(FILE *f, const struct view_ctx *c)
 		struct vm_vma_info vi;
 		for (const struct vma *v = vmsys_vma_next(s, t, NULL, &vi); v; v = vmsys_vma_next(s, t, v, &vi)) {
 			uint64_t pn;
-			vmsys_range_nodes(s, t, vi.start, vi.end, counts, nn < 64 ? nn : 64, &pn);
+			vmsys_range_nodes(s, t, vi.start, vi.end, counts, nn, &pn);
 			uint64_t any = pn;
-			for (unsigned n = 0; n < nn && n < 64; n++)
+			for (unsigned n = 0; n < nn; n++)
 				any += counts[n];
 			if (!any)
 				continue;
 			fprintf(f, "  [%#" PRIx64 ", %#" PRIx64 ")", vi.start, vi.end);
-			for (unsigned n = 0; n < nn && n < 64; n++)
+			for (unsigned n = 0; n < nn; n++)
 				if (counts[n])
 					fprintf(f, " N%u=%" PRIu64, n, counts[n]);
 			if (pn)
