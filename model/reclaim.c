@@ -365,7 +365,7 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, e
 #define SWAP_CLUSTER_MAX 32
 #define DEF_PRIORITY 12
 #define SWAPPINESS 60 /* vm.swappiness */
-
+#define MAX_RECLAIM_RETRIES 16 /* mm/internal.h @ v6.1 */
 
 /* inactive_is_low(): the inactive list is smaller than the active one
  * over the inactive ratio (sqrt(10 x GB), 1 below a GB) */
@@ -605,7 +605,7 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
 	 * for what is still missing (at least SWAP_CLUSTER_MAX a call) until
 	 * it is reclaimed or MAX_RECLAIM_RETRIES calls freed nothing */
 	uint64_t freed = 0;
-	for (int retries = 16; freed < nr_pages;) {
+	for (int retries = MAX_RECLAIM_RETRIES; freed < nr_pages;) {
 		uint64_t want = nr_pages - freed;
 		uint64_t got = do_reclaim(s, want > SWAP_CLUSTER_MAX ? want : SWAP_CLUSTER_MAX, RM_CGROUP);
 		if (!got && !retries--)
