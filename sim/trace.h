@@ -249,6 +249,26 @@ void trace_set_slow(struct trace_reader *r, bool on);
  * fault of a 0x address, that address (to prefetch its page-table entry
  * while the current event runs); reads nothing, consumes nothing. */
 bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr);
+/*
+ * The hot path in bulk: a touch or fault line in its canonical form (what
+ * the one-pass decoder of trace_read() takes), decoded into a compact
+ * record.  trace_read_accesses() decodes up to max such lines that follow
+ * in the input already buffered - never reading more, stopping before the
+ * first line that is anything else - and returns how many; 0 says the next
+ * event is trace_read()'s.  Each record is exactly the event trace_read()
+ * would have returned for its line (trace_access_event() makes that event
+ * of it), and the reader moves past its lines as trace_read() would.
+ */
+struct access_rec {
+	uint64_t addr, len;   /* len: touch() only */
+	int64_t value;        /* the result when res is RES_VALUE */
+	unsigned long line;
+	uint8_t touch;        /* 1 touch(), 0 fault() */
+	uint8_t mode;         /* enum access_mode */
+	uint8_t res;          /* RES_UNKNOWN or RES_VALUE */
+};
+size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t max);
+void trace_access_event(const struct access_rec *a, struct event *ev);
 const char *trace_unknown_name(struct trace_reader *r, size_t i, unsigned long *count);
 
 /* A size as header keys take it: 65536, 64K, 8M, 1G (K/M/G/T, optional

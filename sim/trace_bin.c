@@ -21,16 +21,6 @@ static void put64(unsigned char *p, uint64_t v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 void bin_put_slot(unsigned char *s, const struct bin_rec *r)
 {
 	s[0] = r->kind;
@@ -41,17 +31,6 @@ void bin_put_slot(unsigned char *s, const struct bin_rec *r)
 	put64(s + 8, r->addr);
 	put64(s + 16, r->size);
 	put64(s + 24, r->value);
-}
-
-void bin_get_slot(const unsigned char *s, struct bin_rec *r)
-{
-	r->kind = s[0];
-	r->mode = s[1];
-	r->result = s[2];
-	r->length = get32(s + 4);
-	r->addr = get64(s + 8);
-	r->size = get64(s + 16);
-	r->value = get64(s + 24);
 }
 
 static uint64_t rotl(uint64_t x, int k) { return x << k | x >> (64 - k); }
@@ -67,7 +46,7 @@ uint64_t bin_checksum(const unsigned char *p, size_t n)
 	size_t i = 0;
 	for (; i + BIN_SLOT <= n; i += BIN_SLOT)
 		for (int k = 0; k < 4; k++)
-			h[k] = rotl((h[k] ^ get64(p + i + 8 * (size_t)k)) * P, 31);
+			h[k] = rotl((h[k] ^ bin_le64(p + i + 8 * (size_t)k)) * P, 31);
 	uint64_t x = (uint64_t)n;
 	for (; i < n; i++) /* a tail shorter than a slot (not in a block) */
 		x = (x ^ p[i]) * P;

@@ -62,7 +62,26 @@ bool bin_parse_line(const char *line, size_t len, struct bin_rec *rec);
 size_t bin_format(const struct bin_rec *rec, char *buf, size_t len);
 
 void bin_put_slot(unsigned char *slot, const struct bin_rec *rec);
-void bin_get_slot(const unsigned char *slot, struct bin_rec *rec);
+
+/* little-endian loads (inline: the reader decodes millions of slots) */
+static inline uint32_t bin_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t bin_le64(const unsigned char *p)
+{
+	return (uint64_t)bin_le32(p) | (uint64_t)bin_le32(p + 4) << 32;
+}
+static inline void bin_get_slot(const unsigned char *s, struct bin_rec *r)
+{
+	r->kind = s[0];
+	r->mode = s[1];
+	r->result = s[2];
+	r->length = bin_le32(s + 4);
+	r->addr = bin_le64(s + 8);
+	r->size = bin_le64(s + 16);
+	r->value = bin_le64(s + 24);
+}
 uint64_t bin_checksum(const unsigned char *p, size_t n);
 
 /* Is p (n bytes) the start of a binary trace? */

@@ -81,6 +81,7 @@ static struct trace_reader *reader_new(FILE *f, bool own, const char *name,
 	} else {
 		memcpy(r->buf, h, n);
 		r->end = n;
+		r->buf[n] = '\0';
 	}
 	return r;
 nomem:
@@ -153,6 +154,14 @@ const struct trace_header *trace_header(struct trace_reader *r)
 size_t trace_unknown_count(struct trace_reader *r) { return r->nunk; }
 void trace_set_slow(struct trace_reader *r, bool on) { r->slow_only = on; }
 
+/* 1 + the value of each hex digit, 0 for any other byte: one load per
+ * digit, where two range tests would mispredict on every random address */
+static const uint8_t hex_value1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* The hex digits at p (up to end, if not NULL) as a number: *n digits
  * (the value wraps past 16 of them: the callers bound n); their end. */
 static const char *hex_digits(const char *p, const char *end, uint64_t *x, int *n)
@@ -160,14 +169,10 @@ static const char *hex_digits(const char *p, const char *end, uint64_t *x, int *
 	uint64_t v = 0;
 	int k = 0;
 	for (; !end || p < end; p++, k++) {
-		unsigned c = (unsigned char)*p, d;
-		if (c - '0' < 10)
-			d = c - '0';
-		else if ((c | 0x20) - 'a' < 6)
-			d = (c | 0x20) - 'a' + 10;
-		else
+		unsigned d = hex_value1[(unsigned char)*p];
+		if (!d)
 			break;
-		v = v << 4 | d;
+		v = v << 4 | (d - 1);
 	}
 	*x = v;
 	*n = k;
@@ -284,6 +289,7 @@ int tr_next_line(struct trace_reader *r)
 			r->eof = true;
 		}
 		r->end += n;
+		r->buf[r->end] = '\0'; /* the sentinel of trace_read_accesses() */
 	}
 	r->lineno++;
 	r->line[r->len] = '\0';
@@ -408,7 +414,7 @@ static bool fast_num(const char **pp, uint64_t *v)
 	uint64_t x = 0;
 	int n = 0;
 	if (p[0] == '0' && p[1] == 'x') {
-		p = hex_digits(p + 2, NULL, &x, &n); /* the line's NUL ends it */
+		p = hex_digits(p + 2, NULL, &x, &n); /* a NUL ends it */
 		if (n == 0 || n > 15)
 			return false;
 	} else {
@@ -422,16 +428,26 @@ static bool fast_num(const char **pp, uint64_t *v)
 	return true;
 }
 
-static bool fast_mode(const char **pp, uint64_t *v)
+/* Does p start with lit?  Byte by byte, so that a NUL in p stops the
+ * comparison there (the bulk decoder reads up to its buffer's sentinel). */
+static inline bool starts(const char *p, const char *lit)
+{
+	for (; *lit; p++, lit++)
+		if (*p != *lit)
+			return false;
+	return true;
+}
+
+static bool fast_mode(const char **pp, uint8_t *v)
 {
 	const char *p = *pp;
-	if (p[0] == 'R' && p[1] == 'E' && p[2] == 'A' && p[3] == 'D') {
+	if (starts(p, "READ")) {
 		*v = ACC_READ;
 		*pp = p + 4;
-	} else if (p[0] == 'W' && !memcmp(p, "WRITE", 5)) {
+	} else if (starts(p, "WRITE")) {
 		*v = ACC_WRITE;
 		*pp = p + 5;
-	} else if (p[0] == 'E' && !memcmp(p, "EXEC", 4)) {
+	} else if (starts(p, "EXEC")) {
 		*v = ACC_EXEC;
 		*pp = p + 4;
 	} else {
@@ -440,82 +456,150 @@ static bool fast_mode(const char **pp, uint64_t *v)
 	return true;
 }
 
-/* The event of an access line (touch or fault) of the hot path: the text
- * line's or the binary record's, the same fields either way. */
-static void fill_access(struct trace_reader *r, struct event *ev, const struct event *prev_fast,
-			bool touch, struct strslice name, struct strslice args, uint64_t a0, uint64_t a1,
-			uint64_t mode, enum res_kind res, uint64_t val)
+/* The access line at l (ended by a NUL or a newline) into *a, all but its
+ * line number; the byte after its result, or NULL when it is not in the
+ * canonical form (then it is the general parser's).  *close: its ')'. */
+static const char *parse_access(const char *l, struct access_rec *a, const char **close)
 {
-	if (prev_fast != ev) /* the last fast fill of ev left all but these fields zero */
-		tr_ev_clear(ev);
-	r->fast_ev = ev;
-	ev->timestamp = -1;
-	ev->line = ev->first_line = r->lineno;
-	r->line_pid = 0;
-	ev->type = EV_CALL;
-	ev->sys = touch ? SYS_TOUCH : SYS_FAULT;
-	ev->name = name;
-	ev->args_text = args;
-	ev->args[0] = a0;
+	bool touch;
+	if (starts(l, "touch("))
+		touch = true;
+	else if (starts(l, "fault("))
+		touch = false;
+	else
+		return NULL;
+	const char *p = l + 6;
+	a->len = 0;
+	if (!fast_num(&p, &a->addr) || p[0] != ',' || p[1] != ' ')
+		return NULL;
+	p += 2;
 	if (touch) {
+		if (!fast_num(&p, &a->len) || p[0] != ',' || p[1] != ' ')
+			return NULL;
+		p += 2;
+	}
+	if (!fast_mode(&p, &a->mode))
+		return NULL;
+	*close = p;
+	if (p[0] != ')' || p[1] != ' ' || p[2] != '=' || p[3] != ' ')
+		return NULL;
+	p += 4;
+	uint64_t val = 0;
+	if (*p == '?') {
+		a->res = RES_UNKNOWN;
+		p++;
+	} else if ((unsigned)(*p - '0') < 10) {
+		if (!fast_num(&p, &val) || (p - l > 1 && p[-1] == 'x'))
+			return NULL;
+		a->res = RES_VALUE;
+	} else if (!touch && (starts(p, "MINOR") || starts(p, "MAJOR"))) {
+		if (systab_sym(SK_FAULTRES, p, 5, &val))
+			return NULL;
+		a->res = RES_VALUE;
+		p += 5;
+	} else {
+		return NULL;
+	}
+	a->value = (int64_t)val;
+	a->touch = touch;
+	return p;
+}
+
+/* The event of an access record: what the general parser makes of its
+ * line.  Sets exactly the fields an access event has; every other field
+ * of ev must be clear already (as fill_access() leaves them). */
+static void set_access(struct event *ev, const struct access_rec *a, struct strslice args)
+{
+	ev->timestamp = -1;
+	ev->line = ev->first_line = a->line;
+	ev->type = EV_CALL;
+	ev->sys = a->touch ? SYS_TOUCH : SYS_FAULT;
+	ev->name = (struct strslice){ a->touch ? "touch" : "fault", 5 };
+	ev->args_text = args;
+	ev->args[0] = a->addr;
+	if (a->touch) {
 		ev->nargs = 3;
-		ev->args[1] = a1;
-		ev->args[2] = mode;
+		ev->args[1] = a->len;
+		ev->args[2] = a->mode;
 	} else {
 		ev->nargs = 2;
-		ev->args[1] = mode;
+		ev->args[1] = a->mode;
 		ev->args[2] = 0;
 	}
-	ev->res = res;
-	ev->value = res == RES_VALUE ? (int64_t)val : 0;
+	ev->res = a->res;
+	ev->value = a->res == RES_VALUE ? a->value : 0;
+}
+
+void trace_access_event(const struct access_rec *a, struct event *ev)
+{
+	set_access(ev, a, (struct strslice){ "", 0 });
+}
+
+/* The hot path's fill of ev (text line or binary record): after the last
+ * fast fill of ev, all but the access fields are still clear. */
+static void fill_access(struct trace_reader *r, struct event *ev, const struct event *prev_fast,
+			const struct access_rec *a, struct strslice args)
+{
+	if (prev_fast != ev)
+		tr_ev_clear(ev);
+	r->fast_ev = ev;
+	r->line_pid = 0;
+	set_access(ev, a, args);
+}
+
+/* Whether the hot path may take the next access line: after the first
+ * event line, in a trace without pid prefixes, not forced slow. */
+static bool fast_ok(const struct trace_reader *r)
+{
+	return !r->slow_only && r->hdr_done && r->any_event_line && r->lead_unprefixed;
 }
 
 static int fast_line(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
 {
-	const char *l = r->line, *p;
-	bool touch = l[0] == 't' && !memcmp(l, "touch(", 6);
-	if (!touch && !(l[0] == 'f' && !memcmp(l, "fault(", 6)))
+	if (!fast_ok(r))
 		return 0;
-	if (!r->hdr_done || !r->any_event_line || r->lead_unprefixed == false)
-		return 0; /* the first event line, or a trace with pid prefixes */
-	uint64_t a0, a1 = 0, mode;
-	p = l + 6;
-	if (!fast_num(&p, &a0) || p[0] != ',' || p[1] != ' ')
-		return 0;
-	p += 2;
-	if (touch) {
-		if (!fast_num(&p, &a1) || p[0] != ',' || p[1] != ' ')
-			return 0;
-		p += 2;
-	}
-	if (!fast_mode(&p, &mode))
-		return 0;
-	const char *close = p;
-	if (p[0] != ')' || p[1] != ' ' || p[2] != '=' || p[3] != ' ')
-		return 0;
-	p += 4;
-	enum res_kind res;
-	uint64_t val = 0;
-	if (*p == '?') {
-		res = RES_UNKNOWN;
-		p++;
-	} else if ((unsigned)(*p - '0') < 10) {
-		if (!fast_num(&p, &val) || (p - l > 1 && p[-1] == 'x'))
-			return 0;
-		res = RES_VALUE;
-	} else if (!touch && (!memcmp(p, "MINOR", 5) || !memcmp(p, "MAJOR", 5))) {
-		if (systab_sym(SK_FAULTRES, p, 5, &val))
-			return 0;
-		res = RES_VALUE;
-		p += 5;
-	} else {
-		return 0;
-	}
-	if (p != r->line + r->len)
-		return 0; /* more after the result, or a NUL inside the line */
-	struct strslice name = { r->line, 5 }, args = { r->line + 6, (size_t)(close - (r->line + 6)) };
-	fill_access(r, ev, prev_fast, touch, name, args, a0, a1, mode, res, val);
+	struct access_rec a;
+	const char *close;
+	const char *p = parse_access(r->line, &a, &close);
+	if (!p || p != r->line + r->len)
+		return 0; /* not canonical, more after the result, or a NUL inside the line */
+	a.line = r->lineno;
+	fill_access(r, ev, prev_fast, &a,
+		    (struct strslice){ r->line + 6, (size_t)(close - (r->line + 6)) });
 	return 1;
+}
+
+static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t max);
+
+size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t max)
+{
+	if (r->nparts || r->reprocess || !fast_ok(r))
+		return 0;
+	if (r->bin)
+		return bin_accesses(r, a, max);
+	/* the unread bytes [pos, end) end in the NUL that tr_next_line() keeps
+	 * after them: a line the block cuts short fails the decoding there */
+	const char *b = r->buf;
+	size_t pos = r->pos, end = r->end, n = 0;
+	const char *close;
+	while (n < max && end - pos >= 8) {
+		const char *p = parse_access(b + pos, &a[n], &close);
+		if (!p)
+			break;
+		size_t k = (size_t)(p - b);
+		if (k < end && b[k] == '\n')
+			k++;
+		else if (k + 1 < end && b[k] == '\r' && b[k + 1] == '\n')
+			k += 2;
+		else
+			break; /* more on the line, or its newline not yet read */
+		a[n++].line = ++r->lineno;
+		pos = k;
+	}
+	r->pos = pos;
+	if (n)
+		r->line_pid = 0;
+	return n;
 }
 
 /* ---- the binary form (trace_bin.h) ----------------------------------------- */
@@ -610,11 +694,10 @@ static int bin_next(struct trace_reader *r, struct event *ev, const struct event
 		}
 		/* the fast path's conditions (fast_line()); otherwise the line
 		 * goes the way its text would */
-		if (!r->slow_only && r->hdr_done && r->any_event_line && r->lead_unprefixed) {
-			r->lineno++;
-			struct strslice name = { touch ? "touch" : "fault", 5 }, args = { "", 0 };
-			fill_access(r, ev, prev_fast, touch, name, args, rec.addr, rec.size, rec.mode, res,
-				    val);
+		if (fast_ok(r)) {
+			struct access_rec a = { rec.addr, rec.size, (int64_t)val, ++r->lineno, touch,
+						rec.mode, (uint8_t)res };
+			fill_access(r, ev, prev_fast, &a, (struct strslice){ "", 0 });
 			return 2;
 		}
 		r->len = bin_format(&rec, r->bin_line, sizeof(r->bin_line));
@@ -627,6 +710,30 @@ static int bin_next(struct trace_reader *r, struct event *ev, const struct event
 	if (r->len && r->line[r->len - 1] == '\r')
 		r->line[--r->len] = '\0';
 	return 1;
+}
+
+/* trace_read_accesses() of the binary form: the access records that
+ * follow in the block already read whose result is a value or '?' (a
+ * MINOR/MAJOR, a bad field, a text record or the block's end: bin_next()) */
+static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t max)
+{
+	size_t n = 0;
+	const unsigned char *s = (const unsigned char *)r->buf + (size_t)r->bin_i * BIN_SLOT;
+	for (; n < max && r->bin_i < r->bin_n; r->bin_i++, s += BIN_SLOT) {
+		uint8_t kind = s[0], mode = s[1], result = s[2];
+		if ((kind != BIN_TOUCH && kind != BIN_FAULT) ||
+		    (mode != BIN_READ && mode != BIN_WRITE && mode != BIN_EXEC) ||
+		    (result != BIN_RES_VALUE && result != BIN_RES_UNKNOWN))
+			break;
+		struct bin_rec rec;
+		bin_get_slot(s, &rec);
+		a[n++] = (struct access_rec){ rec.addr, rec.size, (int64_t)rec.value, ++r->lineno,
+					      kind == BIN_TOUCH, mode,
+					      result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
+	}
+	if (n)
+		r->line_pid = 0;
+	return n;
 }
 
 int trace_read(struct trace_reader *r, struct event *ev)

@@ -741,12 +741,12 @@ END_TEST
  * general parser (each access record as its canonical text) - gives the
  * same events.  Only the argument text of a directly filled access event is
  * empty (the writer and replay never read it for touch and fault). */
-START_TEST(binary_form_equals_text)
+/* A stream of the lines of fp_line() that the general parser takes,
+ * calls between them, and access lines in their canonical text: the
+ * input of the binary and bulk tests.  Its length. */
+static size_t mixed_stream(char *text)
 {
-	char *text = malloc(4u << 20);
-	ck_assert_ptr_nonnull(text);
 	size_t len = (size_t)sprintf(text, "# vmsim-trace: 1\n# kernel: 6.18\nmunlockall() = 0\n");
-	unsigned access_lines = 0;
 	for (int i = 0; i < 6000; i++) {
 		char line[300];
 		size_t ll = fp_line(line, sizeof(line));
@@ -762,12 +762,14 @@ START_TEST(binary_form_equals_text)
 			continue;
 		if (fp_rand(4) == 0)
 			len += (size_t)sprintf(text + len, "mlock2(0x7f0000000000, 4096, MLOCK_ONFAULT) = 0\n");
-		if (fp_rand(2)) { /* an access line in its canonical text */
+		for (unsigned k = fp_rand(2) ? 1 + fp_rand(fp_rand(8) ? 4 : 300) : 0; k; k--) {
+			/* a run of access lines in their canonical text */
 			static const char *const md[] = { "READ", "WRITE", "EXEC" };
 			unsigned long long a = 0x7f0000000000ULL + ((unsigned long long)fp_rand(1u << 20) << 12);
 			if (fp_rand(2))
-				len += (size_t)sprintf(text + len, "touch(%#llx, %u, %s) = %s\n", a, 1 + fp_rand(65536),
-						       md[fp_rand(3)], fp_rand(3) ? "1" : "?");
+				len += (size_t)sprintf(text + len, "touch(%#llx, %u, %s) = %s%s\n", a, 1 + fp_rand(65536),
+						       md[fp_rand(3)], fp_rand(3) ? "1" : "?",
+						       fp_rand(50) ? "" : "\r");
 			else
 				len += (size_t)sprintf(text + len, "fault(%#llx, %s) = %s\n", a, md[fp_rand(3)],
 						       fp_rand(2) ? "MINOR" : "MAJOR");
@@ -776,12 +778,19 @@ START_TEST(binary_form_equals_text)
 		len += ll;
 		text[len++] = '\n';
 	}
+	return len;
+}
+
+/* The binary form of a text stream, line by line as vmsim convert writes
+ * it; *access_lines: the lines that became access records. */
+static char *to_binary(const char *text, size_t len, size_t *binlen, unsigned *access_lines)
+{
 	char *bin = NULL;
-	size_t binlen = 0;
-	FILE *m = open_memstream(&bin, &binlen);
+	FILE *m = open_memstream(&bin, binlen);
 	ck_assert_ptr_nonnull(m);
 	struct bin_writer w;
 	ck_assert(bin_writer_open(&w, m, 0));
+	*access_lines = 0;
 	for (size_t s = 0; s < len;) {
 		size_t e = s;
 		while (text[e] != '\n')
@@ -789,7 +798,7 @@ START_TEST(binary_form_equals_text)
 		struct bin_rec rec;
 		if (bin_parse_line(text + s, e - s, &rec)) {
 			ck_assert(bin_write_rec(&w, &rec));
-			access_lines++;
+			++*access_lines;
 		} else {
 			ck_assert(bin_write_text(&w, text + s, e - s));
 		}
@@ -797,6 +806,24 @@ START_TEST(binary_form_equals_text)
 	}
 	ck_assert(bin_writer_close(&w));
 	fclose(m);
+	return bin;
+}
+
+/* The binary form reads as its text does: the generated stream of the
+ * test above (access lines the fast path takes and lines it does not,
+ * general-parser lines between them) converted line by line as vmsim
+ * convert does, then read three ways - the text with the general parser,
+ * the binary with its direct fill of access records, the binary with the
+ * general parser (each access record as its canonical text) - gives the
+ * same events.  Only the argument text of a directly filled access event is
+ * empty (the writer and replay never read it for touch and fault). */
+START_TEST(binary_form_equals_text)
+{
+	char *text = malloc(4u << 20);
+	ck_assert_ptr_nonnull(text);
+	size_t len = mixed_stream(text), binlen = 0;
+	unsigned access_lines;
+	char *bin = to_binary(text, len, &binlen, &access_lines);
 	ck_assert_uint_gt(access_lines, 1000);
 	struct rd t, bf, bs;
 	rd_open(&t, text, len);
@@ -830,6 +857,68 @@ START_TEST(binary_form_equals_text)
 	rd_close(&t);
 	rd_close(&bf);
 	rd_close(&bs);
+	free(bin);
+	free(text);
+}
+END_TEST
+
+/* The bulk decoder (trace_read_accesses(), the hot loop's reader) gives
+ * the events of the general parser: the mixed stream, as text and as
+ * binary, read by bulk calls of random sizes (so that runs end at block
+ * boundaries, half-read lines and every kind of line the bulk decoder
+ * leaves to trace_read()) and trace_read() between them, each record
+ * made an event by trace_access_event(), against the general parser. */
+START_TEST(bulk_reader_equals_general)
+{
+	char *text = malloc(4u << 20);
+	ck_assert_ptr_nonnull(text);
+	size_t len = mixed_stream(text), binlen = 0;
+	unsigned access_lines;
+	char *bin = to_binary(text, len, &binlen, &access_lines);
+	for (int form = 0; form < 2; form++) {
+		struct rd g, b;
+		rd_open(&g, text, len);
+		trace_set_slow(g.r, true);
+		rd_open(&b, form ? bin : text, form ? binlen : len);
+		struct access_rec q[300];
+		size_t qn = 0, qi = 0;
+		unsigned n = 0, bulk = 0;
+		for (;;) {
+			int rg = trace_read(g.r, &g.ev), rb;
+			struct event *e = &b.ev, made;
+			if (qi == qn) {
+				qi = 0;
+				qn = trace_read_accesses(b.r, q, 1 + fp_rand(fp_rand(4) ? 300 : 3));
+			}
+			if (qi < qn) {
+				memset(&made, 0, sizeof(made));
+				trace_access_event(&q[qi++], &made);
+				e = &made;
+				rb = 1;
+				bulk++;
+			} else {
+				rb = trace_read(b.r, &b.ev);
+			}
+			ck_assert_msg(rg == rb, "%s event %u: rc %d / %d (%s / %s)", form ? "binary" : "text", n, rg,
+				      rb, trace_error(g.r), trace_error(b.r));
+			if (rg <= 0)
+				break;
+			const struct event *a = &g.ev;
+			bool direct = e == &made || (form && (e->sys == SYS_TOUCH || e->sys == SYS_FAULT));
+			ck_assert_msg(a->type == e->type && a->pid == e->pid && a->line == e->line &&
+				      a->first_line == e->first_line && a->sys == e->sys && a->nargs == e->nargs &&
+				      !memcmp(a->args, e->args, sizeof(a->args)) && a->res == e->res &&
+				      a->value == e->value && a->err == e->err && slice_eq(a->name, e->name) &&
+				      (direct || slice_eq(a->args_text, e->args_text)) &&
+				      a->timestamp == e->timestamp && a->str.len == e->str.len,
+				      "%s event %u (line %lu): the bulk read differs", form ? "binary" : "text", n,
+				      a->line);
+			n++;
+		}
+		ck_assert_uint_gt(bulk, 1000);
+		rd_close(&g);
+		rd_close(&b);
+	}
 	free(bin);
 	free(text);
 }
@@ -1333,6 +1422,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, fast_path_equals_general);
 	tcase_add_test(tc, fast_path_stream_equals_general);
 	tcase_add_test(tc, binary_form_equals_text);
+	tcase_add_test(tc, bulk_reader_equals_general);
 	suite_add_tcase(s, tc);
 	return s;
 }
