@@ -47,13 +47,20 @@ enum {
 	PTE_NUMA = 1u << 6,  /* with PTE_PRESENT: PROT_NONE for a NUMA hinting
 			      * fault (pte_protnone()); PTE_WRITE is what the
 			      * scan preserved (numa.c) */
+	PTE_NOACCESS = 1u << 7, /* with PTE_PRESENT: the VMA is PROT_NONE
+				 * (vm_page_prot PAGE_NONE: pte_present() but no
+				 * access for the CPU); set exactly on the present
+				 * PTEs of VMAs without VM_ACCESS_FLAGS (invariant
+				 * pte-vma) */
 };
 #define PTE_SHIFT 8
 static inline uint64_t mk_pte(uint64_t pfn, unsigned flags) { return (pfn << PTE_SHIFT) | flags; }
-/* the hardware's test: present, not PROT_NONE for NUMA, writable if a write */
+/* the hardware's test: present, not PROT_NONE (for NUMA or by the VMA's
+ * protection), writable if a write */
 static inline bool pte_permits(uint64_t pte, bool write)
 {
-	return (pte & (PTE_PRESENT | PTE_NUMA)) == PTE_PRESENT && (!write || (pte & PTE_WRITE));
+	return (pte & (PTE_PRESENT | PTE_NUMA | PTE_NOACCESS)) == PTE_PRESENT &&
+	       (!write || (pte & PTE_WRITE));
 }
 static inline pfn_t pte_pfn(uint64_t pte) { return (pfn_t)(pte >> PTE_SHIFT); }
 

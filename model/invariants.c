@@ -32,8 +32,48 @@
 		nv++;                                               \
 	} while (0)
 
+/*
+ * pte-vma: every present PTE lies in a VMA, is writable only if the VMA
+ * is, and is PROT_NONE (PTE_NOACCESS) exactly when the VMA grants no
+ * access - the kernel's page tables never map outside a VMA or beyond its
+ * vm_page_prot (unmap_region(), change_protection()), and the hit path
+ * (vm_touch_hit()) relies on it to decide an access from the PTE alone.
+ */
+static unsigned check_ptes(struct task *t, char *msg, size_t len, unsigned nv)
+{
+	struct mm *mm = t->mm;
+	uint64_t vpn = 0;
+	for (struct vma *v = mm->vmas.first;; v = v->next) {
+		uint64_t gap_end = v ? v->start >> PAGE_SHIFT : RADIX_KEY_MAX + 1;
+		for (; vpn < gap_end && radix_next(&mm->pt, &vpn, gap_end - 1); vpn++)
+			if (radix_get(&mm->pt, vpn) & PTE_PRESENT)
+				FAIL("pte-vma: pid %d: a present PTE at 0x%llx outside every VMA", t->pid,
+				     (unsigned long long)(vpn << PAGE_SHIFT));
+		if (!v)
+			return nv;
+		uint64_t none = (v->flags & VM_ACCESS_FLAGS) ? 0 : PTE_NOACCESS;
+		uint64_t last = (v->end >> PAGE_SHIFT) - 1;
+		for (vpn = v->start >> PAGE_SHIFT; vpn <= last && radix_next(&mm->pt, &vpn, last); vpn++) {
+			uint64_t pte = radix_get(&mm->pt, vpn);
+			if (!(pte & PTE_PRESENT))
+				continue;
+			if ((pte & PTE_WRITE) && !(v->flags & VM_WRITE))
+				FAIL("pte-vma: pid %d: a writable PTE at 0x%llx in VMA [0x%llx, 0x%llx) without VM_WRITE",
+				     t->pid, (unsigned long long)(vpn << PAGE_SHIFT),
+				     (unsigned long long)v->start, (unsigned long long)v->end);
+			if ((pte & PTE_NOACCESS) != none)
+				FAIL("pte-vma: pid %d: the PTE at 0x%llx is %sPROT_NONE in VMA [0x%llx, 0x%llx) %s access",
+				     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), none ? "not " : "",
+				     (unsigned long long)v->start, (unsigned long long)v->end,
+				     none ? "without" : "with");
+		}
+		vpn = v->end >> PAGE_SHIFT;
+	}
+}
+
 static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len, unsigned nv)
 {
+	nv = check_ptes(t, msg, len, nv);
 	struct mm *mm = t->mm;
 	uint64_t n = 0, locked = 0, prev_end = 0;
 	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;

@@ -915,6 +915,26 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 	return r;
 }
 
+bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode)
+{
+	if ((mode & 4) || !len || (addr & ~PAGE_MASK) + len > PAGE_SIZE || !t->mm)
+		return false;
+	bool write = (mode & 2) != 0;
+	uint64_t *ptep = radix_peek(&t->mm->pt, addr >> PAGE_SHIFT);
+	if (!ptep || !pte_permits(*ptep, write))
+		return false;
+	s->nevents = 0;
+	*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
+	return true;
+}
+
+void vm_prefetch_pte(const struct task *t, uint64_t addr)
+{
+	if (!t->mm)
+		return;
+	radix_prefetch(&t->mm->pt, addr >> PAGE_SHIFT);
+}
+
 int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
 		 enum vm_fault_kind *sig)
 {

@@ -15,10 +15,13 @@ static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint
 {
 	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
 	bool can_write = (v->flags & VM_WRITE) != 0;
+	/* pte_modify() to vm_page_prot: PAGE_NONE for a VMA without access */
+	uint64_t none = (v->flags & VM_ACCESS_FLAGS) ? 0 : PTE_NOACCESS;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t *ptep = radix_peek(&mm->pt, vpn);
 		if (*ptep & PTE_PRESENT) {
-			*ptep &= ~(uint64_t)PTE_NUMA; /* pte_modify() drops PROT_NONE */
+			/* pte_modify() drops a NUMA hinting PROT_NONE */
+			*ptep = (*ptep & ~(uint64_t)(PTE_NUMA | PTE_NOACCESS)) | none;
 			if (!can_write) {
 				*ptep &= ~(uint64_t)PTE_WRITE;
 			} else if (pte_pfn(*ptep) != PFN_ZERO) {

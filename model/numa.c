@@ -371,6 +371,10 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 		const struct mapping *m = &ms->m[i];
 		uint64_t *ptep = radix_peek(&m->v->mm->pt, m->addr >> PAGE_SHIFT);
 		unsigned fl = PTE_PRESENT | (unsigned)(m->pte & (PTE_WRITE | PTE_EXCL));
+		/* remove_migration_pte() builds the PTE from vm_page_prot: a
+		 * PROT_NONE VMA that maps the page too gets PAGE_NONE */
+		if (!(m->v->flags & VM_ACCESS_FLAGS))
+			fl |= PTE_NOACCESS;
 		if (sem->numa.migrate_keeps_pte_ad)
 			fl |= (unsigned)(m->pte & (PTE_YOUNG | PTE_DIRTY));
 		if (ptep)

@@ -26,6 +26,7 @@ static void free_node(void *n, int level)
 void radix_destroy(struct radix *r)
 {
 	free_node(r->root, 0);
+	free(r->hint);
 	if (r->leaf_charge)
 		*r->leaf_charge -= r->nleaves;
 	uint64_t *charge = r->leaf_charge;
@@ -44,6 +45,10 @@ static struct radix_leaf *find_leaf(struct radix *r, uint64_t key)
 	uint64_t base = key >> RADIX_BITS;
 	if (base == r->cache_base)
 		return r->cache_leaf;
+	if (r->hint && r->hint[base % RADIX_HINTS].base == base) {
+		r->cache_base = base;
+		return r->cache_leaf = r->hint[base % RADIX_HINTS].leaf;
+	}
 	struct radix_node *n = r->root;
 	for (int level = 0; n && level < 2; level++)
 		n = n->slot[idx(key, level)];
@@ -73,19 +78,33 @@ uint64_t *radix_peek(struct radix *r, uint64_t key)
 	return leaf ? &leaf->v[key & (RADIX_FAN - 1)] : NULL;
 }
 
-uint64_t *radix_slot_nocache(const struct radix *r, uint64_t key)
+void radix_prefetch(struct radix *r, uint64_t key)
 {
 	if (key > RADIX_KEY_MAX)
-		return NULL;
-	if ((key >> RADIX_BITS) == r->cache_base)
-		return &r->cache_leaf->v[key & (RADIX_FAN - 1)];
-	const struct radix_node *n = r->root;
-	for (int level = 0; n && level < 2; level++)
-		n = n->slot[idx(key, level)];
-	if (!n)
-		return NULL;
-	struct radix_leaf *leaf = n->slot[idx(key, 2)];
-	return leaf ? &leaf->v[key & (RADIX_FAN - 1)] : NULL;
+		return;
+	uint64_t base = key >> RADIX_BITS;
+	struct radix_leaf *leaf = NULL;
+	if (base == r->cache_base) {
+		leaf = r->cache_leaf;
+	} else {
+		if (!r->hint && (r->hint = vm_malloc(RADIX_HINTS * sizeof(*r->hint))))
+			for (unsigned i = 0; i < RADIX_HINTS; i++)
+				r->hint[i] = (struct radix_hint){ UINT64_MAX, NULL };
+		struct radix_hint *h = r->hint ? &r->hint[base % RADIX_HINTS] : NULL;
+		if (h && h->base == base) {
+			leaf = h->leaf;
+		} else {
+			const struct radix_node *n = r->root;
+			for (int level = 0; n && level < 2; level++)
+				n = n->slot[idx(key, level)];
+			if (n)
+				leaf = n->slot[idx(key, 2)];
+			if (leaf && h)
+				*h = (struct radix_hint){ base, leaf };
+		}
+	}
+	if (leaf)
+		__builtin_prefetch(&leaf->v[key & (RADIX_FAN - 1)], 1);
 }
 
 bool radix_has_leaf(struct radix *r, uint64_t key)
@@ -163,6 +182,8 @@ void radix_clear(struct radix *r, uint64_t key)
 		r->cache_leaf = NULL;
 		r->cache_base = UINT64_MAX;
 	}
+	if (r->hint && r->hint[(key >> RADIX_BITS) % RADIX_HINTS].leaf == leaf)
+		r->hint[(key >> RADIX_BITS) % RADIX_HINTS] = (struct radix_hint){ UINT64_MAX, NULL };
 	free(leaf);
 	r->nleaves--;
 	if (r->leaf_charge)

@@ -6,7 +6,8 @@
  * Four levels of 512, like x86-64's page tables: the key is a virtual page
  * number (page tables) or a page index in a file (page cache).  Lookup is
  * four array reads; a one-entry leaf cache makes runs of neighbouring keys
- * one compare.  Nodes are allocated on first store and freed when empty.
+ * one compare, and the leaves of keys prefetched ahead (radix_prefetch())
+ * are found again in one.  Nodes are allocated on first store and freed when empty.
  *
  *
  * Owns: the sparse 4-level map used for page tables and page caches.
@@ -33,11 +34,21 @@ struct radix_node {
 	uint32_t used;
 };
 
+/* The leaves radix_prefetch() found, by key >> 9 modulo RADIX_HINTS: a
+ * lookup of a key prefetched shortly before finds its leaf in one load
+ * instead of walking the tree again.  An entry goes when its leaf does. */
+#define RADIX_HINTS 256
+struct radix_hint {
+	uint64_t base;            /* key >> 9, UINT64_MAX when empty */
+	struct radix_leaf *leaf;
+};
+
 struct radix {
 	struct radix_node *root;
 	uint64_t count;           /* non-zero values stored */
 	uint64_t cache_base;      /* key >> 9 of cache_leaf */
 	struct radix_leaf *cache_leaf;
+	struct radix_hint *hint;  /* RADIX_HINTS entries, from the first radix_prefetch() */
 	uint64_t nleaves;
 	uint64_t *leaf_charge;    /* if set, counts the leaves too (page tables:
 				   * the frames PTE tables take, struct physmem) */
@@ -50,9 +61,10 @@ void radix_destroy(struct radix *r);
 uint64_t radix_get(struct radix *r, uint64_t key);
 /* Pointer to the slot for key, or NULL if its leaf does not exist. */
 uint64_t *radix_peek(struct radix *r, uint64_t key);
-/* The slot of key if its leaf exists, else NULL, without moving the leaf
- * cache (for prefetching). */
-uint64_t *radix_slot_nocache(const struct radix *r, uint64_t key);
+/* A hint: key will be looked up soon.  Its slot is prefetched, if its
+ * leaf exists, and the leaf remembered for that lookup; nothing else
+ * changes (the one-entry leaf cache stays), nothing fails. */
+void radix_prefetch(struct radix *r, uint64_t key);
 /* Whether the leaf that would hold key exists (a store there allocates nothing). */
 bool radix_has_leaf(struct radix *r, uint64_t key);
 /* Store v (non-zero) at key; returns -1 on allocation failure. */

@@ -275,9 +275,7 @@ void vmsys_prefetch(struct vmsys *s, int pid, uint64_t addr)
 	if (!t || !t->mm)
 		return;
 	vma_prefetch(&t->mm->vmas, addr);
-	const uint64_t *slot = radix_slot_nocache(&t->mm->pt, addr >> PAGE_SHIFT);
-	if (slot)
-		__builtin_prefetch(slot, 1);
+	radix_prefetch(&t->mm->pt, addr >> PAGE_SHIFT);
 }
 
 void vm_release_task(struct vmsys *s, int pid)

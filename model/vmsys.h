@@ -189,6 +189,19 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
  * accessed; sig may be NULL). */
 int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
 		 enum vm_fault_kind *sig);
+/*
+ * The MMU's side of vm_touch(), for a replay's hot loop: a read or write
+ * within one page whose PTE is present and permits it sets the PTE's
+ * accessed (and, for a write, dirty) bit and returns true - exactly what
+ * vm_touch() does for it, returning 0 faults.  Decided from the PTE alone,
+ * as the CPU decides: a present PTE lies in a VMA that grants at least
+ * what the PTE permits (invariant pte-vma).  Anything else (an exec, more
+ * than one page, a PTE absent or not permitting the access) changes
+ * nothing and returns false: then vm_touch() is the call.
+ */
+bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode);
+/* A hint: t will soon access addr (its PTE is prefetched; no state changes). */
+void vm_prefetch_pte(const struct task *t, uint64_t addr);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
 /* memcg_force_empty(): memory.force_empty written for the memcg that the
  * trace's processes alone were charged to: reclaim until nothing more
