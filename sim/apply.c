@@ -22,18 +22,6 @@ static struct outcome from_ret(int64_t r, int pid)
 	return o;
 }
 
-static int access_mode(uint64_t m)
-{
-	int mode = 0;
-	if (m & ACC_READ)
-		mode |= 1;
-	if (m & ACC_WRITE)
-		mode |= 2;
-	if (m & ACC_EXEC)
-		mode |= 4;
-	return mode ? mode : 1;
-}
-
 static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		      struct outcome *out, char *err, size_t errlen);
 

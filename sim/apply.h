@@ -38,6 +38,20 @@ struct outcome {
 
 /* Run ev on s.  Returns 0, or -1 when the event cannot be applied (a
  * message in err): that is bad input. */
+/* The model's access mode (vm_touch(): 1 read, 2 write, 4 exec) of an
+ * event's ACC_* argument (inline: the hot loop's). */
+static inline int access_mode(uint64_t m)
+{
+	int mode = 0;
+	if (m & ACC_READ)
+		mode |= 1;
+	if (m & ACC_WRITE)
+		mode |= 2;
+	if (m & ACC_EXEC)
+		mode |= 4;
+	return mode ? mode : 1;
+}
+
 int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, char *err,
 		size_t errlen);
 

@@ -299,6 +299,46 @@ int session_next(struct session *ss, struct event **ev)
 	return trace_read(ss->reader, &ss->ev);
 }
 
+int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
+		     unsigned long *checks)
+{
+	for (;;) {
+		if (ss->hot_i == ss->hot_n) {
+			ss->hot_i = ss->hot_n = 0;
+			/* the read-ahead event, and --maps before the first access */
+			if (ss->have_event || (ss->inh.maps_path && !ss->inh.maps_applied))
+				return session_next(ss, ev);
+			ss->hot_n = trace_read_accesses(ss->reader, ss->hot, SESSION_HOT_BATCH);
+			if (!ss->hot_n)
+				return session_next(ss, ev);
+		}
+		const struct access_rec *a = ss->hot;
+		size_t i = ss->hot_i, n = ss->hot_n;
+		struct task *t = vmsys_task(ss->sys, 0, false); /* lines without a pid */
+		if (t && task_alive(t)) {
+			if (i == 0)
+				for (size_t k = 0; k < SESSION_HOT_AHEAD && k < n; k++)
+					vm_prefetch_pte(t, a[k].addr);
+			for (; i < n; i++) {
+				if (i + SESSION_HOT_AHEAD < n)
+					vm_prefetch_pte(t, a[i + SESSION_HOT_AHEAD].addr);
+				if (!a[i].touch || (a[i].res == RES_VALUE && a[i].value != 0) ||
+				    !vm_touch_hit(ss->sys, t, a[i].addr, a[i].len, access_mode(a[i].mode)))
+					break;
+				++*hits;
+				*checks += a[i].res == RES_VALUE;
+			}
+		}
+		if (i < n) {
+			ss->hot_i = i + 1;
+			trace_access_event(&a[i], &ss->hot_ev);
+			*ev = &ss->hot_ev;
+			return 1;
+		}
+		ss->hot_i = n;
+	}
+}
+
 void session_close(struct session *ss)
 {
 	if (ss->reader)

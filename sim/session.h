@@ -78,6 +78,9 @@ int session_getopt(struct session_opts *o, int argc, char **argv, const char *sh
 /* main()'s exit code for what session_getopt() ended with */
 static inline int session_getopt_exit(int c) { return c == SESSION_GETOPT_HELP ? 0 : 2; }
 
+#define SESSION_HOT_BATCH 128
+#define SESSION_HOT_AHEAD 16  /* how many accesses ahead a PTE is prefetched */
+
 struct session {
 	struct trace_reader *reader;
 	struct vmsys *sys;
@@ -86,6 +89,11 @@ struct session {
 	const char *path;
 	bool have_event;       /* ev holds an event read ahead (the first one) */
 	struct event ev;
+	/* session_next_hot(): access lines decoded in bulk, [hot_i, hot_n)
+	 * not yet run; hot_ev, the event of one that needs the full path */
+	struct access_rec hot[SESSION_HOT_BATCH];
+	size_t hot_i, hot_n;
+	struct event hot_ev;
 	struct inherit_state inh;  /* what the trace does not show */
 	char note[200];        /* "kernel 5.10 is replayed with the 4.4 model": a header
 				* kernel without a model of its own (empty if none) */
@@ -102,6 +110,18 @@ int session_open_paths(struct session *ss, const char *const *paths, size_t n,
 		       const struct session_opts *o, char *err, size_t errlen);
 /* Next event: 1, 0 at the end, -1 on bad input (trace_error()). */
 int session_next(struct session *ss, struct event **ev);
+/*
+ * session_next() for a replay that reports nothing per event (no -v, no
+ * checks or statistics per event): first the run of touch lines that
+ * follows, decoded in bulk (trace_read_accesses()), each one that hits a
+ * present, permitted page (vm_touch_hit()) applied here - nothing else in
+ * an event's path (session_apply(), the outcome's check) does anything
+ * for it - with the PTEs of the accesses ahead prefetched, and counted in
+ * *hits (*checks: those with a recorded result, which is 0).  The first
+ * event that needs more is returned, as by session_next().
+ */
+int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
+		     unsigned long *checks);
 void session_close(struct session *ss);
 /* Apply ev to the model: the address space the trace does not show
  * (inherit.h), then apply_event().  ss->inh.notes holds this event's

@@ -1,0 +1,215 @@
+/*
+ * test_hot_loop.c - the replay's hot loop (session_next_hot(): touch lines
+ * decoded in bulk, a hit decided from the PTE alone by vm_touch_hit())
+ * does exactly what the full path of every event does.
+ *
+ * Random traces of one process over a small arena - mappings of every
+ * protection, mprotect to and from PROT_NONE, write-only and exec-only,
+ * munmap, mremap, MADV_DONTNEED, mlock, reclaim, and touches of every mode and
+ * size - are replayed twice under each semantics: every event through
+ * session_next() + session_apply(), and through session_next_hot().  The
+ * outcome of every access line (a line the hot loop ran itself is a hit:
+ * 0 faults) and the final state - every page of the arena as pagemap and
+ * kpageflags show it, every vmstat counter - must be the same.  A hit
+ * that skipped a check the full path makes (the VMA's protection: a
+ * PROT_NONE page is still mapped) shows as a lost SIGSEGV here.  The
+ * full path checks the model's own invariants after every event (among
+ * them pte-vma, which the hot loop's decision rests on).
+ */
+#include "check_run.h"
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "semantics.h"
+#include "session.h"
+#include "vmstat.h"
+#include "vmsys.h"
+
+#define ARENA 0x7f0000000000ULL
+#define ARENA_PAGES 48
+#define PG 4096ULL
+#define LINES 500
+
+static uint64_t rx;
+static unsigned rnd(unsigned n)
+{
+	rx ^= rx << 13, rx ^= rx >> 7, rx ^= rx << 17;
+	return (unsigned)(rx % n);
+}
+
+static const char *const prots[] = { "PROT_NONE", "PROT_READ", "PROT_READ|PROT_WRITE", "PROT_WRITE",
+				     "PROT_EXEC", "PROT_READ|PROT_EXEC" };
+
+/* a range of 1-4 pages in the arena */
+static void range(uint64_t *a, uint64_t *len)
+{
+	unsigned p = rnd(ARENA_PAGES - 4);
+	*a = ARENA + p * PG;
+	*len = (1 + rnd(4)) * PG;
+}
+
+static void gen_trace(FILE *f, const char *kernel)
+{
+	fprintf(f, "# vmsim-trace: 1\n# kernel: %s\n# ram: 64M\n# swap: 0\n# rlimit-memlock: unlimited\n"
+		   "# cap-ipc-lock: yes\n# zero-page: %s\n", kernel, rnd(2) ? "yes" : "no");
+	fprintf(f, "mmap(%#llx, %llu, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?\n",
+		(unsigned long long)ARENA, (unsigned long long)(ARENA_PAGES * PG));
+	for (int i = 0; i < LINES; i++) {
+		uint64_t a, len;
+		range(&a, &len);
+		unsigned k = rnd(100);
+		if (k < 8)
+			fprintf(f, "mmap(%#llx, %llu, %s, %s|MAP_FIXED, -1, 0) = ?\n", (unsigned long long)a,
+				(unsigned long long)len, prots[rnd(6)],
+				rnd(3) ? "MAP_PRIVATE|MAP_ANONYMOUS" : "MAP_SHARED|MAP_ANONYMOUS");
+		else if (k < 20)
+			fprintf(f, "mprotect(%#llx, %llu, %s) = ?\n", (unsigned long long)a, (unsigned long long)len,
+				prots[rnd(6)]);
+		else if (k < 23)
+			fprintf(f, "munmap(%#llx, %llu) = ?\n", (unsigned long long)a, (unsigned long long)len);
+		else if (k < 26)
+			fprintf(f, "madvise(%#llx, %llu, MADV_DONTNEED) = ?\n", (unsigned long long)a,
+				(unsigned long long)len);
+		else if (k < 29)
+			fprintf(f, "%s(%#llx, %llu) = ?\n", rnd(2) ? "mlock" : "munlock", (unsigned long long)a,
+				(unsigned long long)len);
+		else if (k < 31)
+			fprintf(f, "reclaim(%u) = ?\n", 1 + rnd(32));
+		else if (k < 33) {
+			uint64_t to, tolen;
+			range(&to, &tolen);
+			if (rnd(2))
+				fprintf(f, "mremap(%#llx, %llu, %llu, MREMAP_MAYMOVE|MREMAP_FIXED, %#llx) = ?\n",
+					(unsigned long long)a, (unsigned long long)len,
+					(unsigned long long)tolen, (unsigned long long)to);
+			else
+				fprintf(f, "mremap(%#llx, %llu, %llu, 0) = ?\n", (unsigned long long)a,
+					(unsigned long long)len, (unsigned long long)tolen);
+		}
+		else if (k < 35)
+			fprintf(f, "fault(%#llx, %s) = MINOR\n", (unsigned long long)(a + rnd(4096)),
+				rnd(2) ? "READ" : "WRITE");
+		else {
+			static const char *const modes[] = { "READ", "READ", "WRITE", "WRITE", "EXEC" };
+			uint64_t off = rnd(3) ? 0 : rnd(4096), n = rnd(4) ? 1 + rnd(4096 - (unsigned)off) : len;
+			fprintf(f, "touch(%#llx, %llu, %s) = %s\n", (unsigned long long)(a + off),
+				(unsigned long long)n, modes[rnd(5)], rnd(4) ? "?" : rnd(2) ? "0" : "1");
+		}
+	}
+}
+
+struct run {
+	int8_t kind[LINES + 16];     /* per line: outcome kind + 1 (0: no access line) */
+	int64_t value[LINES + 16];
+	struct vm_page_info page[ARENA_PAGES];
+	int64_t stat[NR_VMSTAT_ITEMS];
+	unsigned long hits;
+};
+
+static void replay(const char *path, bool hot, struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	char err[512];
+	struct session ss;
+	struct session_opts o = SESSION_OPTS_INIT;
+	ck_assert_msg(session_open(&ss, path, &o, err, sizeof(err)) == 0, "%s", err);
+	struct event *ev;
+	unsigned long checks = 0;
+	int rc;
+	while ((rc = hot ? session_next_hot(&ss, &ev, &r->hits, &checks) : session_next(&ss, &ev)) > 0) {
+		struct outcome out;
+		ck_assert_msg(session_apply(&ss, ev, &out, err, sizeof(err)) == 0, "%s:%lu: %s", path,
+			      ev->line, err);
+		char msg[512];
+		ck_assert_msg(hot || vmsys_check_invariants(ss.sys, msg, sizeof(msg)) == 0,
+			      "%s:%lu: the model's invariant: %s", path, ev->line, msg);
+		if (ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT) &&
+		    ev->line < LINES + 16) {
+			r->kind[ev->line] = (int8_t)(out.kind + 1);
+			r->value[ev->line] = out.value;
+		}
+	}
+	ck_assert_msg(rc == 0, "%s", trace_error(ss.reader));
+	struct task *t = vmsys_task(ss.sys, 0, false);
+	ck_assert_ptr_nonnull(t);
+	for (unsigned i = 0; i < ARENA_PAGES; i++)
+		vmsys_page(ss.sys, t, ARENA + i * PG, &r->page[i]);
+	for (int i = 0; i < NR_VMSTAT_ITEMS; i++)
+		r->stat[i] = vmsys_vmstat(ss.sys, i);
+	session_close(&ss);
+}
+
+static bool page_eq(const struct vm_page_info *a, const struct vm_page_info *b)
+{
+	return a->present == b->present && a->swapped == b->swapped && a->file == b->file &&
+	       a->exclusive == b->exclusive && a->pfn == b->pfn && a->lru == b->lru &&
+	       a->active == b->active && a->referenced == b->referenced &&
+	       a->unevictable == b->unevictable && a->mlocked == b->mlocked && a->dirty == b->dirty &&
+	       a->anon == b->anon && a->zero == b->zero && a->mapcount == b->mapcount &&
+	       a->mlock_count == b->mlock_count && a->pte_write == b->pte_write &&
+	       a->pte_young == b->pte_young && a->pte_dirty == b->pte_dirty;
+}
+
+START_TEST(hot_loop_equals_full_path)
+{
+	static const char *const kernels[] = { "4.0", "lof-v1", "4.4", "6.1", "6.18" };
+	static struct run full, hot;
+	char path[] = "/tmp/vmsim-hot-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unsigned long hits = 0, segv_checked = 0;
+	for (unsigned seed = 1; seed <= 60; seed++) {
+		for (unsigned k = 0; k < 5; k++) {
+			rx = 0x9E3779B97F4A7C15ULL * (seed * 8 + k + 1);
+			FILE *f = fopen(path, "w");
+			ck_assert_ptr_nonnull(f);
+			gen_trace(f, kernels[k]);
+			fclose(f);
+			replay(path, false, &full);
+			replay(path, true, &hot);
+			hits += hot.hits;
+			for (unsigned l = 0; l < LINES + 16; l++) {
+				if (!hot.kind[l] && full.kind[l]) { /* run by the hot loop: a hit */
+					ck_assert_msg(full.kind[l] == OUT_VALUE + 1 && full.value[l] == 0,
+						      "seed %u, %s, line %u: the full path gives kind %d value %lld, "
+						      "the hot loop took it as a hit", seed, kernels[k], l,
+						      full.kind[l] - 1, (long long)full.value[l]);
+					continue;
+				}
+				segv_checked += full.kind[l] == OUT_SIGNAL + 1;
+				ck_assert_msg(hot.kind[l] == full.kind[l] && hot.value[l] == full.value[l],
+					      "seed %u, %s, line %u: outcome %d/%lld, full path %d/%lld", seed,
+					      kernels[k], l, hot.kind[l] - 1, (long long)hot.value[l],
+					      full.kind[l] - 1, (long long)full.value[l]);
+			}
+			for (unsigned i = 0; i < ARENA_PAGES; i++)
+				ck_assert_msg(page_eq(&hot.page[i], &full.page[i]),
+					      "seed %u, %s: page %u of the arena differs", seed, kernels[k], i);
+			for (int i = 0; i < NR_VMSTAT_ITEMS; i++)
+				ck_assert_msg(hot.stat[i] == full.stat[i], "seed %u, %s: %s %lld, full path %lld",
+					      seed, kernels[k], vmstat_name(i), (long long)hot.stat[i],
+					      (long long)full.stat[i]);
+		}
+	}
+	unlink(path);
+	/* the hot loop ran, and accesses the full path refuses were among
+	 * those it had to leave alone */
+	ck_assert_uint_gt(hits, 10000);
+	ck_assert_uint_gt(segv_checked, 1000);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hot_loop");
+	TCase *tc = tcase_create("equivalence");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, hot_loop_equals_full_path);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
