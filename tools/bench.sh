@@ -12,10 +12,12 @@
 #      VMAs, every page faulted in first, 2,000,000 random reads; the setup
 #      is timed alone and subtracted)
 #   4. ns/event against the trace length (10^6, 10^7, 10^8 events of the
-#      stream of 1, generated on the fly through a pipe: no disk)
+#      stream of 1, generated on the fly through a pipe: no disk), raw and
+#      net of the setup (a run of one event)
 #   5. bytes per simulated page frame (a 5 GiB mapping faulted in)
 #   6. vmsim check: steps/s at 100 and at 200,000 steps per run
-#   7. --check-invariants against plain replay (2,000 reads of a 1 GiB mapping)
+#   7. --check-invariants against plain replay (2,000 and 2,000,000 reads of
+#      a 1 GiB mapping)
 # CPU time is the task clock of the process and its children (perf stat;
 # /usr/bin/time's user + system where perf is missing); BASELINE, when given, runs the same figures for a ratio.
 # BENCH_QUICK=1 scales every count down by 10 (a smoke run).
@@ -115,7 +117,15 @@ if [ -f $pb/eric.c ] && [ -d /dev/shm ]; then
 	t0=$(cpu "$vmsim" replay -q $out/stream0.trace)
 	kns=$(awk -v ms="$best" -v n=$na 'BEGIN { printf "%.0f", ms * 1e6 / n }')
 	vns=$(awk -v a="$t" -v b="$t0" -v n=$na 'BEGIN { printf "%.0f", (a - b) * 1e9 / n }')
-	row "ns/access: kernel vs vmsim (reads only)" "$vns" "$kns (kernel)" "$(ratio "$kns" "$vns")"
+	row "ns/access: kernel vs vmsim (reads only), text" "$vns" "$kns (kernel)" "$(ratio "$kns" "$vns")"
+	if "$vmsim" convert --to binary $out/stream.trace $out/stream.bin 2>/dev/null &&
+	   "$vmsim" convert --to binary $out/stream0.trace $out/stream0.bin 2>/dev/null; then
+		t=$(cpu "$vmsim" replay -q $out/stream.bin)
+		t0=$(cpu "$vmsim" replay -q $out/stream0.bin)
+		vns=$(awk -v a="$t" -v b="$t0" -v n=$na 'BEGIN { printf "%.0f", (a - b) * 1e9 / n }')
+		row "  the same, binary" "$vns" "$kns (kernel)" "$(ratio "$kns" "$vns")"
+		rm -f $out/stream.bin $out/stream0.bin
+	fi
 else
 	echo "  skipped: no ../shared/perf-baseline (the real-kernel programs)"
 fi
@@ -136,13 +146,24 @@ for nv in 10 1000 30000 65530; do
 done
 
 echo "4. ns/event against the trace length (streamed through a pipe)"
+# each run less the generator's own time; "net" also less the setup (the
+# 5 GiB file cached and mapped: a run of 1 event), the cost an event adds
+streamed() { # EVENTS: CPU s of vmsim replaying the stream of EVENTS events
+	a=$(cpu sh -c "\"$gen\" gen lof-random $1 5 | \"$vmsim\" replay -q -")
+	b=$(cpu sh -c "\"$gen\" gen lof-random $1 5 > /dev/null")
+	awk -v a="$a" -v b="$b" 'BEGIN { print a - b }'
+}
+ts=$(streamed 1)
+row "" "raw ns/event" "net ns/event" "net vs 10^6"
 for e in 1000000 10000000 100000000; do
 	e=$((e / q))
-	t=$(cpu sh -c "\"$gen\" gen lof-random $e 5 | \"$vmsim\" replay -q -")
-	tg=$(cpu sh -c "\"$gen\" gen lof-random $e 5 > /dev/null")
-	t=$(awk -v a="$t" -v b="$tg" 'BEGIN { print a - b }') # the generator's own time out
-	row "$e events: ns/event" "$(ns "$t" $e)" "" ""
+	t=$(streamed $e)
+	net=$(awk -v a="$t" -v b="$ts" 'BEGIN { print a - b }')
+	[ -z "$net6" ] && net6=$net n6=$e
+	row "$e events" "$(ns "$t" $e)" "$(ns "$net" $e)" \
+		"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
 done
+row "  setup (the file cached and mapped), s" "$ts" "" ""
 
 echo "5. memory per simulated page frame"
 f=$(trace touch5g touch 5) || exit 1
@@ -158,8 +179,12 @@ for spec in "1000 100" "1 200000"; do
 done
 
 echo "7. --check-invariants against plain replay"
-f=$(trace lof-small-$q lof-random $((2000 / q)) 1) || exit 1
-t=$(cpu "$vmsim" replay -q "$f")
-ti=$(cpu "$vmsim" replay -q --check-invariants "$f")
-row "$((2000 / q)) reads of 1 GiB: CPU s plain / checked" "$t" "$ti" "$(ratio "$ti" "$t")"
+row "" "plain" "checked" "ratio"
+for n in 2000 2000000; do
+	n=$((n / q))
+	f=$(trace lof-inv-$n lof-random $n 1) || exit 1
+	t=$(cpu "$vmsim" replay -q "$f")
+	ti=$(cpu "$vmsim" replay -q --check-invariants "$f")
+	row "$n reads of 1 GiB: CPU s" "$t" "$ti" "$(ratio "$ti" "$t")"
+done
 exit 0
