@@ -120,7 +120,7 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index)
 	if (f->shmem)
 		p->flags |= PG_SWAPBACKED;
 	p->owner = f->id;
-	p->index = index;
+	page_set_index(p, index);
 	p->refcount = 1;
 	if (radix_set(&f->cache, index, pfn)) {
 		p->refcount = 0;

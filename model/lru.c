@@ -31,13 +31,57 @@ static const enum vmstat_item lru_stat[NR_LRU_LISTS] = {
 	NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
 };
 
+bool lru_linked(const struct vmsys *s, enum lru_list l)
+{
+	return l != LRU_UNEVICTABLE || s->sem->page_model != PLM_MLOCK_COUNT;
+}
+
+uint32_t page_mlock_count(const struct vmsys *s, const struct page *p)
+{
+	return s->sem->page_model == PLM_MLOCK_COUNT &&
+	       (p->flags & (PG_LRU | PG_UNEVICTABLE)) == (PG_LRU | PG_UNEVICTABLE) ? p->mlock_count : 0;
+}
+
+/* the first page at or after pfn on the unlinked list l: by its flags */
+static pfn_t scan_from(struct vmsys *s, enum lru_list l, pfn_t pfn)
+{
+	struct physmem *pm = &s->pm;
+	for (; pfn && pfn <= pm->nr_frames; pfn++) {
+		if (!pm->chunks[pfn >> PAGE_CHUNK_SHIFT]) {
+			pfn |= PAGE_CHUNK - 1; /* a chunk never used holds no page */
+			continue;
+		}
+		const struct page *p = spage(s, pfn);
+		if ((p->flags & PG_LRU) && p->lru == l)
+			return pfn;
+	}
+	return PFN_NONE;
+}
+
+pfn_t lru_first(struct vmsys *s, enum lru_list l)
+{
+	return lru_linked(s, l) ? s->lru.head[l] : s->lru.size[l] ? scan_from(s, l, 1) : PFN_NONE;
+}
+
+pfn_t lru_next(struct vmsys *s, enum lru_list l, pfn_t pfn)
+{
+	return lru_linked(s, l) ? spage(s, pfn)->next : scan_from(s, l, pfn + 1);
+}
+
+pfn_t lru_tail(struct vmsys *s, enum lru_list l)
+{
+	return lru_linked(s, l) ? s->lru.tail[l] : lru_first(s, l);
+}
+
 static void link_page(struct vmsys *s, pfn_t pfn, enum lru_list l, bool at_tail)
 {
 	struct lruvec *lv = &s->lru;
 	struct page *p = spage(s, pfn);
 	p->lru = (uint8_t)l;
 	p->flags |= PG_LRU;
-	if (at_tail) {
+	if (!lru_linked(s, l)) {
+		/* a count only; the links' place holds the mlock_count */
+	} else if (at_tail) {
 		p->next = PFN_NONE;
 		p->prev = lv->tail[l];
 		if (lv->tail[l])
@@ -77,15 +121,17 @@ void lru_del_page(struct vmsys *s, pfn_t pfn)
 	if (p->lru == LRU_NONE)
 		return;
 	enum lru_list l = (enum lru_list)p->lru;
-	if (p->prev)
-		spage(s, p->prev)->next = p->next;
-	else
-		lv->head[l] = p->next;
-	if (p->next)
-		spage(s, p->next)->prev = p->prev;
-	else
-		lv->tail[l] = p->prev;
-	p->prev = p->next = PFN_NONE;
+	if (lru_linked(s, l)) {
+		if (p->prev)
+			spage(s, p->prev)->next = p->next;
+		else
+			lv->head[l] = p->next;
+		if (p->next)
+			spage(s, p->next)->prev = p->prev;
+		else
+			lv->tail[l] = p->prev;
+		p->prev = p->next = PFN_NONE;
+	}
 	p->lru = LRU_NONE;
 	p->flags &= ~PG_LRU;
 	lv->size[l]--;

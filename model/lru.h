@@ -5,6 +5,11 @@
  *
  * Lists are intrusive and doubly linked through struct page (prev/next
  * pfns), so add, delete and move are O(1) and per-list sizes are exact.
+ * One exception, as in the kernel: with the 6.x page model (mlock_count)
+ * the unevictable "list" is a count only - lruvec_add_folio() @ v6.1
+ * links no unevictable folio, whose lru.prev holds its mlock_count - so
+ * its pages are found by their flags (lru_first()/lru_next()).  Order on
+ * it means nothing there; the walk gives pfn order.
  * The model has one CPU: one lru_add batch and one mlock batch
  * (mm/swap.c:folio_batch_add_and_move(), mm/mlock.c:mlock_folio_batch()),
  * drained where the kernel calls lru_add_drain().  MGLRU is not modelled:
@@ -53,6 +58,18 @@ enum lru_list page_lru(const struct page *p);
 void lru_add_page(struct vmsys *s, pfn_t pfn, enum lru_list l);     /* at head, PG_lru set */
 void lru_add_page_tail(struct vmsys *s, pfn_t pfn, enum lru_list l);
 void lru_del_page(struct vmsys *s, pfn_t pfn);                       /* PG_lru cleared */
+/* Whether list l is linked (else a count: the 6.x unevictable list). */
+bool lru_linked(const struct vmsys *s, enum lru_list l);
+/* The pages of list l, head to tail (pfn order for a list not linked):
+ * for (pfn = lru_first(s, l); pfn; pfn = lru_next(s, l, pfn)). */
+pfn_t lru_first(struct vmsys *s, enum lru_list l);
+pfn_t lru_next(struct vmsys *s, enum lru_list l, pfn_t pfn);
+/* The page reclaim takes next from list l: its tail (any page of a list
+ * not linked, which only a test-only semantics scans); 0 if empty. */
+pfn_t lru_tail(struct vmsys *s, enum lru_list l);
+/* Its mlock_count as the kernel keeps it: valid on 6.x while PG_lru and
+ * PG_unevictable, 0 otherwise (4.x has none). */
+uint32_t page_mlock_count(const struct vmsys *s, const struct page *p);
 /* folio_add_lru(): through the lru_add batch. */
 void folio_add_lru(struct vmsys *s, pfn_t pfn);
 /* lru_add_drain(): both batches of the (single) CPU. */

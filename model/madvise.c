@@ -126,12 +126,12 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 				 * the batch is skipped; a clean one is split, and the split
 				 * leaves every page of it unmapped (remap_page() skips file
 				 * folios) - nothing is reclaimed */
-				uint64_t fnr = 1ULL << p->folio_order, head = p->index & ~(fnr - 1);
+				uint64_t fnr = 1ULL << p->folio_order, head = page_index(p) & ~(fnr - 1);
 				uint64_t nr = 0;
-				while (vpn + nr <= last && p->index + nr < head + fnr) {
+				while (vpn + nr <= last && page_index(p) + nr < head + fnr) {
 					uint64_t *q = radix_peek(&mm->pt, vpn + nr);
 					if (!q || !(*q & PTE_PRESENT) ||
-					    pte_pfn(*q) != file_find_page(s, fv->file, p->index + nr))
+					    pte_pfn(*q) != file_find_page(s, fv->file, page_index(p) + nr))
 						break;
 					nr++;
 				}

@@ -68,7 +68,7 @@ static pfn_t new_anon_page(struct vmsys *s, struct vma *v, uint64_t addr)
 	struct page *p = spage(s, pfn);
 	p->flags |= PG_ANON | PG_SWAPBACKED | PG_UPTODATE;
 	p->owner = v->anon_vma->id;
-	p->index = linear_index(v, addr);
+	page_set_index(p, linear_index(v, addr));
 	return pfn;
 }
 
@@ -119,7 +119,7 @@ static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned 
 	struct page *p = spage(s, pfn);
 	if (!p->folio_order || !s->sem->pagecache_large_folios || !v->file)
 		return false;
-	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
+	uint64_t nr = 1ULL << p->folio_order, head = page_index(p) & ~(nr - 1);
 	if (head < v->pgoff || head + nr > v->pgoff + vma_pages(v))
 		return false;
 	/* 74207de2ba10 (6.18): never map whole a folio that runs
@@ -1113,10 +1113,10 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 				/* zap_present_ptes(): a batch is the run of PTEs mapping
 				 * consecutive pages of one folio inside one page table */
 				if (s->sem->large_folio_batch_per_pmd &&
-				    (vpn != prev_vpn + 1 || !(vpn & 511) || p->index != prev_index + 1))
+				    (vpn != prev_vpn + 1 || !(vpn & 511) || page_index(p) != prev_index + 1))
 					s->zap_folio_key = 0;
 				prev_vpn = vpn;
-				prev_index = p->index;
+				prev_index = page_index(p);
 				rmap_remove(s, v, pfn);
 			}
 		} else if (pte & PTE_SWAP) {

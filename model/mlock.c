@@ -248,17 +248,17 @@ static uint64_t mlock_large_folio(struct vmsys *s, struct mm *mm, struct vma *v,
 				  uint64_t end, uint64_t vpn, pfn_t pfn, bool lock)
 {
 	struct page *p = spage(s, pfn);
-	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
+	uint64_t nr = 1ULL << p->folio_order, head = page_index(p) & ~(nr - 1);
 	uint64_t last = (end >> PAGE_SHIFT) - 1;
 	/* folio_mlock_step(): the PTEs from here on that map the following
 	 * pages of this folio */
 	uint64_t step = 1;
-	while (vpn + step <= last && p->index + step < head + nr) {
+	while (vpn + step <= last && page_index(p) + step < head + nr) {
 		/* walk_page_range() hands mlock_pte_range() one page table */
 		if (s->sem->large_folio_batch_per_pmd && !((vpn + step) & 511))
 			break;
 		uint64_t pte = radix_get(&mm->pt, vpn + step);
-		pfn_t q = file_find_page(s, v->file, p->index + step);
+		pfn_t q = file_find_page(s, v->file, page_index(p) + step);
 		if (!q || !(pte & PTE_PRESENT) || pte_pfn(pte) != q)
 			break;
 		step++;
@@ -266,7 +266,7 @@ static uint64_t mlock_large_folio(struct vmsys *s, struct mm *mm, struct vma *v,
 	/* allow_mlock_munlock(): mlock only a folio wholly inside the range
 	 * and mapped whole by this batch; munlock always */
 	uint64_t first_vpn = start >> PAGE_SHIFT;
-	bool whole = p->index == head && step == nr && vpn >= first_vpn;
+	bool whole = page_index(p) == head && step == nr && vpn >= first_vpn;
 	if (lock && !whole)
 		return vpn + step;
 	for (uint64_t i = 0; i < nr; i++) {

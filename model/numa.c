@@ -350,13 +350,13 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 		np->flags |= PG_MLOCKED;
 	}
 	np->owner = op->owner;
-	np->index = op->index;
+	page_set_index(np, page_index(op));
 	cpupid_set(s, new, cpupid_get(s, old));
 	if (!(op->flags & PG_ANON)) {
 		struct file *f = NULL;
 		for (f = s->files; f && f->id != op->owner; f = f->next_file)
 			;
-		if (f && !radix_set(&f->cache, op->index, new)) {
+		if (f && !radix_set(&f->cache, page_index(op), new)) {
 			get_page(s, new);
 			put_page(s, old);
 		}

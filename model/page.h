@@ -62,15 +62,36 @@ struct page {
 	uint8_t lru;           /* list the page is on, LRU_NONE if none */
 	uint8_t in_batch;      /* entries in per-CPU batches */
 	uint8_t folio_order;   /* page-cache folio of 2^order pages (aligned by index) */
-	uint8_t pad;
-	pfn_t prev, next;      /* LRU list links; free-list link when free */
+	uint8_t index_hi;      /* bits 32..39 of the index (page_index()) */
+	union {
+		pfn_t prev;    /* LRU list link (with next); free-list link when free */
+		/* 6.x: valid while PG_lru and PG_unevictable.  The unevictable
+		 * list is not linked there (lruvec_add_folio() @ v6.1 links no
+		 * unevictable folio), and struct folio keeps the count in
+		 * lru.prev's place: so does this */
+		uint32_t mlock_count;
+	};
+	pfn_t next;
 	uint32_t mapcount;     /* PTEs that map the page */
 	uint32_t refcount;
-	uint32_t mlock_count;  /* valid while PG_lru and PG_unevictable (6.x) */
 	uint32_t owner;        /* anon_vma id (PG_ANON) or file id */
-	uint64_t index;        /* page offset in the file / linear anon index */
-};                             /* 40 bytes: a swap cache, when modelled, keeps its
+	uint32_t index_lo;     /* page offset in the file / linear anon index:
+				* 40 bits, more than the 36 of any key the page
+				* cache or a page table holds */
+};                             /* 32 bytes: a swap cache, when modelled, keeps its
 				* slots beside it (the field was never set) */
+
+_Static_assert(sizeof(struct page) == 32, "a page frame is 32 bytes (docs/performance.md)");
+
+static inline uint64_t page_index(const struct page *p)
+{
+	return (uint64_t)p->index_hi << 32 | p->index_lo;
+}
+static inline void page_set_index(struct page *p, uint64_t index)
+{
+	p->index_lo = (uint32_t)index;
+	p->index_hi = (uint8_t)(index >> 32);
+}
 
 #define PAGE_CHUNK_SHIFT 16
 #define PAGE_CHUNK (1u << PAGE_CHUNK_SHIFT)

@@ -260,7 +260,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 			break;
 		}
 	if (f) {
-		radix_clear(&f->cache, p->index);
+		radix_clear(&f->cache, page_index(p));
 		count_vm(s, NR_FILE_PAGES, -1);
 		if (f->shmem)
 			count_vm(s, NR_SHMEM, -1); /* a clean shmem page is just dropped */
@@ -340,8 +340,8 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, e
 {
 	uint64_t freed = 0;
 	int64_t out0 = s->stat.v[PSWPOUT] + s->stat.v[PGROTATED];
-	for (uint64_t i = 0; i < nr && s->lru.tail[l]; i++) {
-		pfn_t pfn = s->lru.tail[l];
+	for (uint64_t i = 0; i < nr && lru_tail(s, l); i++) {
+		pfn_t pfn = lru_tail(s, l);
 		struct page *p = spage(s, pfn);
 		lru_del_page(s, pfn);
 		p->refcount++;

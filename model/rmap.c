@@ -72,7 +72,7 @@ static unsigned folio_pages(struct vmsys *s, struct vma *v, pfn_t pfn, pfn_t *ou
 		out[0] = pfn;
 		return 1;
 	}
-	uint64_t nr = 1ULL << p->folio_order, head = p->index & ~(nr - 1);
+	uint64_t nr = 1ULL << p->folio_order, head = page_index(p) & ~(nr - 1);
 	unsigned n = 0;
 	for (uint64_t i = head; i < head + nr && n < max; i++) {
 		pfn_t q = file_find_page(s, v->file, i);
@@ -98,7 +98,7 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 		if (p->folio_order && s->sem->pagecache_large_folios && (v->flags & VM_LOCKED)) {
 			/* folio_remove_rmap_ptes(): unmapping any part of a large
 			 * folio munlocks all of it, once per batch of its PTEs */
-			uint64_t key = ((uint64_t)p->owner << 40) ^ (p->index >> p->folio_order) ^
+			uint64_t key = ((uint64_t)p->owner << 40) ^ (page_index(p) >> p->folio_order) ^
 				       ((uint64_t)p->folio_order << 36);
 			if (s->zap_folio_key != key + 1) {
 				if (s->zap_folio_key != UINT64_MAX) /* inside a zap */
@@ -162,7 +162,7 @@ void rmap_walk(struct vmsys *s, pfn_t pfn,
 				for (struct avc *c = v->avc_list; c; c = c->vma_next)
 					if (c->av->id == p->owner)
 						chained = true;
-				if (chained && !walk_one(s, v, p->index, pfn, fn, ctx))
+				if (chained && !walk_one(s, v, page_index(p), pfn, fn, ctx))
 					return;
 			}
 		}
@@ -172,7 +172,7 @@ void rmap_walk(struct vmsys *s, pfn_t pfn,
 		if (f->id != p->owner)
 			continue;
 		for (struct vma *v = f->i_mmap; v; v = v->file_next)
-			if (!walk_one(s, v, p->index, pfn, fn, ctx))
+			if (!walk_one(s, v, page_index(p), pfn, fn, ctx))
 				return;
 		return;
 	}

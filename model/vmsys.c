@@ -595,7 +595,7 @@ static void fill_page_info(struct vmsys *s, pfn_t pfn, struct vm_page_info *pi)
 	pi->writeback = (p->flags & PG_WRITEBACK) != 0;
 	pi->uptodate = (p->flags & PG_UPTODATE) != 0;
 	pi->mapcount = p->mapcount;
-	pi->mlock_count = p->mlock_count;
+	pi->mlock_count = page_mlock_count(s, p);
 }
 
 bool vmsys_next_page(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t end)
@@ -664,12 +664,17 @@ void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi)
 	mi->file_pages = (uint64_t)s->stat.v[NR_FILE_PAGES];
 }
 
+bool vmsys_lru_linked(const struct vmsys *s, int list)
+{
+	return list < 0 || list >= NR_LRU_LISTS || lru_linked(s, (enum lru_list)list);
+}
+
 void vmsys_lru_walk(struct vmsys *s, int list, void (*fn)(void *ctx, uint32_t pfn,
 		    const struct vm_page_info *pi), void *ctx)
 {
 	if (list < 0 || list >= NR_LRU_LISTS)
 		return;
-	for (pfn_t pfn = s->lru.head[list]; pfn; pfn = spage(s, pfn)->next) {
+	for (pfn_t pfn = lru_first(s, list); pfn; pfn = lru_next(s, list, pfn)) {
 		struct vm_page_info pi;
 		memset(&pi, 0, sizeof(pi));
 		fill_page_info(s, pfn, &pi);

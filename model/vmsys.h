@@ -294,6 +294,9 @@ struct vm_meminfo {
 };
 void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi);
 
+/* Whether LRU list `list` is linked; the 6.x unevictable list is a count
+ * only, and vmsys_lru_walk() gives its pages in pfn order. */
+bool vmsys_lru_linked(const struct vmsys *s, int list);
 /* LRU walk for the `lru` view: calls fn for every page on list l in order
  * from head (most recent) to tail. */
 void vmsys_lru_walk(struct vmsys *s, int list, void (*fn)(void *ctx, uint32_t pfn,

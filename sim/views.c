@@ -457,6 +457,9 @@ void view_lru(FILE *f, const struct view_ctx *c)
 	      "# taken after the per-CPU batches were drained; map = mapcount, mlk = mlock_count\n"
 	      "#     pos        pfn    map   mlk  flags\n",
 	      f);
+	if (!vmsys_lru_linked(c->sys, 4))
+		fputs("# the unevictable list is a count, not a list, on this kernel (lruvec_add_folio()\n"
+		      "# links no unevictable folio, whose lru.prev holds its mlock_count): pfn order\n", f);
 	for (int l = 0; l < 5; l++) {
 		uint64_t n = vmsys_lru_size(c->sys, l);
 		fprintf(f, "%s: %" PRIu64 " page%s\n", lru_names[l], n, n == 1 ? "" : "s");

@@ -269,6 +269,51 @@ START_TEST(shared_anon_two_locked_vmas)
 }
 END_TEST
 
+/* 6.x links no unevictable page (lruvec_add_folio() @ v6.1): the list is
+ * a count, its pages are found by their flags in pfn order, and each
+ * keeps its mlock_count where its links would be.  4.4 links them. */
+struct walk { unsigned n; uint32_t last; bool ascending; };
+static void walk_one(void *ctx, uint32_t pfn, const struct vm_page_info *pi)
+{
+	struct walk *w = ctx;
+	(void)pi;
+	w->ascending &= pfn > w->last;
+	w->last = pfn;
+	w->n++;
+}
+
+START_TEST(unevictable_is_a_count_on_6x)
+{
+	machine(0);
+	ck_assert(!vmsys_lru_linked(S, 4));
+	ck_assert(vmsys_lru_linked(S, 0));
+	ck_assert_int_eq(map(T, A1, N, M_SHARED, -1), (int64_t)A1);
+	ck_assert_int_eq(touch(A1), N);
+	ck_assert_int_eq(vm_mlock(S, T, A1, N * PG), 0);
+	ck_assert_int_eq(vm_fork(S, T, SIGCHLD_, 2), 2);
+	struct task *child = vmsys_task(S, 2, false);
+	ck_assert_int_eq(vm_mlock(S, child, A1, N / 2 * PG), 0);
+	vm_drain_all(S);
+	struct walk w = { 0, 0, true };
+	vmsys_lru_walk(S, 4, walk_one, &w);
+	ck_assert_uint_eq(w.n, N);
+	ck_assert(w.ascending);
+	ck_assert_uint_eq(vmsys_lru_size(S, 4), N);
+	for (unsigned i = 0; i < N; i++)
+		ck_assert_uint_eq(page(T, A1 + i * PG).mlock_count, i < N / 2 ? 2 : 1);
+	machine_free(); /* the invariants hold on the list that is a count */
+
+	struct vmsys_config c;
+	vmsys_config_default(&c, semantics_find("4.4"));
+	char err[256];
+	S = vmsys_new(&c, err, sizeof(err));
+	ck_assert_ptr_nonnull(S);
+	ck_assert(vmsys_lru_linked(S, 4));
+	vmsys_free(S);
+	S = NULL;
+}
+END_TEST
+
 /* A MAP_SHARED file mapped twice in one process, both locked. */
 START_TEST(shared_file_mapped_twice)
 {
@@ -379,6 +424,7 @@ int main(void)
 	tcase_add_test(tc, onfault_page_waits_in_batch);
 	tcase_add_test(tc, munlock_to_inactive);
 	tcase_add_test(tc, shared_anon_two_locked_vmas);
+	tcase_add_test(tc, unevictable_is_a_count_on_6x);
 	tcase_add_test(tc, shared_file_mapped_twice);
 	tcase_add_test(tc, reclaim_file_pages_not_locked);
 	tcase_add_test(tc, reclaim_swaps_anon);
