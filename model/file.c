@@ -164,6 +164,7 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 {
 	(void)ctx;
 	pfn_t pfn = pte_pfn(*pte);
+	pte_changed(s);
 	radix_clear(&v->mm->pt, addr >> PAGE_SHIFT);
 	rmap_remove(s, v, pfn);
 	return true;

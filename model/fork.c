@@ -33,6 +33,7 @@ static int copy_ptes(struct vmsys *s, struct vma *src, struct vma *dst)
 			struct page *p = spage(s, pfn);
 			if ((p->flags & PG_ANON) && !vma_is_shared(src)) {
 				/* COW: both sides lose write */
+				pte_changed(s);
 				*ptep &= ~(uint64_t)(PTE_WRITE | PTE_EXCL);
 				pte = *ptep;
 			}

@@ -6,7 +6,7 @@
  *
  * Owns: the machine, processes, address spaces, files and the functions the
  *   model modules call in each other.
- * May call: kerr, lru, page, radix, semantics, tracepoint, vma, vmflags, vmstat,
+ * May call: hitmap, kerr, lru, page, radix, semantics, tracepoint, vma, vmflags, vmstat,
  *   vmsys.
  */
 #ifndef VMSIM_INTERNAL_H
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "kerr.h"
+#include "hitmap.h"
 #include "lru.h"
 #include "page.h"
 #include "radix.h"
@@ -161,6 +162,7 @@ struct mm {
 	uint32_t id;
 	uint64_t numa_scan_offset; /* where task_numa_work() goes on (numa.c) */
 	uint64_t numa_scan_seq;    /* full passes over the address space */
+	struct hitmap hm;          /* the accesses that change nothing (hitmap.h) */
 };
 
 struct task {
@@ -228,7 +230,15 @@ struct vmsys {
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */
 	void *tp_ctx;
+	uint64_t pt_gen;           /* PTE generation: the hit bits of every mm hold
+				    * only while it stays (hitmap.h, pte_changed()) */
 };
+
+/* A PTE is about to lose something an access relies on - its presence,
+ * its young, dirty or write bit, its pfn - or to become PROT_NONE: no hit
+ * bit set before may be believed (hitmap.h).  Every such change calls
+ * this first; adding a PTE or a bit need not. */
+static inline void pte_changed(struct vmsys *s) { s->pt_gen++; }
 
 /* hand e to the listener, with the current task's pid (vmsys.c) */
 void tp_emit(struct vmsys *s, struct tp_event *e);

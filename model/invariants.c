@@ -16,6 +16,11 @@
  *                   on 6.18: traces/golden/mlock-batch/munmap-leaves-munlock-batched*)
  *   locked-vm       locked_vm equals the pages of the VM_LOCKED VMAs, plus
  *                   what the semantics' documented accounting quirks add
+ *   pte-vma         every present PTE lies in a VMA, is writable only if
+ *                   the VMA is, PROT_NONE exactly when the VMA grants no
+ *                   access (what vm_touch_hit() decides by)
+ *   hitmap          every hit bit valid under the PTE generation is true
+ *                   of its PTE (hitmap.h)
  *
  * vmsys_check_pages() applies the page rules to the pages one event
  * touched, and the list sizes, so that replay can check every access and
@@ -71,9 +76,35 @@ static unsigned check_ptes(struct task *t, char *msg, size_t len, unsigned nv)
 	}
 }
 
+/* hitmap: every hit bit that holds under the PTE generation is true of
+ * its PTE (hitmap.h) - a change that forgot pte_changed() shows here */
+struct hit_ctx {
+	struct task *t;
+	char *msg;
+	size_t len;
+	unsigned nv;
+};
+
+static void check_hit(void *ctx, uint64_t vpn, bool w)
+{
+	struct hit_ctx *c = ctx;
+	char *msg = c->msg;
+	size_t len = c->len;
+	unsigned nv = c->nv;
+	uint64_t pte = radix_get(&c->t->mm->pt, vpn);
+	if (!pte_permits(pte, false) || !(pte & PTE_YOUNG) ||
+	    (w && (!pte_permits(pte, true) || !(pte & PTE_DIRTY))))
+		FAIL("hitmap: pid %d: the %s bit of 0x%llx holds, but its PTE is 0x%llx", c->t->pid,
+		     w ? "write" : "read", (unsigned long long)(vpn << PAGE_SHIFT), (unsigned long long)pte);
+	c->nv = nv;
+}
+
 static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len, unsigned nv)
 {
 	nv = check_ptes(t, msg, len, nv);
+	struct hit_ctx hc = { t, msg, len, nv };
+	hitmap_walk(&t->mm->hm, s->pt_gen, check_hit, &hc);
+	nv = hc.nv;
 	struct mm *mm = t->mm;
 	uint64_t n = 0, locked = 0, prev_end = 0;
 	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;

@@ -164,6 +164,7 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 					for (uint64_t i = 0; i < nr; i++) {
 						uint64_t *q = radix_peek(&mm->pt, vpn + i);
 						pfn_t x = pte_pfn(*q);
+						pte_changed(s);
 						*q &= ~(uint64_t)PTE_YOUNG;
 						spage(s, x)->flags &= ~PG_REFERENCED;
 						if (pageout)
@@ -176,6 +177,7 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 				continue;
 			}
 			if (p->mapcount == 1) {
+				pte_changed(s);
 				*ptep &= ~(uint64_t)PTE_YOUNG;
 				p->flags &= ~PG_REFERENCED;
 				if (pageout)
@@ -278,6 +280,7 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 			struct page *p = spage(s, pte_pfn(*ptep));
 			if (p->mapcount != 1 || !(p->flags & PG_ANON) || (p->flags & PG_UNEVICTABLE))
 				continue;
+			pte_changed(s);
 			*ptep &= ~(uint64_t)(PTE_DIRTY | PTE_YOUNG);
 			if (p->flags & PG_LRU) {
 				lru_del_page(s, pte_pfn(*ptep));

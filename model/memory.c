@@ -98,11 +98,26 @@ bool pte_table_alloc(struct vmsys *s)
 	return physmem_avail(&s->pm) > 0;
 }
 
+/* The hit bits of a PTE just written (hitmap.h): once the hot loop has
+ * made the mm's hit map, a fault's PTEs are hits for the accesses after
+ * it, without another look at the PTE. */
+static void note_hits(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte)
+{
+	if (!mm->hm.slot)
+		return;
+	bool r = pte_permits(pte, false) && (pte & PTE_YOUNG);
+	hitmap_note(&mm->hm, s->pt_gen, vpn, r, r && pte_permits(pte, true) && (pte & PTE_DIRTY));
+}
+
 static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom)
 {
 	uint64_t vpn = addr >> PAGE_SHIFT;
+	if (radix_get(&mm->pt, vpn))
+		pte_changed(s); /* a PTE replaced (the zero page's, a COW) */
 	if ((!radix_has_leaf(&mm->pt, vpn) && !pte_table_alloc(s)) || radix_set(&mm->pt, vpn, pte))
 		*oom = 1;
+	else
+		note_hits(s, mm, vpn, pte);
 }
 
 /*
@@ -672,6 +687,7 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 	pfn_t copy = new_cow_page(s, v, addr, oom);
 	if (!copy)
 		return VMF_SIGBUS;
+	pte_changed(s);
 	*ptep = mk_pte(copy, PTE_PRESENT | PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL);
 	(void)mm;
 	rmap_add(s, v, copy, true);
@@ -710,6 +726,7 @@ static enum vm_fault_kind do_swap(struct vmsys *s, struct vma *v, uint64_t addr,
 		fl |= PTE_WRITE;
 	if (write)
 		fl |= PTE_DIRTY;
+	pte_changed(s);
 	*ptep = mk_pte(pfn, fl);
 	if (s->sem->page_model == PLM_RMAP_WALK) {
 		/* mm/memory.c:do_swap_page() @ v4.0: the page comes through the
@@ -839,13 +856,14 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 }
 
 /* The access itself after any fault: hardware sets young (and dirty). */
-static void touch_pte(struct mm *mm, uint64_t addr, bool write)
+static void touch_pte(struct vmsys *s, struct mm *mm, uint64_t addr, bool write)
 {
 	uint64_t *ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
 	if (ptep && (*ptep & PTE_PRESENT)) {
 		*ptep |= PTE_YOUNG;
 		if (write)
 			*ptep |= PTE_DIRTY;
+		note_hits(s, mm, addr >> PAGE_SHIFT, *ptep);
 	}
 }
 
@@ -911,7 +929,7 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 		return VMF_SIGSEGV;
 	enum vm_fault_kind r = handle_fault(s, t, v, addr, mode);
 	if (r == VMF_NONE || r == VMF_MINOR || r == VMF_MAJOR)
-		touch_pte(mm, addr, (mode & 2) != 0);
+		touch_pte(s, mm, addr, (mode & 2) != 0);
 	return r;
 }
 
@@ -919,12 +937,18 @@ bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, 
 {
 	if ((mode & 4) || !len || (addr & ~PAGE_MASK) + len > PAGE_SIZE || !t->mm)
 		return false;
+	struct mm *mm = t->mm;
 	bool write = (mode & 2) != 0;
-	uint64_t *ptep = radix_peek(&t->mm->pt, addr >> PAGE_SHIFT);
+	uint64_t vpn = addr >> PAGE_SHIFT;
+	s->nevents = 0;
+	if (hitmap_test(&mm->hm, s->pt_gen, vpn, write))
+		return true; /* young (and dirty) already: nothing to set */
+	uint64_t *ptep = radix_peek(&mm->pt, vpn);
 	if (!ptep || !pte_permits(*ptep, write))
 		return false;
-	s->nevents = 0;
 	*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
+	hitmap_make(&mm->hm);
+	note_hits(s, mm, vpn, *ptep);
 	return true;
 }
 
@@ -932,7 +956,10 @@ void vm_prefetch_pte(const struct task *t, uint64_t addr)
 {
 	if (!t->mm)
 		return;
-	radix_prefetch(&t->mm->pt, addr >> PAGE_SHIFT);
+	if (t->mm->hm.slot)
+		hitmap_prefetch(&t->mm->hm, addr >> PAGE_SHIFT);
+	else
+		radix_prefetch(&t->mm->pt, addr >> PAGE_SHIFT);
 }
 
 int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
@@ -982,7 +1009,7 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 			if (!ptep || pte_permits(*ptep, write))
 				break;
 		}
-		touch_pte(mm, a, write);
+		touch_pte(s, mm, a, write);
 	}
 	return faults;
 }
@@ -1097,6 +1124,7 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			vpn++;
 			continue;
 		}
+		pte_changed(s);
 		radix_clear(&mm->pt, vpn);
 		if (pte & PTE_PRESENT) {
 			pfn_t pfn = pte_pfn(pte);

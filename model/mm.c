@@ -46,6 +46,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 	 * The model has one CPU, so it drains here. */
 	lru_add_drain(s);
 	radix_destroy(&mm->pt);
+	hitmap_free(&mm->hm);
 	vma_tree_release(&mm->vmas);
 	free(mm);
 }

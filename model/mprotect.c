@@ -17,6 +17,7 @@ static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint
 	bool can_write = (v->flags & VM_WRITE) != 0;
 	/* pte_modify() to vm_page_prot: PAGE_NONE for a VMA without access */
 	uint64_t none = (v->flags & VM_ACCESS_FLAGS) ? 0 : PTE_NOACCESS;
+	pte_changed(s);
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t *ptep = radix_peek(&mm->pt, vpn);
 		if (*ptep & PTE_PRESENT) {

@@ -64,10 +64,12 @@ static int check_source(struct vmsys *s, struct task *t, struct vma *v, const st
 }
 
 /* Move the PTEs of [old, old+len) to new (move_page_tables()). */
-static void move_ptes(struct mm *mm, uint64_t old, uint64_t new, uint64_t len, int *err)
+static void move_ptes(struct vmsys *s, struct mm *mm, uint64_t old, uint64_t new, uint64_t len,
+		      int *err)
 {
 	if (!len)
 		return;
+	pte_changed(s);
 	uint64_t vpn = old >> PAGE_SHIFT, last = ((old + len) >> PAGE_SHIFT) - 1;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
@@ -125,7 +127,7 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 	   .old_start = old_addr, .old_end = old_addr + old_len, .new_flags = flags,
 	   .old_flags = flags, .after = mm->map_count);
 	int err = 0;
-	move_ptes(mm, old_addr, new_addr, old_len, &err);
+	move_ptes(s, mm, old_addr, new_addr, old_len, &err);
 	if (err)
 		return err;
 	vm_stat_account(mm, flags, (int64_t)(new_len >> PAGE_SHIFT));

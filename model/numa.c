@@ -111,6 +111,7 @@ static uint64_t change_prot_numa(struct vmsys *s, struct task *t, struct vma *v,
 		pte |= PTE_NUMA;
 		if (!r->preserve_write)
 			pte &= ~(uint64_t)PTE_WRITE;
+		pte_changed(s);
 		*ptep = pte;
 		n++;
 	}
@@ -377,6 +378,7 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 			fl |= PTE_NOACCESS;
 		if (sem->numa.migrate_keeps_pte_ad)
 			fl |= (unsigned)(m->pte & (PTE_YOUNG | PTE_DIRTY));
+		pte_changed(s);
 		if (ptep)
 			*ptep = mk_pte(new, fl);
 		rmap_add(s, m->v, new, false);
@@ -472,6 +474,7 @@ enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, 
 	uint64_t pte = (*ptep & ~(uint64_t)(PTE_NUMA | PTE_WRITE)) | PTE_YOUNG;
 	if (was_writable || vm_page_prot_writable(v))
 		pte |= PTE_WRITE;
+	pte_changed(s);
 	*ptep = pte;
 	struct page *p = spage(s, pfn);
 	if (pfn == PFN_ZERO || (r->large_folio_no_hint && p->folio_order)) {

@@ -58,6 +58,7 @@ static bool referenced_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64
 		/* page_referenced_one() @ v4.4, folio_referenced_one() @ v6.1:
 		 * the bit is cleared, but a reference through a sequentially
 		 * read mapping does not count */
+		pte_changed(s);
 		*pte &= ~(uint64_t)PTE_YOUNG;
 		if (!(v->flags & VM_SEQ_READ))
 			ctx->young++;
@@ -132,10 +133,12 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 			count_vm(s, NR_DIRTY, 1);
 	}
 	if (ctx->to_swap) {
+		pte_changed(s);
 		*pte = mk_pte(ctx->slot, PTE_SWAP);
 		s->swap_map[ctx->slot]++;
 		v->mm->swap_ents++;
 	} else {
+		pte_changed(s);
 		radix_clear(&v->mm->pt, addr >> PAGE_SHIFT);
 	}
 	rmap_remove(s, v, pfn);

@@ -337,6 +337,12 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 void vmsys_begin_call(struct vmsys *s, struct task *t)
 {
 	s->current = t;
+	pte_changed(s); /* a call may change any PTE: no hit bit is believed across it */
+}
+
+void vmsys_begin_access(struct vmsys *s, struct task *t)
+{
+	s->current = t; /* an access changes PTEs only where pte_changed() says so */
 }
 
 void vmsys_end_call(struct vmsys *s, struct task *t)

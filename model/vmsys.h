@@ -67,6 +67,9 @@ int task_pid(const struct task *t);
 /* Bracket each call made on behalf of t: the OOM killer may pick the
  * calling task, which then dies when its call ends (vmsys_end_call). */
 void vmsys_begin_call(struct vmsys *s, struct task *t);
+/* The same for an access (touch, fault): it keeps the hit bits that
+ * the hot loop's vm_touch_hit() relies on (hitmap.h). */
+void vmsys_begin_access(struct vmsys *s, struct task *t);
 void vmsys_end_call(struct vmsys *s, struct task *t);
 bool task_alive(const struct task *t);
 /* the model's OOM killer ended it (not the trace) */

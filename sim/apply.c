@@ -65,7 +65,10 @@ int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, ch
 	 * (its process ended, or the trace did, half way through the line) */
 	if (ev->type == EV_CALL && ev->args_missing)
 		return 0;
-	vmsys_begin_call(s, t);
+	if (ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT))
+		vmsys_begin_access(s, t);
+	else
+		vmsys_begin_call(s, t);
 	int rc = apply_call(s, t, ev, out, err, errlen);
 	vmsys_end_call(s, t);
 	return rc;

@@ -3,18 +3,20 @@
  * decoded in bulk, a hit decided from the PTE alone by vm_touch_hit())
  * does exactly what the full path of every event does.
  *
- * Random traces of one process over a small arena - mappings of every
+ * Random traces over a small arena - anonymous and file mappings of every
  * protection, mprotect to and from PROT_NONE, write-only and exec-only,
- * munmap, mremap, MADV_DONTNEED, mlock, reclaim, and touches of every mode and
- * size - are replayed twice under each semantics: every event through
+ * munmap, mremap, madvise (DONTNEED; on 6.x also COLD, PAGEOUT, FREE), mlock, reclaim
+ * with and without swap, forks whose children write (COW) and exit, and
+ * touches of every mode and size - are replayed twice under each semantics: every event through
  * session_next() + session_apply(), and through session_next_hot().  The
  * outcome of every access line (a line the hot loop ran itself is a hit:
  * 0 faults) and the final state - every page of the arena as pagemap and
  * kpageflags show it, every vmstat counter - must be the same.  A hit
  * that skipped a check the full path makes (the VMA's protection: a
- * PROT_NONE page is still mapped) shows as a lost SIGSEGV here.  The
- * full path checks the model's own invariants after every event (among
- * them pte-vma, which the hot loop's decision rests on).
+ * PROT_NONE page is still mapped) shows as a lost SIGSEGV here, a hit
+ * bit kept across a change that made it untrue as a lost accessed or dirty
+ * bit.  Both paths check the model's own invariants after every event they
+ * see (among them pte-vma and hitmap, which the hot loop rests on).
  */
 #include "check_run.h"
 #include <check.h>
@@ -54,26 +56,46 @@ static void range(uint64_t *a, uint64_t *len)
 
 static void gen_trace(FILE *f, const char *kernel)
 {
-	fprintf(f, "# vmsim-trace: 1\n# kernel: %s\n# ram: 64M\n# swap: 0\n# rlimit-memlock: unlimited\n"
-		   "# cap-ipc-lock: yes\n# zero-page: %s\n", kernel, rnd(2) ? "yes" : "no");
+	static const char *const kinds[] = { "MAP_PRIVATE|MAP_ANONYMOUS", "MAP_PRIVATE|MAP_ANONYMOUS",
+					     "MAP_SHARED|MAP_ANONYMOUS", "MAP_SHARED", "MAP_PRIVATE" };
+	static const char *const advice[] = { "MADV_DONTNEED", "MADV_COLD", "MADV_PAGEOUT", "MADV_FREE" };
+	fprintf(f, "# vmsim-trace: 1\n# kernel: %s\n# ram: 64M\n# swap: %s\n# rlimit-memlock: unlimited\n"
+		   "# cap-ipc-lock: yes\n# zero-page: %s\n", kernel, rnd(2) ? "16M" : "0",
+		rnd(2) ? "yes" : "no");
+	fprintf(f, "inherit_file(\"/tmp/hot-file\", %llu, \"0-%u\") = 0\n"
+		   "openat(AT_FDCWD, \"/tmp/hot-file\", O_RDWR) = 3\n",
+		(unsigned long long)(ARENA_PAGES * PG), ARENA_PAGES / 2);
 	fprintf(f, "mmap(%#llx, %llu, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?\n",
 		(unsigned long long)ARENA, (unsigned long long)(ARENA_PAGES * PG));
+	int kids = 0, live_kid = 0;
 	for (int i = 0; i < LINES; i++) {
 		uint64_t a, len;
 		range(&a, &len);
 		unsigned k = rnd(100);
-		if (k < 8)
-			fprintf(f, "mmap(%#llx, %llu, %s, %s|MAP_FIXED, -1, 0) = ?\n", (unsigned long long)a,
-				(unsigned long long)len, prots[rnd(6)],
-				rnd(3) ? "MAP_PRIVATE|MAP_ANONYMOUS" : "MAP_SHARED|MAP_ANONYMOUS");
-		else if (k < 20)
+		if (live_kid && rnd(4) == 0) { /* the child: COW writes, reads, its end */
+			if (rnd(6))
+				fprintf(f, "[pid %d] touch(%#llx, 4096, %s) = ?\n", live_kid, (unsigned long long)a,
+					rnd(2) ? "WRITE" : "READ");
+			else
+				fprintf(f, "[pid %d] exit_group(0) = ?\n", live_kid), live_kid = 0;
+			continue;
+		}
+		if (k < 8) {
+			unsigned kind = rnd(5);
+			fprintf(f, "mmap(%#llx, %llu, %s, %s|MAP_FIXED, %d, %llu) = ?\n", (unsigned long long)a,
+				(unsigned long long)len, prots[rnd(6)], kinds[kind], kind < 3 ? -1 : 3,
+				kind < 3 ? 0ULL : (unsigned long long)(a - ARENA));
+		} else if (k < 9 && !live_kid && kids < 8) {
+			live_kid = 2 + kids++;
+			fprintf(f, "fork() = %d\n", live_kid);
+		} else if (k < 20)
 			fprintf(f, "mprotect(%#llx, %llu, %s) = ?\n", (unsigned long long)a, (unsigned long long)len,
 				prots[rnd(6)]);
 		else if (k < 23)
 			fprintf(f, "munmap(%#llx, %llu) = ?\n", (unsigned long long)a, (unsigned long long)len);
 		else if (k < 26)
-			fprintf(f, "madvise(%#llx, %llu, MADV_DONTNEED) = ?\n", (unsigned long long)a,
-				(unsigned long long)len);
+			fprintf(f, "madvise(%#llx, %llu, %s) = ?\n", (unsigned long long)a,
+				(unsigned long long)len, advice[kernel[0] == '6' ? rnd(4) : 0]);
 		else if (k < 29)
 			fprintf(f, "%s(%#llx, %llu) = ?\n", rnd(2) ? "mlock" : "munlock", (unsigned long long)a,
 				(unsigned long long)len);
@@ -125,8 +147,9 @@ static void replay(const char *path, bool hot, struct run *r)
 		ck_assert_msg(session_apply(&ss, ev, &out, err, sizeof(err)) == 0, "%s:%lu: %s", path,
 			      ev->line, err);
 		char msg[512];
-		ck_assert_msg(hot || vmsys_check_invariants(ss.sys, msg, sizeof(msg)) == 0,
-			      "%s:%lu: the model's invariant: %s", path, ev->line, msg);
+		ck_assert_msg(vmsys_check_invariants(ss.sys, msg, sizeof(msg)) == 0,
+			      "%s:%lu: the model's invariant (%s path): %s", path, ev->line,
+			      hot ? "hot" : "full", msg);
 		if (ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT) &&
 		    ev->line < LINES + 16) {
 			r->kind[ev->line] = (int8_t)(out.kind + 1);
