@@ -42,18 +42,18 @@ uint32_t page_mlock_count(const struct vmsys *s, const struct page *p)
 	       (p->flags & (PG_LRU | PG_UNEVICTABLE)) == (PG_LRU | PG_UNEVICTABLE) ? p->mlock_count : 0;
 }
 
-/* the first page at or after pfn on the unlinked list l: by its flags */
+/* the first page at or after pfn on the unlinked list l: by its flags,
+ * over the frames each node has ever handed out */
 static pfn_t scan_from(struct vmsys *s, enum lru_list l, pfn_t pfn)
 {
-	struct physmem *pm = &s->pm;
-	for (; pfn && pfn <= pm->nr_frames; pfn++) {
-		if (!pm->chunks[pfn >> PAGE_CHUNK_SHIFT]) {
-			pfn |= PAGE_CHUNK - 1; /* a chunk never used holds no page */
-			continue;
+	const struct physmem *pm = &s->pm;
+	for (unsigned n = 0; n < pm->nr_nodes; n++) {
+		const struct numa_node_mem *nm = &pm->node[n];
+		for (pfn_t q = pfn > nm->first ? pfn : nm->first; q < nm->next_unused; q++) {
+			const struct page *p = spage(s, q);
+			if ((p->flags & PG_LRU) && p->lru == l)
+				return q;
 		}
-		const struct page *p = spage(s, pfn);
-		if ((p->flags & PG_LRU) && p->lru == l)
-			return pfn;
 	}
 	return PFN_NONE;
 }

@@ -13,7 +13,8 @@
 #      is timed alone and subtracted)
 #   4. ns/event against the trace length (10^6, 10^7, 10^8 events of the
 #      stream of 1, generated on the fly through a pipe: no disk), raw and
-#      net of the setup (a run of one event)
+#      net of the setup (a run of one event); then the same reads of a
+#      MAP_LOCKED mapping, where every event is a hit from the start
 #   5. bytes per simulated page frame (a 5 GiB mapping faulted in)
 #   6. vmsim check: steps/s at 100 and at 200,000 steps per run
 #   7. --check-invariants against plain replay (2,000 and 2,000,000 reads of
@@ -164,6 +165,24 @@ for e in 1000000 10000000 100000000; do
 		"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
 done
 row "  setup (the file cached and mapped), s" "$ts" "" ""
+# the same reads of a MAP_LOCKED mapping: every page present from the
+# start, so every event is a hit and nothing but the length changes
+streamed_locked() {
+	a=$(cpu sh -c "\"$gen\" gen munson locked random $1 5120 | \"$vmsim\" replay -q -")
+	b=$(cpu sh -c "\"$gen\" gen munson locked random $1 5120 > /dev/null")
+	awk -v a="$a" -v b="$b" 'BEGIN { print a - b }'
+}
+ts=$(streamed_locked 1)
+net6=
+for e in 1000000 10000000 100000000; do
+	e=$((e / q))
+	t=$(streamed_locked $e)
+	net=$(awk -v a="$t" -v b="$ts" 'BEGIN { print a - b }')
+	[ -z "$net6" ] && net6=$net n6=$e
+	row "$e events, MAP_LOCKED (all present)" "$(ns "$t" $e)" "$(ns "$net" $e)" \
+		"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
+done
+row "  setup (5 GiB mapped and populated), s" "$ts" "" ""
 
 echo "5. memory per simulated page frame"
 f=$(trace touch5g touch 5) || exit 1
