@@ -947,7 +947,13 @@ bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, 
 	if (!ptep || !pte_permits(*ptep, write))
 		return false;
 	*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
-	hitmap_make(&mm->hm);
+	if (!mm->hm.slot) {
+		/* the first hit makes the map, from every PTE there is (one pass
+		 * in order: a populated mapping's pages are hits at once) */
+		hitmap_make(&mm->hm);
+		for (uint64_t k = 0; mm->hm.slot && radix_next(&mm->pt, &k, RADIX_KEY_MAX); k++)
+			note_hits(s, mm, k, radix_get(&mm->pt, k));
+	}
 	note_hits(s, mm, vpn, *ptep);
 	return true;
 }
