@@ -41,12 +41,18 @@ static uint64_t rotl(uint64_t x, int k) { return x << k | x >> (64 - k); }
 uint64_t bin_checksum(const unsigned char *p, size_t n)
 {
 	const uint64_t P = 0x9e3779b97f4a7c15ULL;
-	uint64_t h[4] = { 0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL, 0xa4093822299f31d0ULL,
-			  0x082efa98ec4e6c89ULL };
+	/* the lanes in four variables, not an array: the compiler kept an
+	 * array in memory, each update waiting on the store of the last */
+	uint64_t h0 = 0x243f6a8885a308d3ULL, h1 = 0x13198a2e03707344ULL, h2 = 0xa4093822299f31d0ULL,
+		 h3 = 0x082efa98ec4e6c89ULL;
 	size_t i = 0;
-	for (; i + BIN_SLOT <= n; i += BIN_SLOT)
-		for (int k = 0; k < 4; k++)
-			h[k] = rotl((h[k] ^ bin_le64(p + i + 8 * (size_t)k)) * P, 31);
+	for (; i + BIN_SLOT <= n; i += BIN_SLOT) {
+		h0 = rotl((h0 ^ bin_le64(p + i)) * P, 31);
+		h1 = rotl((h1 ^ bin_le64(p + i + 8)) * P, 31);
+		h2 = rotl((h2 ^ bin_le64(p + i + 16)) * P, 31);
+		h3 = rotl((h3 ^ bin_le64(p + i + 24)) * P, 31);
+	}
+	const uint64_t h[4] = { h0, h1, h2, h3 };
 	uint64_t x = (uint64_t)n;
 	for (; i < n; i++) /* a tail shorter than a slot (not in a block) */
 		x = (x ^ p[i]) * P;
