@@ -35,7 +35,8 @@ void file_put(struct vmsys *s, struct file *f)
 {
 	if (--f->refs)
 		return;
-	file_drop_cache(s, f, 0);
+	if (!s->dying) /* vmsys_free() frees the frames all at once */
+		file_drop_cache(s, f, 0);
 	radix_destroy(&f->cache);
 	for (struct file **pp = &s->files; *pp; pp = &(*pp)->next_file)
 		if (*pp == f) {

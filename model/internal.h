@@ -230,6 +230,7 @@ struct vmsys {
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */
 	void *tp_ctx;
+	bool dying;                /* vmsys_free() runs: nothing observes the pages */
 	uint64_t pt_gen;           /* PTE generation: the hit bits of every mm hold
 				    * only while it stays (hitmap.h, pte_changed()) */
 };

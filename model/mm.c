@@ -26,6 +26,11 @@ void mm_put(struct vmsys *s, struct mm *mm)
 {
 	if (--mm->users)
 		return;
+	if (s->dying) { /* vmsys_free(): the structures only, no page is looked at */
+		while (mm->vmas.first)
+			vma_unlink_free(s, mm, mm->vmas.first);
+		goto free;
+	}
 	lru_add_drain(s);
 	/* exit_mmap() @ v4.0/v4.4 tests locked_vm once, then munlocks every
 	 * VM_LOCKED VMA without discharging it */
@@ -45,6 +50,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 	 * child's queued munlocks (traces/golden/file-pagecache/cached-page-mlocked-on-map).
 	 * The model has one CPU, so it drains here. */
 	lru_add_drain(s);
+free:
 	radix_destroy(&mm->pt);
 	hitmap_free(&mm->hm);
 	vma_tree_release(&mm->vmas);
