@@ -933,16 +933,11 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 	return r;
 }
 
-bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode)
+/* vm_touch_hit() past its hit bits: the PTE (apart, so that the common
+ * case saves no registers) */
+__attribute__((noinline)) static bool touch_hit_pte(struct vmsys *s, struct mm *mm, uint64_t vpn,
+						    bool write)
 {
-	if ((mode & 4) || !len || (addr & ~PAGE_MASK) + len > PAGE_SIZE || !t->mm)
-		return false;
-	struct mm *mm = t->mm;
-	bool write = (mode & 2) != 0;
-	uint64_t vpn = addr >> PAGE_SHIFT;
-	s->nevents = 0;
-	if (hitmap_test(&mm->hm, s->pt_gen, vpn, write))
-		return true; /* young (and dirty) already: nothing to set */
 	uint64_t *ptep = radix_peek(&mm->pt, vpn);
 	if (!ptep || !pte_permits(*ptep, write))
 		return false;
@@ -956,6 +951,19 @@ bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, 
 	}
 	note_hits(s, mm, vpn, *ptep);
 	return true;
+}
+
+bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode)
+{
+	if ((mode & 4) || !len || (addr & ~PAGE_MASK) + len > PAGE_SIZE || !t->mm)
+		return false;
+	struct mm *mm = t->mm;
+	bool write = (mode & 2) != 0;
+	uint64_t vpn = addr >> PAGE_SHIFT;
+	s->nevents = 0;
+	if (hitmap_test(&mm->hm, s->pt_gen, vpn, write))
+		return true; /* young (and dirty) already: nothing to set */
+	return touch_hit_pte(s, mm, vpn, write);
 }
 
 void vm_prefetch_pte(const struct task *t, uint64_t addr)
