@@ -37,45 +37,6 @@
 		nv++;                                               \
 	} while (0)
 
-/*
- * pte-vma: every present PTE lies in a VMA, is writable only if the VMA
- * is, and is PROT_NONE (PTE_NOACCESS) exactly when the VMA grants no
- * access - the kernel's page tables never map outside a VMA or beyond its
- * vm_page_prot (unmap_region(), change_protection()), and the hit path
- * (vm_touch_hit()) relies on it to decide an access from the PTE alone.
- */
-static unsigned check_ptes(struct task *t, char *msg, size_t len, unsigned nv)
-{
-	struct mm *mm = t->mm;
-	uint64_t vpn = 0;
-	for (struct vma *v = mm->vmas.first;; v = v->next) {
-		uint64_t gap_end = v ? v->start >> PAGE_SHIFT : RADIX_KEY_MAX + 1;
-		for (; vpn < gap_end && radix_next(&mm->pt, &vpn, gap_end - 1); vpn++)
-			if (radix_get(&mm->pt, vpn) & PTE_PRESENT)
-				FAIL("pte-vma: pid %d: a present PTE at 0x%llx outside every VMA", t->pid,
-				     (unsigned long long)(vpn << PAGE_SHIFT));
-		if (!v)
-			return nv;
-		uint64_t none = (v->flags & VM_ACCESS_FLAGS) ? 0 : PTE_NOACCESS;
-		uint64_t last = (v->end >> PAGE_SHIFT) - 1;
-		for (vpn = v->start >> PAGE_SHIFT; vpn <= last && radix_next(&mm->pt, &vpn, last); vpn++) {
-			uint64_t pte = radix_get(&mm->pt, vpn);
-			if (!(pte & PTE_PRESENT))
-				continue;
-			if ((pte & PTE_WRITE) && !(v->flags & VM_WRITE))
-				FAIL("pte-vma: pid %d: a writable PTE at 0x%llx in VMA [0x%llx, 0x%llx) without VM_WRITE",
-				     t->pid, (unsigned long long)(vpn << PAGE_SHIFT),
-				     (unsigned long long)v->start, (unsigned long long)v->end);
-			if ((pte & PTE_NOACCESS) != none)
-				FAIL("pte-vma: pid %d: the PTE at 0x%llx is %sPROT_NONE in VMA [0x%llx, 0x%llx) %s access",
-				     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), none ? "not " : "",
-				     (unsigned long long)v->start, (unsigned long long)v->end,
-				     none ? "without" : "with");
-		}
-		vpn = v->end >> PAGE_SHIFT;
-	}
-}
-
 /* hitmap: every hit bit that holds under the PTE generation is true of
  * its PTE (hitmap.h) - a change that forgot pte_changed() shows here */
 struct hit_ctx {
@@ -99,15 +60,73 @@ static void check_hit(void *ctx, uint64_t vpn, bool w)
 	c->nv = nv;
 }
 
+/* pte-vma: no present PTE in [vpn, end) - a gap between VMAs */
+static unsigned check_gap(struct task *t, uint64_t vpn, uint64_t end, char *msg, size_t len,
+			  unsigned nv)
+{
+	struct mm *mm = t->mm;
+	for (; vpn < end && radix_next(&mm->pt, &vpn, end - 1); vpn++)
+		if (radix_get(&mm->pt, vpn) & PTE_PRESENT)
+			FAIL("pte-vma: pid %d: a present PTE at 0x%llx outside every VMA", t->pid,
+			     (unsigned long long)(vpn << PAGE_SHIFT));
+	return nv;
+}
+
+/*
+ * The PTEs of v, in one pass:
+ *  - pte-vma: each is writable only if v is, and PROT_NONE (PTE_NOACCESS)
+ *    exactly when v grants no access: the kernel's page tables never map
+ *    beyond vm_page_prot (change_protection()), and the hit path
+ *    (vm_touch_hit()) decides an access from the PTE alone;
+ *  - mlocked-vma (6.x, a VM_LOCKED VMA): see the top of the file.
+ */
+static unsigned check_vma_ptes(struct vmsys *s, struct task *t, struct vma *v, char *msg, size_t len,
+			       unsigned nv)
+{
+	struct mm *mm = t->mm;
+	uint64_t none = (v->flags & VM_ACCESS_FLAGS) ? 0 : PTE_NOACCESS;
+	bool locked = s->sem->page_model == PLM_MLOCK_COUNT &&
+		      (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
+	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+	uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
+	for (; vpn <= last && radix_next(&mm->pt, &vpn, last); vpn++) {
+		uint64_t pte = radix_get(&mm->pt, vpn);
+		if (!(pte & PTE_PRESENT))
+			continue;
+		if ((pte & PTE_WRITE) && !(v->flags & VM_WRITE))
+			FAIL("pte-vma: pid %d: a writable PTE at 0x%llx in VMA [0x%llx, 0x%llx) without VM_WRITE",
+			     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), (unsigned long long)v->start,
+			     (unsigned long long)v->end);
+		if ((pte & PTE_NOACCESS) != none)
+			FAIL("pte-vma: pid %d: the PTE at 0x%llx is %sPROT_NONE in VMA [0x%llx, 0x%llx) %s access",
+			     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), none ? "not " : "",
+			     (unsigned long long)v->start, (unsigned long long)v->end, none ? "without" : "with");
+		pfn_t pfn = pte_pfn(pte);
+		if (!locked || pfn == PFN_ZERO)
+			continue;
+		struct page *p = spage(s, pfn);
+		/* 6.18 leaves a large folio not wholly inside the locked range
+		 * unlocked, by design */
+		if (!(p->flags & PG_ANON) || p->mapcount != 1)
+			continue;
+		if (!(p->flags & PG_MLOCKED))
+			FAIL("mlocked-vma: pid %d: page at 0x%llx (pfn %u) in locked VMA [0x%llx, 0x%llx) is not mlocked",
+			     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), pfn,
+			     (unsigned long long)v->start, (unsigned long long)v->end);
+		else if (drained && !(p->flags & PG_UNEVICTABLE))
+			FAIL("mlocked-vma: pid %d: mlocked page at 0x%llx (pfn %u) is not on the unevictable list after the batches drained",
+			     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), pfn);
+	}
+	return nv;
+}
+
 static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len, unsigned nv)
 {
-	nv = check_ptes(t, msg, len, nv);
 	struct hit_ctx hc = { t, msg, len, nv };
 	hitmap_walk(&t->mm->hm, s->pt_gen, check_hit, &hc);
 	nv = hc.nv;
 	struct mm *mm = t->mm;
 	uint64_t n = 0, locked = 0, prev_end = 0;
-	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
 	for (struct vma *v = mm->vmas.first; v; v = v->next) {
 		n++;
 		if (v->start >= v->end || (v->start & ~PAGE_MASK) || (v->end & ~PAGE_MASK))
@@ -119,34 +138,13 @@ static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len,
 		if (vma_lookup(&mm->vmas, v->start) != v)
 			FAIL("vma-tree: pid %d: tree lookup of 0x%llx does not find its VMA", t->pid,
 			     (unsigned long long)v->start);
+		nv = check_gap(t, prev_end >> PAGE_SHIFT, v->start >> PAGE_SHIFT, msg, len, nv);
 		prev_end = v->end;
 		if (v->flags & VM_LOCKED)
 			locked += vma_pages(v);
-		if (s->sem->page_model != PLM_MLOCK_COUNT || (v->flags & (VM_LOCKED | VM_SPECIAL)) != VM_LOCKED)
-			continue;
-		uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
-		while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
-			uint64_t pte = radix_get(&mm->pt, vpn);
-			pfn_t pfn = pte_pfn(pte);
-			if ((pte & PTE_PRESENT) && pfn != PFN_ZERO) {
-				struct page *p = spage(s, pfn);
-				/* 6.18 leaves a large folio not wholly inside the
-				 * locked range unlocked, by design */
-				if (!(p->flags & PG_ANON) || p->mapcount != 1) {
-					vpn++;
-					continue;
-				}
-				if (!(p->flags & PG_MLOCKED))
-					FAIL("mlocked-vma: pid %d: page at 0x%llx (pfn %u) in locked VMA [0x%llx, 0x%llx) is not mlocked",
-					     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), pfn,
-					     (unsigned long long)v->start, (unsigned long long)v->end);
-				else if (drained && !(p->flags & PG_UNEVICTABLE))
-					FAIL("mlocked-vma: pid %d: mlocked page at 0x%llx (pfn %u) is not on the unevictable list after the batches drained",
-					     t->pid, (unsigned long long)(vpn << PAGE_SHIFT), pfn);
-			}
-			vpn++;
-		}
+		nv = check_vma_ptes(s, t, v, msg, len, nv);
 	}
+	nv = check_gap(t, prev_end >> PAGE_SHIFT, RADIX_KEY_MAX + 1, msg, len, nv);
 	if (n != mm->vmas.count || n != mm->map_count)
 		FAIL("vma-tree: pid %d: %llu VMAs listed, tree counts %llu, map_count %llu", t->pid,
 		     (unsigned long long)n, (unsigned long long)mm->vmas.count,
@@ -177,14 +175,17 @@ unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
 	static const enum vmstat_item stat[NR_LRU_LISTS] = {
 		NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
 	};
+	/* a list not linked (6.x's unevictable) is counted in the frame walk below */
+	uint64_t unlinked[NR_LRU_LISTS] = { 0 };
 	for (int l = 0; l < NR_LRU_LISTS; l++) {
 		uint64_t count = 0;
 		pfn_t prev = PFN_NONE;
-		bool linked = lru_linked(s, (enum lru_list)l);
+		if (!lru_linked(s, (enum lru_list)l))
+			continue;
 		for (pfn_t pfn = lru_first(s, (enum lru_list)l); pfn; pfn = lru_next(s, (enum lru_list)l, pfn)) {
 			struct page *p = spage(s, pfn);
 			count++;
-			if (linked && p->prev != prev)
+			if (p->prev != prev)
 				FAIL("lru-lists: broken back link at pfn %u", pfn);
 			prev = pfn;
 			if (!(p->flags & PG_LRU) || p->lru != l || page_lru(p) != (enum lru_list)l)
@@ -212,8 +213,20 @@ unsigned vmsys_check_invariants(struct vmsys *s, char *msg, size_t len)
 			FAIL("lru-lists: pfn %u has PG_lru but is on no list", pfn);
 		if (!(p->flags & PG_LRU) && p->lru != LRU_NONE)
 			FAIL("lru-lists: pfn %u is on list %d without PG_lru", pfn, p->lru);
+		if ((p->flags & PG_LRU) && p->lru < NR_LRU_LISTS && !lru_linked(s, (enum lru_list)p->lru)) {
+			unlinked[p->lru]++;
+			if (page_lru(p) != (enum lru_list)p->lru)
+				FAIL("lru-lists: pfn %u is on list %d but its flags say list %d", pfn, p->lru,
+				     (int)page_lru(p));
+		}
 		}
 	}
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		if (!lru_linked(s, (enum lru_list)l) &&
+		    (unlinked[l] != s->lru.size[l] || (int64_t)unlinked[l] != s->stat.v[stat[l]]))
+			FAIL("lru-lists: list %d holds %llu pages; size says %llu, %s says %lld", l,
+			     (unsigned long long)unlinked[l], (unsigned long long)s->lru.size[l],
+			     vmstat_name(stat[l]), (long long)s->stat.v[stat[l]]);
 	if (node_free != s->pm.nr_free)
 		FAIL("numa-nodes: the nodes hold %llu free frames, the machine %llu",
 		     (unsigned long long)node_free, (unsigned long long)s->pm.nr_free);

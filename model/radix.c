@@ -211,6 +211,10 @@ bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 		struct radix_node *n = r->root;
 		int level = 0;
 		uint64_t span = 0;
+		if ((k >> RADIX_BITS) == r->cache_base) {
+			n = (struct radix_node *)r->cache_leaf; /* a walk in order: no descent */
+			level = 3;
+		}
 		for (; n && level < 3; level++) {
 			void *child = n->slot[idx(k, level)];
 			if (!child)
@@ -219,6 +223,8 @@ bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 		}
 		if (level == 3) {
 			struct radix_leaf *leaf = (struct radix_leaf *)n;
+			r->cache_base = k >> RADIX_BITS;
+			r->cache_leaf = leaf;
 			for (unsigned i = (unsigned)(k & (RADIX_FAN - 1)); i < RADIX_FAN; i++, k++) {
 				if (k > last)
 					return false;

@@ -652,6 +652,12 @@ int64_t vmsys_vmstat(const struct vmsys *s, int item)
 	return (item >= 0 && item < NR_VMSTAT_ITEMS) ? s->stat.v[item] : 0;
 }
 
+uint64_t vmsys_frames_used(const struct vmsys *s)
+{
+	uint64_t free = physmem_avail(&s->pm);
+	return s->pm.nr_frames > free ? s->pm.nr_frames - free : 0;
+}
+
 void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi)
 {
 	memset(mi, 0, sizeof(*mi));

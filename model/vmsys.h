@@ -296,6 +296,8 @@ struct vm_meminfo {
 		mapped, shmem, file_pages, swap_cached, page_tables;
 };
 void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi);
+/* MemTotal - MemFree of vmsys_meminfo(), in pages, without the rest */
+uint64_t vmsys_frames_used(const struct vmsys *s);
 
 /* Whether LRU list `list` is linked; the 6.x unevictable list is a count
  * only, and vmsys_lru_walk() gives its pages in pfn order. */

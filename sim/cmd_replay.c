@@ -76,12 +76,7 @@ static bool full_walk_due(struct vmsys *s, unsigned long since)
 {
 	if (check_every)
 		return since >= check_every;
-	if (since < 1000)
-		return false;
-	struct vm_meminfo mi;
-	vmsys_meminfo(s, &mi);
-	uint64_t used = mi.total > mi.free ? mi.total - mi.free : 0;
-	return since >= used / 16;
+	return since >= 1000 && since >= vmsys_frames_used(s) / 16;
 }
 
 /* the pages an event touched, as its tracepoints name them */
