@@ -20,7 +20,9 @@
 #   7. --check-invariants against plain replay (2,000 and 2,000,000 reads of
 #      a 1 GiB mapping)
 # CPU time is the task clock of the process and its children (perf stat;
-# /usr/bin/time's user + system where perf is missing); BASELINE, when given, runs the same figures for a ratio.
+# /usr/bin/time's user + system where perf is missing); BASELINE, when given,
+# runs every figure but the kernel's and gen-trace's own memory count again
+# with that binary.
 # BENCH_QUICK=1 scales every count down by 10 (a smoke run).
 vmsim=${1:-./vmsim}
 base=${2:-$BASELINE}
@@ -114,11 +116,14 @@ if [ -f $pb/eric.c ] && [ -d /dev/shm ]; then
 	done
 	"$gen" gen stream $out/stream.txt 1024 > $out/stream.trace
 	"$gen" gen stream /dev/null 1024 > $out/stream0.trace
-	t=$(cpu "$vmsim" replay -q $out/stream.trace)
-	t0=$(cpu "$vmsim" replay -q $out/stream0.trace)
 	kns=$(awk -v ms="$best" -v n=$na 'BEGIN { printf "%.0f", ms * 1e6 / n }')
-	vns=$(awk -v a="$t" -v b="$t0" -v n=$na 'BEGIN { printf "%.0f", (a - b) * 1e9 / n }')
-	row "ns/access: kernel vs vmsim (reads only), text" "$vns" "$kns (kernel)" "$(ratio "$kns" "$vns")"
+	for b in "$vmsim" $base; do
+		t=$(cpu "$b" replay -q $out/stream.trace)
+		t0=$(cpu "$b" replay -q $out/stream0.trace)
+		vns=$(awk -v a="$t" -v b="$t0" -v n=$na 'BEGIN { printf "%.0f", (a - b) * 1e9 / n }')
+		[ "$b" = "$vmsim" ] && label="ns/access: kernel vs vmsim (reads only), text" || label="  the same, baseline, text"
+		row "$label" "$vns" "$kns (kernel)" "$(ratio "$kns" "$vns")"
+	done
 	if "$vmsim" convert --to binary $out/stream.trace $out/stream.bin 2>/dev/null &&
 	   "$vmsim" convert --to binary $out/stream0.trace $out/stream0.bin 2>/dev/null; then
 		t=$(cpu "$vmsim" replay -q $out/stream.bin)
@@ -147,54 +152,68 @@ for nv in 10 1000 30000 65530; do
 done
 
 echo "4. ns/event against the trace length (streamed through a pipe)"
-# each run less the generator's own time; "net" also less the setup (the
-# 5 GiB file cached and mapped: a run of 1 event), the cost an event adds
-streamed() { # EVENTS: CPU s of vmsim replaying the stream of EVENTS events
-	a=$(cpu sh -c "\"$gen\" gen lof-random $1 5 | \"$vmsim\" replay -q -")
-	b=$(cpu sh -c "\"$gen\" gen lof-random $1 5 > /dev/null")
+# each run less the generator's own time; "net" also less the setup (a
+# run of 1 event), the cost an event adds
+streamed() { # EVENTS TEMPLATE [BINARY]: CPU s of vmsim replaying `gen-trace gen TEMPLATE` (%d: EVENTS)
+	args=$(printf "$2" "$1")
+	a=$(cpu sh -c "\"$gen\" gen $args | \"${3:-$vmsim}\" replay -q -")
+	b=$(cpu sh -c "\"$gen\" gen $args > /dev/null")
 	awk -v a="$a" -v b="$b" 'BEGIN { print a - b }'
 }
-ts=$(streamed 1)
+length_rows() { # TEMPLATE LABEL SETUP: a row per length, then the setup's time
+	ts=$(streamed 1 "$1")
+	net6=
+	for e in 1000000 10000000 100000000; do
+		e=$((e / q))
+		t=$(streamed $e "$1")
+		net=$(awk -v a="$t" -v b="$ts" 'BEGIN { print a - b }')
+		[ -z "$net6" ] && net6=$net n6=$e
+		row "$e events$2" "$(ns "$t" $e)" "$(ns "$net" $e)" \
+			"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
+		if [ -n "$base" ]; then
+			tb=$(streamed $e "$1" "$base")
+			tbs=${tbs:-$(streamed 1 "$1" "$base")}
+			row "  baseline" "$(ns "$tb" $e)" "$(ns "$(awk -v a="$tb" -v b="$tbs" 'BEGIN { print a - b }')" $e)" ""
+		fi
+	done
+	tbs=
+	row "  $3, s" "$ts" "" ""
+}
 row "" "raw ns/event" "net ns/event" "net vs 10^6"
-for e in 1000000 10000000 100000000; do
-	e=$((e / q))
-	t=$(streamed $e)
-	net=$(awk -v a="$t" -v b="$ts" 'BEGIN { print a - b }')
-	[ -z "$net6" ] && net6=$net n6=$e
-	row "$e events" "$(ns "$t" $e)" "$(ns "$net" $e)" \
-		"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
-done
-row "  setup (the file cached and mapped), s" "$ts" "" ""
+length_rows "lof-random %d 5" "" "setup (the file cached and mapped)"
 # the same reads of a MAP_LOCKED mapping: every page present from the
 # start, so every event is a hit and nothing but the length changes
-streamed_locked() {
-	a=$(cpu sh -c "\"$gen\" gen munson locked random $1 5120 | \"$vmsim\" replay -q -")
-	b=$(cpu sh -c "\"$gen\" gen munson locked random $1 5120 > /dev/null")
-	awk -v a="$a" -v b="$b" 'BEGIN { print a - b }'
-}
-ts=$(streamed_locked 1)
-net6=
-for e in 1000000 10000000 100000000; do
-	e=$((e / q))
-	t=$(streamed_locked $e)
-	net=$(awk -v a="$t" -v b="$ts" 'BEGIN { print a - b }')
-	[ -z "$net6" ] && net6=$net n6=$e
-	row "$e events, MAP_LOCKED (all present)" "$(ns "$t" $e)" "$(ns "$net" $e)" \
-		"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
-done
-row "  setup (5 GiB mapped and populated), s" "$ts" "" ""
+length_rows "munson locked random %d 5120" ", MAP_LOCKED (all present)" "setup (5 GiB mapped and populated)"
 
 echo "5. memory per simulated page frame"
 f=$(trace touch5g touch 5) || exit 1
 "$gen" replay "$f" | sed -n 's/.*memory: /  /p'
+# the same by the max RSS of vmsim replay itself (less that of the trace's
+# header alone), for this binary and the baseline
+if [ -x /usr/bin/time ]; then
+	head -n 20 "$f" | grep '^#' > $out/touch5g-empty.trace
+	pages=$(grep -c '^fault' "$f")
+	for b in "$vmsim" $base; do
+		/usr/bin/time -f %M -o $out/rss "$b" replay -q "$f" >/dev/null 2>&1
+		full=$(cat $out/rss)
+		/usr/bin/time -f %M -o $out/rss "$b" replay -q $out/touch5g-empty.trace >/dev/null 2>&1
+		row "$([ "$b" = "$vmsim" ] && echo "vmsim replay" || echo "baseline replay"): bytes per page (max RSS)" \
+			"$(awk -v a="$full" -v b="$(cat $out/rss)" -v n="$pages" 'BEGIN { printf "%.1f", (a - b) * 1024 / n }')" "" ""
+	done
+fi
 
 echo "6. vmsim check, 6.18, one job"
 for spec in "1000 100" "1 200000"; do
 	set -- $spec
 	runs=$(($1 > 1 ? $1 / q : 1)) steps=$(($2 / q))
-	s=$("$vmsim" check -q --kernel 6.18 --runs $runs --steps $steps --stats --out $out/check 2>&1 >/dev/null |
-		sed -n 's/.*: \([0-9]*\) steps\/s.*/\1/p')
-	row "$steps steps per run: k steps/s" "$(awk -v s="$s" 'BEGIN { printf "%.0f", s / 1000 }')" "" ""
+	ks=
+	for b in "$vmsim" $base; do
+		s=$("$b" check -q --kernel 6.18 --runs $runs --steps $steps --stats --out $out/check 2>&1 >/dev/null |
+			sed -n 's/.*: \([0-9]*\) steps\/s.*/\1/p')
+		ks="$ks $(awk -v s="$s" 'BEGIN { printf "%.0f", s / 1000 }')"
+	done
+	set -- $ks
+	row "$steps steps per run: k steps/s" "$1" "${2:-}" "$([ -n "${2:-}" ] && ratio "$1" "$2")"
 done
 
 echo "7. --check-invariants against plain replay"
@@ -202,8 +221,10 @@ row "" "plain" "checked" "ratio"
 for n in 2000 2000000; do
 	n=$((n / q))
 	f=$(trace lof-inv-$n lof-random $n 1) || exit 1
-	t=$(cpu "$vmsim" replay -q "$f")
-	ti=$(cpu "$vmsim" replay -q --check-invariants "$f")
-	row "$n reads of 1 GiB: CPU s" "$t" "$ti" "$(ratio "$ti" "$t")"
+	for b in "$vmsim" $base; do
+		t=$(cpu "$b" replay -q "$f")
+		ti=$(cpu "$b" replay -q --check-invariants "$f")
+		row "$n reads of 1 GiB: CPU s$([ "$b" = "$vmsim" ] || echo ", baseline")" "$t" "$ti" "$(ratio "$ti" "$t")"
+	done
 done
 exit 0
