@@ -17,8 +17,12 @@ static void free_node(void *n, int level)
 		return;
 	if (level < 3) {
 		struct radix_node *node = n;
-		for (unsigned i = 0; i < RADIX_FAN; i++)
-			free_node(node->slot[i], level + 1);
+		/* stop at the last child: a small tree has few in 512 slots */
+		for (unsigned i = 0, left = node->used; left && i < RADIX_FAN; i++)
+			if (node->slot[i]) {
+				free_node(node->slot[i], level + 1);
+				left--;
+			}
 	}
 	free(n);
 }
