@@ -817,14 +817,22 @@ static char *to_binary(const char *text, size_t len, size_t *binlen, unsigned *a
  * general parser (each access record as its canonical text) - gives the
  * same events.  Only the argument text of a directly filled access event is
  * empty (the writer and replay never read it for touch and fault). */
-START_TEST(binary_form_equals_text)
+/* The mixed stream and its binary form (free both) */
+static char *mixed_pair(size_t *len, char **bin, size_t *binlen)
 {
 	char *text = malloc(4u << 20);
 	ck_assert_ptr_nonnull(text);
-	size_t len = mixed_stream(text), binlen = 0;
+	*len = mixed_stream(text);
 	unsigned access_lines;
-	char *bin = to_binary(text, len, &binlen, &access_lines);
+	*bin = to_binary(text, *len, binlen, &access_lines);
 	ck_assert_uint_gt(access_lines, 1000);
+	return text;
+}
+
+START_TEST(binary_form_equals_text)
+{
+	size_t len, binlen = 0;
+	char *bin, *text = mixed_pair(&len, &bin, &binlen);
 	struct rd t, bf, bs;
 	rd_open(&t, text, len);
 	trace_set_slow(t.r, true);
@@ -870,11 +878,8 @@ END_TEST
  * made an event by trace_access_event(), against the general parser. */
 START_TEST(bulk_reader_equals_general)
 {
-	char *text = malloc(4u << 20);
-	ck_assert_ptr_nonnull(text);
-	size_t len = mixed_stream(text), binlen = 0;
-	unsigned access_lines;
-	char *bin = to_binary(text, len, &binlen, &access_lines);
+	size_t len, binlen = 0;
+	char *bin, *text = mixed_pair(&len, &bin, &binlen);
 	for (int form = 0; form < 2; form++) {
 		struct rd g, b;
 		rd_open(&g, text, len);
