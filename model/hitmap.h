@@ -58,11 +58,15 @@ static inline bool hitmap_test(const struct hitmap *h, uint64_t gen, uint64_t vp
 	return sl->table == vpn >> 9 && sl->gen == gen && (bits[i >> 6] >> (i & 63) & 1);
 }
 
-/* A hint: page vpn will be tested soon (its word is prefetched). */
+/* A hint: page vpn will be tested soon (its slot's tag and its word are
+ * prefetched: two cache lines at most). */
 static inline void hitmap_prefetch(const struct hitmap *h, uint64_t vpn)
 {
-	if (h->slot)
-		__builtin_prefetch(&hitmap_slot_of(h, vpn)->r[(vpn & 511) >> 6]);
+	if (!h->slot)
+		return;
+	const struct hitmap_slot *sl = hitmap_slot_of(h, vpn);
+	__builtin_prefetch(&sl->table);
+	__builtin_prefetch(&sl->r[(vpn & 511) >> 6]);
 }
 
 /* Allocate the slots (the hot loop's first hit does; an mm it never runs
