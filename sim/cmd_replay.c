@@ -229,13 +229,17 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	struct rstats *rs = stats_mode ? rstats_new() : NULL;
 	double t0 = wall_now();
 	bool progress = verbose >= 0 && isatty(2);
-	/* nothing per event to report or check: the hot loop runs the hits */
-	bool hot = !invariants && !ci && !rs && verbose <= 0;
-	unsigned long shown = 0;
+	/* nothing per event to report or check: the hot loop runs the hits
+	 * (--stats counts them in bulk) */
+	bool hot = !invariants && !ci && verbose <= 0;
+	unsigned long shown = 0, before = 0;
 	while (!vm_host_oom &&
 	       (r = hot ? session_next_hot(&ss, &ev, &st.events, &st.checks) : session_next(&ss, &ev)) > 0) {
+		if (rs && st.events != before)
+			rstats_hits(rs, st.events - before);
 		const char *where = ev->src ? ev->src : path; /* FILE of FILE:LINE */
 		st.events++;
+		before = st.events;
 		if (progress && st.events >> 20 != shown) {
 			shown = st.events >> 20;
 			fprintf(stderr, "\r%s: line %lu, %lu events, %lu divergences ", path, ev->line,
@@ -359,6 +363,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				break;
 		}
 	}
+	if (rs && st.events != before)
+		rstats_hits(rs, st.events - before); /* the hits after the last event */
 	if (progress && st.events >= (1u << 20))
 		fprintf(stderr, "\r\033[K");
 	if (invariants && !walked && r == 0 && !vm_host_oom && !(stop_first && rc == 1)) {

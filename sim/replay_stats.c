@@ -159,6 +159,23 @@ void rstats_event(struct rstats *rs, struct vmsys *s, const struct event *ev, co
 	}
 }
 
+void rstats_hits(struct rstats *rs, unsigned long n)
+{
+	struct pstat *p = pst(rs, 0);
+	rs->events += n;
+	if (!p || !n)
+		return;
+	p->events += n;
+	p->calls += n;
+	rs->calls[SYS_TOUCH] += n;
+	if (!rs->accessed) {
+		/* the first access a hit: pgpgin is what the last event left */
+		rs->accessed = true;
+		rs->read_before_access = rs->pgpgin / 4;
+	}
+	p->accesses += n;
+}
+
 static void sum(const struct rstats *rs, struct pstat *t)
 {
 	memset(t, 0, sizeof(*t));

@@ -112,7 +112,7 @@ int session_open_paths(struct session *ss, const char *const *paths, size_t n,
 int session_next(struct session *ss, struct event **ev);
 /*
  * session_next() for a replay that reports nothing per event (no -v, no
- * checks or statistics per event): first the run of touch lines that
+ * checks per event; statistics count the hits in bulk): first the run of touch lines that
  * follows, decoded in bulk (trace_read_accesses()), each one that hits a
  * present, permitted page (vm_touch_hit()) applied here - nothing else in
  * an event's path (session_apply(), the outcome's check) does anything

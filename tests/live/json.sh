@@ -40,6 +40,7 @@ run flags-list "$vmsim" flags list --arch x86_64 --kernel 6.18 vm --format json
 printf '# vmsim-trace: 1\n# kernel: 6.18\nopenat(AT_FDCWD, "/tmp/\\377x", O_RDONLY) = 3\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7ffff7ff0000\n' > "$tmp/latin.trace"
 run latin "$vmsim" show --format json maps "$tmp/latin.trace"
 run stats "$vmsim" replay -q --stats=json tests/data/stats-segv.trace
+run stats-hits "$vmsim" replay -q --stats=json tests/data/stats-hits.trace
 TMP=$tmp python3 - <<'PY'
 import json, os, sys
 tmp = os.environ["TMP"]
@@ -67,6 +68,7 @@ need = {
  "latin": {"vma": {"path"}},
  "stats": {"summary": {"file", "events"}, "stats": {"file", "kernel", "events", "wall_s", "processes", "total", "calls",
            "not_modelled", "pages_read_before_first_access", "unevictable_pages"}},
+ "stats-hits": {"summary": {"file", "events"}, "stats": {"file", "events", "processes", "calls"}},
 }
 passed = failed = 0
 def check(cond, msg):
@@ -120,6 +122,10 @@ want = {"first_enomem_access": 4, "enomem": 4, "sigsegv_lines": 8, "sigsegv": 4,
         "vmas_at_first_enomem": 10, "peak_map_count": 10, "accesses": 8}
 check(all(p0.get(k) == v for k, v in want.items()), "replay --stats: %s, want %s" % ({k: p0.get(k) for k in want}, want))
 check(st["calls"] == {"mmap": 1, "mprotect": 8, "touch": 8}, "replay --stats calls %s" % st["calls"])
+# every access a hit, the hot loop's (the last ones too): counted as the full path counts them
+sh = [o for o in objs["stats-hits"] if o["kind"] == "stats"][0]
+check(sh["events"] == 301 and sh["processes"][0]["accesses"] == 300 and sh["processes"][0]["calls"] == 301 and
+      sh["calls"] == {"mmap": 1, "touch": 300}, "replay --stats of hits: %s %s" % (sh["events"], sh["calls"]))
 print("json: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
