@@ -112,8 +112,58 @@ static unsigned cmp_pages(struct diff_result *r, unsigned long line, struct side
 	return listed;
 }
 
+/*
+ * What an event touched, as the tracepoints of one model tell it: the page
+ * tables (2 MiB each) its faults mapped into - fault-around and a whole
+ * large folio stay inside one - or "wide": anything that can change pages
+ * elsewhere, a VMA, locked_vm or a process (reclaim, the OOM killer, NUMA,
+ * stack growth).  Comparing after an access, diff then looks at those page
+ * tables only (cmp_state()).
+ */
+#define WATCH_TABLES 8
+struct watch {
+	bool wide;
+	unsigned n;
+	uint64_t table[WATCH_TABLES]; /* vpn >> 9 */
+};
+
+static void watch_table(struct watch *w, uint64_t addr)
+{
+	uint64_t t = addr >> 21;
+	for (unsigned i = 0; i < w->n; i++)
+		if (w->table[i] == t)
+			return;
+	if (w->n == WATCH_TABLES)
+		w->wide = true;
+	else
+		w->table[w->n++] = t;
+}
+
+static void watch_tp(void *ctx, const struct tp_event *e)
+{
+	struct watch *w = ctx;
+	switch (e->id) {
+	case TP_FAULT:
+		watch_table(w, e->addr);
+		break;
+	case TP_FAULT_AROUND:
+		watch_table(w, e->start);
+		if (e->end > e->start)
+			watch_table(w, e->end - 1);
+		break;
+	/* the faulted pages on their way to a list, the page cache filled
+	 * (not mapped: not compared), a limit checked */
+	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_BATCH_DRAIN:
+	case TP_READAHEAD: case TP_LIMIT:
+		break;
+	default:
+		w->wide = true;
+	}
+}
+
+/* only: compare the pages of these page tables alone (NULL: every VMA) */
 static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, struct task *ta,
-		     struct side *B, struct task *tb)
+		     struct side *B, struct task *tb, const struct watch *only)
 {
 	int pid = task_pid(ta);
 	struct vm_status sa, sb;
@@ -145,12 +195,16 @@ static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, 
 			it->vb = (int64_t)db;
 		}
 	}
+	unsigned pages_listed = 0;
+	/* nothing touched a VMA (else the watch is wide): only these pages */
+	for (unsigned i = 0; only && i < only->n; i++)
+		pages_listed = cmp_pages(r, line, A, ta, B, tb, only->table[i] << 21,
+					 (only->table[i] + 1) << 21, pages_listed);
 	/* VMAs: walk both lists in address order */
 	struct vm_vma_info va, vb;
-	const struct vma *xa = vmsys_vma_next(A->sys, ta, NULL, &va);
-	const struct vma *xb = vmsys_vma_next(B->sys, tb, NULL, &vb);
+	const struct vma *xa = only ? NULL : vmsys_vma_next(A->sys, ta, NULL, &va);
+	const struct vma *xb = only ? NULL : vmsys_vma_next(B->sys, tb, NULL, &vb);
 	bool layout_reported = false;
-	unsigned pages_listed = 0;
 	while (xa || xb) {
 		bool same = xa && xb && va.start == vb.start && va.end == vb.end;
 		if (!same) {
@@ -194,8 +248,9 @@ static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, 
 				it->vb = (int64_t)vb.flags;
 			}
 		}
-		if (va.rss || vb.rss || va.swap || vb.swap)
-			pages_listed = cmp_pages(r, line, A, ta, B, tb, va.start, va.end, pages_listed);
+		/* every VMA: one whose PTEs all map the zero page has an RSS of 0
+		 * (the walk costs what is present, nothing for an empty VMA) */
+		pages_listed = cmp_pages(r, line, A, ta, B, tb, va.start, va.end, pages_listed);
 		xa = vmsys_vma_next(A->sys, ta, xa, &va);
 		xb = vmsys_vma_next(B->sys, tb, xb, &vb);
 	}
@@ -258,7 +313,7 @@ static void cmp_rusage(struct diff_result *r, const struct event *ev, struct sid
  * and fault events are compared by what this event added (else one early
  * difference would make every later event differ) */
 static void cmp_state(struct diff_result *r, unsigned long line, struct side *A, struct side *B,
-		      const int64_t *before_a, const int64_t *before_b)
+		      const int64_t *before_a, const int64_t *before_b, const struct watch *only)
 {
 	vm_drain_all(A->sys);
 	vm_drain_all(B->sys);
@@ -275,7 +330,7 @@ static void cmp_state(struct diff_result *r, unsigned long line, struct side *A,
 			break; /* the process lists no longer line up */
 		}
 		if (la)
-			cmp_task(r, line, A, ta, B, tb);
+			cmp_task(r, line, A, ta, B, tb, only);
 		ta = vmsys_task_next(A->sys, ta);
 		tb = vmsys_task_next(B->sys, tb);
 	}
@@ -301,6 +356,14 @@ static void cmp_state(struct diff_result *r, unsigned long line, struct side *A,
 }
 
 /* ---- the lockstep loop --------------------------------------------- */
+
+static unsigned live_tasks(struct vmsys *s)
+{
+	unsigned n = 0;
+	for (struct task *t = vmsys_task_next(s, NULL); t && n < 2; t = vmsys_task_next(s, t))
+		n += task_alive(t);
+	return n;
+}
 
 static int open_reader(const char *path, const struct diff_opts *o, struct trace_reader **rd,
 		       struct event *ev, int *first, struct diff_result *r)
@@ -369,6 +432,14 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 	const char *arch = mo.arch ? mo.arch : (h->has_arch ? h->arch : "x86_64");
 	const char *names = h->has_kernel ? h->kernel : A.sem->name;
 	int rc = 0;
+	/* the two models agreed after the last event compared: an access then
+	 * needs only what it touched compared (else everything is) */
+	bool agreed = true;
+	struct watch wa, wb;
+	if (!o->full) {
+		vmsys_set_tracepoint(A.sys, watch_tp, &wa);
+		vmsys_set_tracepoint(B.sys, watch_tp, &wb);
+	}
 	for (; more > 0; more = trace_read(rd, &ev)) {
 		r->events++;
 		if (ev.type == EV_CALL && ev.sys == SYS_UNKNOWN)
@@ -377,28 +448,63 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		char err[256];
 		int64_t ba[NCOUNTERS], bb[NCOUNTERS];
 		uint64_t fa[2], fb[2];
+		bool access = ev.type == EV_CALL && (ev.sys == SYS_TOUCH || ev.sys == SYS_FAULT);
+		/* a hit in both models changes nothing diff compares: the page
+		 * stays present, young and dirty are not compared, no counter
+		 * moves (the replay's hot path, vm_touch_hit()) */
+		bool ha = false, hb = false;
+		if (!o->full && agreed && ev.sys == SYS_TOUCH && access && !ev.args_missing &&
+		    ev.res != RES_RESTART && !(ia.maps_path && !ia.maps_applied)) {
+			struct task *xa = vmsys_task(A.sys, ev.pid, false), *xb = vmsys_task(B.sys, ev.pid, false);
+			int mode = access_mode(ev.args[2]);
+			ha = xa && task_alive(xa) && vm_touch_hit(A.sys, xa, ev.args[0], ev.args[1], mode);
+			hb = xb && task_alive(xb) && vm_touch_hit(B.sys, xb, ev.args[0], ev.args[1], mode);
+			if (ha && hb)
+				continue;
+			if (ha)
+				oa = (struct outcome){ OUT_VALUE, 0, task_pid(xa) };
+			if (hb)
+				ob = (struct outcome){ OUT_VALUE, 0, task_pid(xb) };
+		}
 		task_faults(A.sys, ev.pid, fa);
 		task_faults(B.sys, ev.pid, fb);
 		for (size_t i = 0; i < NCOUNTERS; i++) {
 			ba[i] = vmsys_vmstat(A.sys, counters[i]);
 			bb[i] = vmsys_vmstat(B.sys, counters[i]);
 		}
-		if (inherit_before(&ia, A.sys, &ev, err, sizeof(err)) ||
-		    inherit_before(&ib, B.sys, &ev, err, sizeof(err)) ||
-		    apply_event(A.sys, &ev, &oa, err, sizeof(err)) ||
-		    apply_event(B.sys, &ev, &ob, err, sizeof(err)) ||
-		    inherit_after(&ia, A.sys, &ev, err, sizeof(err)) ||
-		    inherit_after(&ib, B.sys, &ev, err, sizeof(err))) {
+		wa = (struct watch){ false, 0, { 0 } };
+		wb = wa;
+		if ((!ha && (inherit_before(&ia, A.sys, &ev, err, sizeof(err)) ||
+			     apply_event(A.sys, &ev, &oa, err, sizeof(err)))) ||
+		    (!hb && (inherit_before(&ib, B.sys, &ev, err, sizeof(err)) ||
+			     apply_event(B.sys, &ev, &ob, err, sizeof(err)))) ||
+		    (!ha && inherit_after(&ia, A.sys, &ev, err, sizeof(err))) ||
+		    (!hb && inherit_after(&ib, B.sys, &ev, err, sizeof(err)))) {
 			snprintf(r->err, sizeof(r->err), "%s:%lu: %s", path, ev.line, err);
 			rc = 2;
 			break;
 		}
 		if (ev.type == EV_EXPECT)
 			continue; /* an observation: it changes nothing to compare */
+		/* what the access touched, if that is all it could have changed:
+		 * both models agreed before, nothing wide happened, and one
+		 * process only (a page another maps would show there too) */
+		struct watch only = wa;
+		for (unsigned i = 0; i < wb.n; i++)
+			watch_table(&only, wb.table[i] << 21);
+		bool narrow = !o->full && agreed && access && !wa.wide && !wb.wide && !only.wide &&
+			      live_tasks(A.sys) == 1 && live_tasks(B.sys) == 1;
+		for (unsigned i = 1; i < only.n; i++) /* address order, as the full walk lists */
+			for (unsigned j = i; j > 0 && only.table[j - 1] > only.table[j]; j--) {
+				uint64_t x = only.table[j];
+				only.table[j] = only.table[j - 1];
+				only.table[j - 1] = x;
+			}
 		size_t before = r->nitems;
 		cmp_result(r, &ev, &oa, &ob);
-		cmp_state(r, ev.line, &A, &B, ba, bb);
+		cmp_state(r, ev.line, &A, &B, ba, bb, narrow ? &only : NULL);
 		cmp_rusage(r, &ev, &A, &B, fa, fb);
+		agreed = r->nitems == before;
 		if (r->nitems == before)
 			continue;
 		struct diff_event *grown = vm_grow(r->evs, &r->cap_evs, r->nevs + 1, sizeof(*grown));

@@ -81,6 +81,8 @@ struct diff_opts {
 	bool all;               /* every differing event, not just the first */
 	const struct session_opts *machine; /* --cap-ipc-lock ... (NULL: the header's);
 				 * its arch, if set, wins over arch above */
+	bool full;              /* compare everything after every event, never only
+				 * what the event touched (tests compare the two) */
 };
 
 /* Replay path under both kernels.  Returns 0 when the models agree on
