@@ -233,10 +233,12 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	 * (--stats counts them in bulk) */
 	bool hot = !invariants && !ci && verbose <= 0;
 	unsigned long shown = 0, before = 0;
+	int hit_pid = 0;
 	while (!vm_host_oom &&
-	       (r = hot ? session_next_hot(&ss, &ev, &st.events, &st.checks) : session_next(&ss, &ev)) > 0) {
+	       (r = hot ? session_next_hot(&ss, &ev, &st.events, &st.checks, &hit_pid)
+			: session_next(&ss, &ev)) > 0) {
 		if (rs && st.events != before)
-			rstats_hits(rs, st.events - before);
+			rstats_hits(rs, hit_pid, st.events - before);
 		const char *where = ev->src ? ev->src : path; /* FILE of FILE:LINE */
 		st.events++;
 		before = st.events;
@@ -364,7 +366,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		}
 	}
 	if (rs && st.events != before)
-		rstats_hits(rs, st.events - before); /* the hits after the last event */
+		rstats_hits(rs, hit_pid, st.events - before); /* the hits after the last event */
 	if (progress && st.events >= (1u << 20))
 		fprintf(stderr, "\r\033[K");
 	if (invariants && !walked && r == 0 && !vm_host_oom && !(stop_first && rc == 1)) {

@@ -159,9 +159,9 @@ void rstats_event(struct rstats *rs, struct vmsys *s, const struct event *ev, co
 	}
 }
 
-void rstats_hits(struct rstats *rs, unsigned long n)
+void rstats_hits(struct rstats *rs, int pid, unsigned long n)
 {
-	struct pstat *p = pst(rs, 0);
+	struct pstat *p = pst(rs, pid);
 	rs->events += n;
 	if (!p || !n)
 		return;

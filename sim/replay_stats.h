@@ -27,10 +27,10 @@ void rstats_free(struct rstats *rs);
 
 /* Account ev, just applied to s with outcome out. */
 void rstats_event(struct rstats *rs, struct vmsys *s, const struct event *ev, const struct outcome *out);
-/* n touch lines of the first process (no pid) that the hot loop ran as
- * hits (session_next_hot()): what rstats_event() counts for each of them
- * - a hit changes no fault count, map, VmLck or RSS. */
-void rstats_hits(struct rstats *rs, unsigned long n);
+/* n touch lines of process pid that the hot loop ran as hits
+ * (session_next_hot()): what rstats_event() counts for each of them - a
+ * hit changes no fault count, map, VmLck or RSS. */
+void rstats_hits(struct rstats *rs, int pid, unsigned long n);
 
 /* Print the counts of the replay of path (wall: its seconds). */
 void rstats_print(const struct rstats *rs, struct vmsys *s, struct trace_reader *r, const char *path,

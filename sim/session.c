@@ -300,8 +300,9 @@ int session_next(struct session *ss, struct event **ev)
 }
 
 int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
-		     unsigned long *checks)
+		     unsigned long *checks, int *hit_pid)
 {
+	unsigned long hits0 = *hits;
 	for (;;) {
 		if (ss->hot_i == ss->hot_n) {
 			ss->hot_i = ss->hot_n = 0;
@@ -314,18 +315,23 @@ int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
 		}
 		const struct access_rec *a = ss->hot;
 		size_t i = ss->hot_i, n = ss->hot_n;
-		struct task *t = vmsys_task(ss->sys, 0, false); /* lines without a pid */
+		/* the hits of one call are one process's: another's access ends
+		 * the run (it goes the full way, the next call goes on) */
+		int pid = *hits != hits0 ? *hit_pid : a[i].pid;
+		struct task *t = vmsys_task(ss->sys, pid, false);
 		if (t && task_alive(t)) {
 			if (i == 0)
 				for (size_t k = 0; k < SESSION_HOT_AHEAD && k < n; k++)
-					vm_prefetch_pte(t, a[k].addr);
+					if (a[k].pid == pid)
+						vm_prefetch_pte(t, a[k].addr);
 			for (; i < n; i++) {
-				if (i + SESSION_HOT_AHEAD < n)
+				if (i + SESSION_HOT_AHEAD < n && a[i + SESSION_HOT_AHEAD].pid == pid)
 					vm_prefetch_pte(t, a[i + SESSION_HOT_AHEAD].addr);
-				if (!a[i].touch || (a[i].res == RES_VALUE && a[i].value != 0) ||
+				if (a[i].pid != pid || !a[i].touch || (a[i].res == RES_VALUE && a[i].value != 0) ||
 				    !vm_touch_hit(ss->sys, t, a[i].addr, a[i].len, access_mode(a[i].mode)))
 					break;
 				++*hits;
+				*hit_pid = pid;
 				*checks += a[i].res == RES_VALUE;
 			}
 		}

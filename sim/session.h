@@ -117,11 +117,12 @@ int session_next(struct session *ss, struct event **ev);
  * present, permitted page (vm_touch_hit()) applied here - nothing else in
  * an event's path (session_apply(), the outcome's check) does anything
  * for it - with the PTEs of the accesses ahead prefetched, and counted in
- * *hits (*checks: those with a recorded result, which is 0).  The first
- * event that needs more is returned, as by session_next().
+ * *hits (*checks: those with a recorded result, which is 0); the hits of
+ * one call are all of process *hit_pid (set when there are any).  The
+ * first event that needs more is returned, as by session_next().
  */
 int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
-		     unsigned long *checks);
+		     unsigned long *checks, int *hit_pid);
 void session_close(struct session *ss);
 /* Apply ev to the model: the address space the trace does not show
  * (inherit.h), then apply_event().  ss->inh.notes holds this event's

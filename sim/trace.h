@@ -251,8 +251,9 @@ void trace_set_slow(struct trace_reader *r, bool on);
 bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr);
 /*
  * The hot path in bulk: a touch or fault line in its canonical form (what
- * the one-pass decoder of trace_read() takes), decoded into a compact
- * record.  trace_read_accesses() decodes up to max such lines that follow
+ * the one-pass decoder of trace_read() takes) - with a "PID " prefix in a
+ * trace whose lines have one, as vmsim record writes them - decoded into a
+ * compact record.  trace_read_accesses() decodes up to max such lines that follow
  * in the input already buffered - never reading more, stopping before the
  * first line that is anything else - and returns how many; 0 says the next
  * event is trace_read()'s.  Each record is exactly the event trace_read()
@@ -263,6 +264,7 @@ struct access_rec {
 	uint64_t addr, len;   /* len: touch() only */
 	int64_t value;        /* the result when res is RES_VALUE */
 	unsigned long line;
+	int pid;              /* its "PID " prefix (a trace whose lines have one), else 0 */
 	uint8_t touch;        /* 1 touch(), 0 fault() */
 	uint8_t mode;         /* enum access_mode */
 	uint8_t res;          /* RES_UNKNOWN or RES_VALUE */

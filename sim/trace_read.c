@@ -505,6 +505,33 @@ static const char *parse_access(const char *l, struct access_rec *a, const char 
 	return p;
 }
 
+/* The access line at l with its prefix: "PID " (digits, then blanks) in a
+ * trace whose first event line had one, nothing in one whose first line
+ * had none (a line of the other kind is the general parser's, as is "[pid
+ * N]" or a timestamp).  *open: the name's start. */
+static const char *parse_access_line(const struct trace_reader *r, const char *l,
+				     struct access_rec *a, const char **open, const char **close)
+{
+	int pid = 0;
+	if (!r->lead_unprefixed) {
+		long v = 0;
+		if ((unsigned)(*l - '0') >= 10)
+			return NULL;
+		while ((unsigned)(*l - '0') < 10 && v <= INT_MAX)
+			v = v * 10 + (*l++ - '0');
+		if (v > INT_MAX || (*l != ' ' && *l != '\t'))
+			return NULL;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		pid = (int)v;
+	}
+	*open = l;
+	const char *p = parse_access(l, a, close);
+	if (p)
+		a->pid = pid;
+	return p;
+}
+
 /* The event of an access record: what the general parser makes of its
  * line.  Sets exactly the fields an access event has; every other field
  * of ev must be clear already (as fill_access() leaves them). */
@@ -512,6 +539,7 @@ static void set_access(struct event *ev, const struct access_rec *a, struct strs
 {
 	ev->timestamp = -1;
 	ev->line = ev->first_line = a->line;
+	ev->pid = a->pid;
 	ev->type = EV_CALL;
 	ev->sys = a->touch ? SYS_TOUCH : SYS_FAULT;
 	ev->name = (struct strslice){ a->touch ? "touch" : "fault", 5 };
@@ -543,15 +571,15 @@ static void fill_access(struct trace_reader *r, struct event *ev, const struct e
 	if (prev_fast != ev)
 		tr_ev_clear(ev);
 	r->fast_ev = ev;
-	r->line_pid = 0;
+	r->line_pid = a->pid;
 	set_access(ev, a, args);
 }
 
 /* Whether the hot path may take the next access line: after the first
- * event line, in a trace without pid prefixes, not forced slow. */
+ * event line (which tells whether lines have pids), not forced slow. */
 static bool fast_ok(const struct trace_reader *r)
 {
-	return !r->slow_only && r->hdr_done && r->any_event_line && r->lead_unprefixed;
+	return !r->slow_only && r->hdr_done && r->any_event_line;
 }
 
 static int fast_line(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
@@ -559,13 +587,12 @@ static int fast_line(struct trace_reader *r, struct event *ev, const struct even
 	if (!fast_ok(r))
 		return 0;
 	struct access_rec a;
-	const char *close;
-	const char *p = parse_access(r->line, &a, &close);
+	const char *open, *close;
+	const char *p = parse_access_line(r, r->line, &a, &open, &close);
 	if (!p || p != r->line + r->len)
 		return 0; /* not canonical, more after the result, or a NUL inside the line */
 	a.line = r->lineno;
-	fill_access(r, ev, prev_fast, &a,
-		    (struct strslice){ r->line + 6, (size_t)(close - (r->line + 6)) });
+	fill_access(r, ev, prev_fast, &a, (struct strslice){ open + 6, (size_t)(close - (open + 6)) });
 	return 1;
 }
 
@@ -581,9 +608,9 @@ size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 	 * after them: a line the block cuts short fails the decoding there */
 	const char *b = r->buf;
 	size_t pos = r->pos, end = r->end, n = 0;
-	const char *close;
+	const char *open, *close;
 	while (n < max && end - pos >= 8) {
-		const char *p = parse_access(b + pos, &a[n], &close);
+		const char *p = parse_access_line(r, b + pos, &a[n], &open, &close);
 		if (!p)
 			break;
 		size_t k = (size_t)(p - b);
@@ -598,7 +625,7 @@ size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 	}
 	r->pos = pos;
 	if (n)
-		r->line_pid = 0;
+		r->line_pid = a[n - 1].pid;
 	return n;
 }
 
@@ -695,7 +722,7 @@ static int bin_next(struct trace_reader *r, struct event *ev, const struct event
 		/* the fast path's conditions (fast_line()); otherwise the line
 		 * goes the way its text would */
 		if (fast_ok(r)) {
-			struct access_rec a = { rec.addr, rec.size, (int64_t)val, ++r->lineno, touch,
+			struct access_rec a = { rec.addr, rec.size, (int64_t)val, ++r->lineno, 0, touch,
 						rec.mode, (uint8_t)res };
 			fill_access(r, ev, prev_fast, &a, (struct strslice){ "", 0 });
 			return 2;
@@ -727,7 +754,7 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 			break;
 		struct bin_rec rec;
 		bin_get_slot(s, &rec);
-		a[n++] = (struct access_rec){ rec.addr, rec.size, (int64_t)rec.value, ++r->lineno,
+		a[n++] = (struct access_rec){ rec.addr, rec.size, (int64_t)rec.value, ++r->lineno, 0,
 					      kind == BIN_TOUCH, mode,
 					      result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
 	}

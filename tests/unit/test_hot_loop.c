@@ -7,7 +7,8 @@
  * protection, mprotect to and from PROT_NONE, write-only and exec-only,
  * munmap, mremap, madvise (DONTNEED; on 6.x also COLD, PAGEOUT, FREE), mlock, reclaim
  * with and without swap, forks whose children write (COW) and exit, and
- * touches of every mode and size - are replayed twice under each semantics: every event through
+ * touches of every mode and size; half of them with every line's pid as
+ * vmsim record writes it - are replayed twice under each semantics: every event through
  * session_next() + session_apply(), and through session_next_hot().  The
  * outcome of every access line (a line the hot loop ran itself is a hit:
  * 0 faults) and the final state - every page of the arena as pagemap and
@@ -54,6 +55,9 @@ static void range(uint64_t *a, uint64_t *len)
 	*a = ARENA + p * PG;
 	*len = (1 + rnd(4)) * PG;
 }
+
+static void gen_trace(FILE *f, const char *kernel);
+static void gen_pressure(FILE *f, const char *kernel);
 
 static void gen_trace(FILE *f, const char *kernel)
 {
@@ -133,7 +137,37 @@ struct run {
 	unsigned long hits;
 };
 
-static void replay(const char *path, bool hot, struct run *r)
+/* gen (a generator above) into path; prefixed: every line with its pid as
+ * vmsim record writes it ("100 touch(...)", "2 exit_group(0)"), not as
+ * strace to a terminal does (no pid, "[pid 2] ") */
+#define PREFIX_PID 100
+static void write_trace(const char *path, void (*gen)(FILE *, const char *), const char *kernel,
+			bool prefixed)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(m);
+	gen(m, kernel);
+	fclose(m);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (char *l = buf, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		*nl = 0;
+		int kid;
+		if (!prefixed || l[0] == '#')
+			fprintf(f, "%s\n", l);
+		else if (sscanf(l, "[pid %d] ", &kid) == 1)
+			fprintf(f, "%d %s\n", kid, strchr(l, ']') + 2);
+		else
+			fprintf(f, "%d %s\n", PREFIX_PID, l);
+	}
+	fclose(f);
+	free(buf);
+}
+
+static void replay(const char *path, bool hot, struct run *r, int first_pid)
 {
 	memset(r, 0, sizeof(*r));
 	char err[512];
@@ -143,7 +177,9 @@ static void replay(const char *path, bool hot, struct run *r)
 	struct event *ev;
 	unsigned long checks = 0;
 	int rc;
-	while ((rc = hot ? session_next_hot(&ss, &ev, &r->hits, &checks) : session_next(&ss, &ev)) > 0) {
+	int hit_pid;
+	while ((rc = hot ? session_next_hot(&ss, &ev, &r->hits, &checks, &hit_pid)
+			 : session_next(&ss, &ev)) > 0) {
 		struct outcome out;
 		ck_assert_msg(session_apply(&ss, ev, &out, err, sizeof(err)) == 0, "%s:%lu: %s", path,
 			      ev->line, err);
@@ -158,7 +194,7 @@ static void replay(const char *path, bool hot, struct run *r)
 		}
 	}
 	ck_assert_msg(rc == 0, "%s", trace_error(ss.reader));
-	struct task *t = vmsys_task(ss.sys, 0, false);
+	struct task *t = vmsys_task(ss.sys, first_pid, false);
 	ck_assert_ptr_nonnull(t);
 	for (unsigned i = 0; i < ARENA_PAGES; i++)
 		vmsys_page(ss.sys, t, ARENA + i * PG, &r->page[i]);
@@ -186,17 +222,17 @@ START_TEST(hot_loop_equals_full_path)
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	unsigned long hits = 0, segv_checked = 0;
+	unsigned long hits = 0, prefixed_hits = 0, segv_checked = 0;
 	for (unsigned seed = 1; seed <= 60; seed++) {
 		for (unsigned k = 0; k < 5; k++) {
 			rx = 0x9E3779B97F4A7C15ULL * (seed * 8 + k + 1);
-			FILE *f = fopen(path, "w");
-			ck_assert_ptr_nonnull(f);
-			gen_trace(f, kernels[k]);
-			fclose(f);
-			replay(path, false, &full);
-			replay(path, true, &hot);
+			bool prefixed = seed % 2 == 0; /* every other trace as vmsim record writes it */
+			write_trace(path, gen_trace, kernels[k], prefixed);
+			int first = prefixed ? PREFIX_PID : 0;
+			replay(path, false, &full, first);
+			replay(path, true, &hot, first);
 			hits += hot.hits;
+			prefixed_hits += prefixed ? hot.hits : 0;
 			for (unsigned l = 0; l < LINES + 16; l++) {
 				if (!hot.kind[l] && full.kind[l]) { /* run by the hot loop: a hit */
 					ck_assert_msg(full.kind[l] == OUT_VALUE + 1 && full.value[l] == 0,
@@ -224,6 +260,7 @@ START_TEST(hot_loop_equals_full_path)
 	/* the hot loop ran, and accesses the full path refuses were among
 	 * those it had to leave alone */
 	ck_assert_uint_gt(hits, 10000);
+	ck_assert_uint_gt(prefixed_hits, 5000);
 	ck_assert_uint_gt(segv_checked, 1000);
 }
 END_TEST
@@ -295,11 +332,8 @@ START_TEST(diff_narrow_equals_full)
 			FILE *f = fopen(path, "w");
 			ck_assert_ptr_nonnull(f);
 			const char *const *pk = pairs[k % 5];
-			if (k < 5)
-				gen_trace(f, pk[0]);
-			else
-				gen_pressure(f, pk[0]);
 			fclose(f);
+			write_trace(path, k < 5 ? gen_trace : gen_pressure, pk[0], seed % 2 == 0);
 			char *a = diff_text(path, pk[0], pk[1], false);
 			char *b = diff_text(path, pk[0], pk[1], true);
 			size_t at = 0;

@@ -781,6 +781,29 @@ static size_t mixed_stream(char *text)
 	return len;
 }
 
+/* The stream as vmsim record writes it: a pid before every event line
+ * that has none ("1 ", "12   ", "7<TAB>", "007 ", "0 ", now and then a
+ * timestamp after it), so that the first event line has one too.  Its
+ * length. */
+static inline char text_at(const char *t, size_t i) { return t[i]; }
+
+static size_t prefixed_stream(const char *in, size_t len, char *out)
+{
+	static const char *const pfx[] = { "1 ", "12   ", "7\t", "007 ", "0 ", "1 ", "1 ", "3 10:00:00.000001 " };
+	size_t n = 0;
+	for (size_t s = 0; s < len;) {
+		size_t e = s;
+		while (text_at(in, e) != '\n')
+			e++;
+		if (in[s] != '#' && in[s] != '[' && (unsigned)(in[s] - '0') >= 10 && e > s)
+			n += (size_t)sprintf(out + n, "%s", pfx[fp_rand(8)]);
+		memcpy(out + n, in + s, e - s + 1);
+		n += e - s + 1;
+		s = e + 1;
+	}
+	return n;
+}
+
 /* The binary form of a text stream, line by line as vmsim convert writes
  * it; *access_lines: the lines that became access records. */
 static char *to_binary(const char *text, size_t len, size_t *binlen, unsigned *access_lines)
@@ -871,8 +894,8 @@ START_TEST(binary_form_equals_text)
 END_TEST
 
 /* The bulk decoder (trace_read_accesses(), the hot loop's reader) gives
- * the events of the general parser: the mixed stream, as text and as
- * binary, read by bulk calls of random sizes (so that runs end at block
+ * the events of the general parser: the mixed stream, as text, as binary
+ * and with a pid on every line (vmsim record's form), read by bulk calls of random sizes (so that runs end at block
  * boundaries, half-read lines and every kind of line the bulk decoder
  * leaves to trace_read()) and trace_read() between them, each record
  * made an event by trace_access_event(), against the general parser. */
@@ -880,11 +903,17 @@ START_TEST(bulk_reader_equals_general)
 {
 	size_t len, binlen = 0;
 	char *bin, *text = mixed_pair(&len, &bin, &binlen);
-	for (int form = 0; form < 2; form++) {
+	char *pre = malloc(6u << 20);
+	ck_assert_ptr_nonnull(pre);
+	size_t prelen = prefixed_stream(text, len, pre);
+	/* the text, its binary form, the text with pids */
+	for (int form = 0; form < 3; form++) {
 		struct rd g, b;
-		rd_open(&g, text, len);
+		const char *src = form == 2 ? pre : text;
+		size_t srclen = form == 2 ? prelen : len;
+		rd_open(&g, src, srclen);
 		trace_set_slow(g.r, true);
-		rd_open(&b, form ? bin : text, form ? binlen : len);
+		rd_open(&b, form == 1 ? bin : src, form == 1 ? binlen : srclen);
 		struct access_rec q[300];
 		size_t qn = 0, qi = 0;
 		unsigned n = 0, bulk = 0;
@@ -904,26 +933,27 @@ START_TEST(bulk_reader_equals_general)
 			} else {
 				rb = trace_read(b.r, &b.ev);
 			}
-			ck_assert_msg(rg == rb, "%s event %u: rc %d / %d (%s / %s)", form ? "binary" : "text", n, rg,
+			static const char *const fname[] = { "text", "binary", "text with pids" };
+			ck_assert_msg(rg == rb, "%s event %u: rc %d / %d (%s / %s)", fname[form], n, rg,
 				      rb, trace_error(g.r), trace_error(b.r));
 			if (rg <= 0)
 				break;
 			const struct event *a = &g.ev;
-			bool direct = e == &made || (form && (e->sys == SYS_TOUCH || e->sys == SYS_FAULT));
+			bool direct = e == &made || (form == 1 && (e->sys == SYS_TOUCH || e->sys == SYS_FAULT));
 			ck_assert_msg(a->type == e->type && a->pid == e->pid && a->line == e->line &&
 				      a->first_line == e->first_line && a->sys == e->sys && a->nargs == e->nargs &&
 				      !memcmp(a->args, e->args, sizeof(a->args)) && a->res == e->res &&
 				      a->value == e->value && a->err == e->err && slice_eq(a->name, e->name) &&
 				      (direct || slice_eq(a->args_text, e->args_text)) &&
 				      a->timestamp == e->timestamp && a->str.len == e->str.len,
-				      "%s event %u (line %lu): the bulk read differs", form ? "binary" : "text", n,
-				      a->line);
+				      "%s event %u (line %lu): the bulk read differs", fname[form], n, a->line);
 			n++;
 		}
 		ck_assert_uint_gt(bulk, 1000);
 		rd_close(&g);
 		rd_close(&b);
 	}
+	free(pre);
 	free(bin);
 	free(text);
 }
