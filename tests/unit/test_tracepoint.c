@@ -18,11 +18,8 @@
 #include "vmstat.h"
 #include "vmsys.h"
 
-#define P_RW 0x3
-#define M_PRIVATE 0x02
-#define M_FIXED 0x10
-#define M_ANON 0x20
-#define PG 4096ULL
+#include "uapi_x86.h"
+
 #define A 0x20000000ULL
 
 static struct vmsys *S;
