@@ -280,7 +280,7 @@ void vmsys_prefetch(struct vmsys *s, int pid, uint64_t addr)
 	if (!t || !t->mm)
 		return;
 	vma_prefetch(&t->mm->vmas, addr);
-	radix_prefetch(&t->mm->pt, addr >> PAGE_SHIFT);
+	vm_prefetch_pte(t, addr);
 }
 
 void vm_release_task(struct vmsys *s, int pid)

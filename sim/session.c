@@ -282,6 +282,7 @@ int session_apply(struct session *ss, const struct event *ev, struct outcome *ou
 	 * nearly every event) */
 	uint64_t next;
 	if (ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT) &&
+	    ss->hot_i == ss->hot_n && /* else the hot loop prefetched what follows */
 	    trace_peek_addr(ss->reader, &next))
 		vmsys_prefetch(ss->sys, ev->pid, next);
 	if (apply_event(ss->sys, ev, out, err, errlen) < 0)
