@@ -357,6 +357,14 @@ void vmsys_end_call(struct vmsys *s, struct task *t)
 		vm_exit(s, t);
 }
 
+unsigned vmsys_live_tasks(const struct vmsys *s, unsigned max)
+{
+	unsigned n = 0;
+	for (const struct task *t = s->live_head; t && n < max; t = t->live_next)
+		n++;
+	return n;
+}
+
 int task_pid(const struct task *t) { return t->pid; }
 bool task_alive(const struct task *t) { return t->alive; }
 bool task_oom_killed(const struct task *t) { return t->oom_killed; }

@@ -72,6 +72,9 @@ void vmsys_begin_call(struct vmsys *s, struct task *t);
 void vmsys_begin_access(struct vmsys *s, struct task *t);
 void vmsys_end_call(struct vmsys *s, struct task *t);
 bool task_alive(const struct task *t);
+/* The live processes, counted up to max (the machine's live list: exited
+ * ones cost nothing). */
+unsigned vmsys_live_tasks(const struct vmsys *s, unsigned max);
 /* the model's OOM killer ended it (not the trace) */
 bool task_oom_killed(const struct task *t);
 

@@ -357,14 +357,6 @@ static void cmp_state(struct diff_result *r, unsigned long line, struct side *A,
 
 /* ---- the lockstep loop --------------------------------------------- */
 
-static unsigned live_tasks(struct vmsys *s)
-{
-	unsigned n = 0;
-	for (struct task *t = vmsys_task_next(s, NULL); t && n < 2; t = vmsys_task_next(s, t))
-		n += task_alive(t);
-	return n;
-}
-
 static int open_reader(const char *path, const struct diff_opts *o, struct trace_reader **rd,
 		       struct event *ev, int *first, struct diff_result *r)
 {
@@ -493,7 +485,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		for (unsigned i = 0; i < wb.n; i++)
 			watch_table(&only, wb.table[i] << 21);
 		bool narrow = !o->full && agreed && access && !wa.wide && !wb.wide && !only.wide &&
-			      live_tasks(A.sys) == 1 && live_tasks(B.sys) == 1;
+			      vmsys_live_tasks(A.sys, 2) == 1 && vmsys_live_tasks(B.sys, 2) == 1;
 		for (unsigned i = 1; i < only.n; i++) /* address order, as the full walk lists */
 			for (unsigned j = i; j > 0 && only.table[j - 1] > only.table[j]; j--) {
 				uint64_t x = only.table[j];
