@@ -182,6 +182,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 			return -KERR_ENOMEM;
 		}
 	}
+	numa_task_fork(s, c, t, t->mm ? t->mm->users : 0, (clone_flags & CLONE_VM_G) != 0);
 	if (clone_flags & CLONE_VM_G) {
 		c->mm = t->mm;
 		t->mm->users++;
@@ -192,6 +193,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 		vm_exit(s, c); /* drops the fd table it already has */
 		return -KERR_ENOMEM;
 	}
+	numa_mm_dup(c->mm, t->mm); /* dup_mm() copies the scan state */
 	lru_add_drain(s);
 	if (dup_mmap(s, t->mm, c->mm)) {
 		vm_exit(s, c);

@@ -162,6 +162,8 @@ struct mm {
 	uint32_t id;
 	uint64_t numa_scan_offset; /* where task_numa_work() goes on (numa.c) */
 	uint64_t numa_scan_seq;    /* full passes over the address space */
+	uint64_t numa_next_scan;   /* jiffies before which task_numa_work() does not
+				    * scan (0: not set yet, as after exec) */
 	struct hitmap hm;          /* the accesses that change nothing (hitmap.h) */
 };
 
@@ -178,6 +180,12 @@ struct task {
 	uint64_t min_flt, maj_flt; /* getrusage(): the faults it took (semantics.h) */
 	unsigned numa_node;        /* the node of the CPU it runs on (numa_node()) */
 	struct task_numa *numa;    /* NUMA fault statistics, from its first hinting fault */
+	/* the NUMA scan's clock (numa.c): the CPU time it ran (numa_run(),
+	 * numa_scan()), when task_tick_numa() next looks (node_stamp), the
+	 * scan period in ms and its ceiling, and the jiffy after which a
+	 * hinting fault may run the placement again (6.x) */
+	uint64_t numa_runtime_ns, numa_node_stamp_ns, numa_migrate_retry;
+	uint32_t numa_scan_period, numa_scan_period_max;
 	struct task *next, *prev;  /* the machine's processes, in creation order */
 	struct task *live_next, *live_prev; /* the live ones only, in creation order */
 };
@@ -229,6 +237,8 @@ struct vmsys {
 	size_t ra_cap;
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */
+	uint64_t jiffies;          /* the machine's clock: moved only by the ticks of
+				    * numa_run() and numa_scan() (numa.c) */
 	void *tp_ctx;
 	bool dying;                /* vmsys_free() runs: nothing observes the pages */
 	uint64_t pt_gen;           /* PTE generation: the hit bits of every mm hold
@@ -405,6 +415,14 @@ enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, 
 				uint64_t *ptep);
 void numa_page_freed(struct vmsys *s, pfn_t pfn);
 void numa_task_free(struct task *t);
+/* fork: c's scan clock, and what sched_fork() does to the parent's mm
+ * (users: its count before the child) */
+void numa_task_fork(struct vmsys *s, struct task *c, const struct task *parent, unsigned users,
+		    bool clone_vm);
+/* dup_mm(): a new mm starts with its parent's scan state */
+void numa_mm_dup(struct mm *child, const struct mm *parent);
+/* a process of the trace that was not forked in it: as after fork and exec */
+void numa_task_first(struct task *t);
 
 /* swap.c */
 bool swap_alloc(struct vmsys *s, uint32_t *slot);

@@ -2,10 +2,13 @@
  * numa.c - automatic NUMA balancing: the PTE scan, the hinting fault and
  * the migration of a misplaced page (seed 003).
  *
- *   numa_scan()   one pass of kernel/sched/fair.c:task_numa_work() after
- *                 its time gates (the trace says when the scheduler ran
- *                 it): up to 256 MB of present PTEs from where the last
- *                 pass stopped are made PROT_NONE (change_prot_numa())
+ *   numa_run(MS)  the task runs MS ms on its CPU: each scheduler tick
+ *                 (HZ 250) runs task_tick_numa(), which queues
+ *                 task_numa_work() once a scan period of CPU time has
+ *                 passed and the mm's next scan is due; a pass makes up
+ *                 to 256 MB of present PTEs PROT_NONE from where the last
+ *                 one stopped (change_prot_numa())
+ *   numa_scan()   the task runs until its next pass, and that pass
  *   an access     to such a PTE is a hinting fault (do_numa_page()): the
  *                 PTE is made present again, numa_hint_faults counts, and
  *                 the page moves to the faulting task's node when
@@ -13,26 +16,52 @@
  *                 migrate_misplaced_page() can
  *   numa_node(N)  the scheduler runs the task on node N from now on
  *
+ * The scan period adapts at each placement (update_task_scan_period()):
+ * it doubles after a failed migration, and otherwise follows the share of
+ * local and private hinting faults.
+ *
  * The differences between kernels are struct numa_rules (semantics.h).
  * Not modelled: numa groups (tasks that share pages are never grouped, so
  * a shared fault is judged as a private one of a task without a group),
- * the scan period and its slowdown after failed migrations (the trace
- * places the passes), per-node LRU lists and reclaim (one machine-wide
- * lruvec), and migration of swap-cache pages (they stay where they are).
+ * the scheduler's own task moves towards the preferred node
+ * (numa_migrate_preferred(): the trace says where a task runs, so the
+ * scan period is never reset for such a move), per-node LRU lists and
+ * reclaim (one machine-wide lruvec), and migration of swap-cache pages
+ * (they stay where they are).  Time passes only in numa_run() and
+ * numa_scan(); every other event takes none.
  */
 #include "alloc.h"
 #include "internal.h"
 
 #include <stdlib.h>
 
-#define NUMA_SCAN_PAGES (256ULL << (20 - PAGE_SHIFT)) /* sysctl_numa_balancing_scan_size */
+#define NUMA_SCAN_MB 256 /* sysctl_numa_balancing_scan_size */
+#define NUMA_SCAN_PAGES ((uint64_t)NUMA_SCAN_MB << (20 - PAGE_SHIFT))
 #define HPAGE_SIZE (2ULL << 20)
+
+/* kernel/sched/fair.c @ v4.0 .. v6.1: the scan's sysctls and constants */
+#define SCAN_DELAY_MS 1000      /* sysctl_numa_balancing_scan_delay */
+#define SCAN_PERIOD_MIN_MS 1000 /* sysctl_numa_balancing_scan_period_min */
+#define SCAN_PERIOD_MAX_MS 60000
+#define MAX_SCAN_WINDOW_MB 2560
+#define PERIOD_SLOTS 10         /* NUMA_PERIOD_SLOTS */
+#define PERIOD_THRESHOLD 7      /* NUMA_PERIOD_THRESHOLD */
+/* the scheduler tick: CONFIG_HZ=250, as on the recording machine and in
+ * the distributions' x86_64 kernels */
+#define NUMA_HZ 250
+#define TICK_NS (1000000000ULL / NUMA_HZ)
+#define MS_PER_TICK (1000 / NUMA_HZ)
+/* numa_run() runs at most an hour at a time (longer is EINVAL) */
+#define NUMA_RUN_MAX_MS 3600000u
 
 /* per task: task_struct's numa_faults[] (memory faults per node, private
  * and shared, decayed at each placement) and what placement decided */
 struct task_numa {
 	uint64_t mem[MAX_NUMA_NODES][2];
 	uint64_t membuf[MAX_NUMA_NODES][2];
+	/* numa_faults_locality[]: remote, local and failed-migration faults
+	 * since the scan period last adapted */
+	uint64_t locality[3];
 	uint64_t scan_seq;         /* p->numa_scan_seq */
 	int preferred_nid;         /* p->numa_preferred_nid, -1 = none */
 	uint64_t pages_migrated;   /* p->numa_pages_migrated */
@@ -68,6 +97,79 @@ void numa_task_free(struct task *t)
 {
 	free(t->numa);
 	t->numa = NULL;
+}
+
+/* ----------------------------------------------------------- the clock */
+
+/* msecs_to_jiffies() at HZ 250: rounded up */
+static uint64_t ms_to_jiffies(uint64_t ms)
+{
+	return (ms + MS_PER_TICK - 1) / MS_PER_TICK;
+}
+
+static bool time_before(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) < 0;
+}
+
+/* task_nr_scan_windows(): the 256 MB windows the resident set fills */
+static uint64_t nr_scan_windows(const struct mm *mm)
+{
+	uint64_t rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+	if (!rss)
+		rss = NUMA_SCAN_PAGES;
+	return (rss + NUMA_SCAN_PAGES - 1) / NUMA_SCAN_PAGES;
+}
+
+/* task_scan_min(), task_scan_max() (task_scan_start() is task_scan_min()
+ * for a task without a numa group) */
+static uint32_t task_scan_min(const struct task *t)
+{
+	uint32_t floor = 1000 / (MAX_SCAN_WINDOW_MB / NUMA_SCAN_MB);
+	uint32_t scan = (uint32_t)(SCAN_PERIOD_MIN_MS / nr_scan_windows(t->mm));
+	return scan > floor ? scan : floor;
+}
+
+static uint32_t task_scan_max(const struct task *t)
+{
+	uint32_t smin = task_scan_min(t), smax = (uint32_t)(SCAN_PERIOD_MAX_MS / nr_scan_windows(t->mm));
+	return smax > smin ? smax : smin;
+}
+
+/* __sched_fork() @ v4.0/v4.4, init_numa_balancing() @ v6.1, at fork
+ * before copy_mm(): c->mm is still the parent's mm, and users its count
+ * then.  A single-threaded parent's scan restarts (next scan a delay
+ * away, scan sequence 0), and a new mm is a copy of it. */
+void numa_task_fork(struct vmsys *s, struct task *c, const struct task *parent, unsigned users,
+		    bool clone_vm)
+{
+	c->numa_scan_period = SCAN_DELAY_MS;
+	c->numa_node_stamp_ns = c->numa_runtime_ns = c->numa_migrate_retry = 0;
+	struct mm *mm = parent->mm;
+	if (!mm)
+		return;
+	if (users == 1) {
+		mm->numa_next_scan = s->jiffies + ms_to_jiffies(SCAN_DELAY_MS);
+		mm->numa_scan_seq = 0;
+	}
+	if (clone_vm && s->sem->numa.stagger_clone_vm) {
+		/* min_t(unsigned int, ...): the product is cut to 32 bits */
+		uint32_t delay = (uint32_t)((uint64_t)parent->numa_scan_period * users * 1000000u);
+		uint32_t smax = task_scan_max(parent);
+		c->numa_node_stamp_ns = (uint64_t)(delay < smax ? delay : smax) + 2 * TICK_NS;
+	}
+}
+
+void numa_mm_dup(struct mm *child, const struct mm *parent)
+{
+	child->numa_next_scan = parent->numa_next_scan;
+	child->numa_scan_seq = parent->numa_scan_seq;
+	child->numa_scan_offset = parent->numa_scan_offset;
+}
+
+void numa_task_first(struct task *t)
+{
+	t->numa_scan_period = SCAN_DELAY_MS; /* a process of the trace: as after fork and exec */
 }
 
 /* ------------------------------------------------------------------ scan */
@@ -135,9 +237,9 @@ static void reset_ptenuma_scan(struct mm *mm)
 	mm->numa_scan_offset = 0;
 }
 
-int64_t vm_numa_scan(struct vmsys *s, struct task *t)
+/* the pass of task_numa_work(), past its gates: the PTEs it changed */
+static uint64_t numa_pass(struct vmsys *s, struct task *t)
 {
-	s->nevents = 0;
 	const struct numa_rules *r = &s->sem->numa;
 	struct mm *mm = t->mm;
 	uint64_t start = mm->numa_scan_offset, total = 0, nr_updates = 0, first = UINT64_MAX;
@@ -185,7 +287,72 @@ out:
 	 * scan_period_min (1,000 ms) apart, so each starts a new one */
 	for (unsigned n = 0; n < MAX_NUMA_NODES; n++)
 		s->numa_migrate_nr[n] = 0;
-	return (int64_t)total;
+	return total;
+}
+
+/* task_numa_work(): its time gates, then the pass; false if a gate held */
+static bool task_numa_work(struct vmsys *s, struct task *t, uint64_t *ptes)
+{
+	struct mm *mm = t->mm;
+	uint64_t now = s->jiffies;
+	if (!mm->numa_next_scan)
+		mm->numa_next_scan = now + ms_to_jiffies(SCAN_DELAY_MS);
+	if (time_before(now, mm->numa_next_scan))
+		return false;
+	if (!t->numa_scan_period) {
+		t->numa_scan_period_max = task_scan_max(t);
+		t->numa_scan_period = task_scan_min(t);
+	}
+	mm->numa_next_scan = now + ms_to_jiffies(t->numa_scan_period);
+	t->numa_node_stamp_ns += 2 * TICK_NS; /* let another task of the mm win next time */
+	*ptes += numa_pass(s, t);
+	return true;
+}
+
+/* One scheduler tick of t: its CPU time and the machine's clock move on,
+ * and task_tick_numa() queues task_numa_work() (run on the way back to
+ * user space, so at once) when a scan period of CPU time has passed since
+ * node_stamp and the mm's next scan is due.  True if a pass ran. */
+static bool numa_tick(struct vmsys *s, struct task *t, uint64_t *ptes)
+{
+	s->jiffies++;
+	t->numa_runtime_ns += TICK_NS;
+	uint64_t period = (uint64_t)t->numa_scan_period * 1000000u;
+	if (t->numa_runtime_ns <= t->numa_node_stamp_ns + period)
+		return false;
+	if (!t->numa_node_stamp_ns)
+		t->numa_scan_period = task_scan_min(t);
+	t->numa_node_stamp_ns += period;
+	if (time_before(s->jiffies, t->mm->numa_next_scan))
+		return false;
+	return task_numa_work(s, t, ptes);
+}
+
+/* The longest a pass can be away: a node_stamp period and a next-scan
+ * period, each at most scan_period_max (60 s), and the scan delay. */
+#define NUMA_SCAN_MAX_TICKS (3 * SCAN_PERIOD_MAX_MS / MS_PER_TICK)
+
+int64_t vm_numa_scan(struct vmsys *s, struct task *t)
+{
+	s->nevents = 0;
+	uint64_t ptes = 0;
+	for (unsigned i = 0; i < NUMA_SCAN_MAX_TICKS; i++)
+		if (numa_tick(s, t, &ptes))
+			return (int64_t)ptes;
+	/* unreachable by the bound above; the pass still runs, as the
+	 * trace says it did */
+	return (int64_t)numa_pass(s, t);
+}
+
+int64_t vm_numa_run(struct vmsys *s, struct task *t, uint64_t ms)
+{
+	s->nevents = 0;
+	if (ms > NUMA_RUN_MAX_MS)
+		return -KERR_EINVAL;
+	uint64_t ptes = 0, passes = 0;
+	for (uint64_t i = ms_to_jiffies(ms); i; i--)
+		passes += numa_tick(s, t, &ptes);
+	return (int64_t)passes;
 }
 
 int64_t vm_numa_node(struct vmsys *s, struct task *t, uint64_t node)
@@ -202,17 +369,72 @@ int64_t vm_numa_node(struct vmsys *s, struct task *t, uint64_t node)
 /* kernel/sched/fair.c:task_numa_placement(), the memory side: on the first
  * hinting fault of a new scan sequence the buffered faults are folded
  * into the decayed ones and the node with most becomes preferred */
+/* kernel/sched/fair.c:update_task_scan_period(): shared and private are
+ * the hinting faults since the last placement */
+static void update_task_scan_period(struct vmsys *s, struct task *t, uint64_t shared, uint64_t private)
+{
+	struct task_numa *tn = t->numa;
+	uint64_t remote = tn->locality[0], local = tn->locality[1];
+	uint32_t old = t->numa_scan_period;
+	if (local + shared == 0 || tn->locality[2]) {
+		/* idle, or migrating too fast: slower; the counts stay */
+		uint32_t twice = old << 1;
+		t->numa_scan_period = twice < t->numa_scan_period_max ? twice : t->numa_scan_period_max;
+		t->mm->numa_next_scan = s->jiffies + ms_to_jiffies(t->numa_scan_period);
+		TP(s, TP_NUMA_PERIOD, KFN_UPDATE_SCAN_PERIOD, .kind = tn->locality[2] ? TPS_FAILED : TPS_IDLE,
+		   .before = old, .after = t->numa_scan_period, .limit = t->mm->numa_next_scan,
+		   .start = local, .end = remote, .old_start = private, .old_end = shared);
+		return;
+	}
+	int64_t slot_ms = (old + PERIOD_SLOTS - 1) / PERIOD_SLOTS, diff;
+	/* local + remote >= private + shared > 0: every fault counts in both */
+	int64_t lr = (int64_t)(local * PERIOD_SLOTS / (local + remote));
+	uint8_t kind;
+	if (s->sem->numa.scan_period_rule == NUMA_PERIOD_BY_LOCALITY) {
+		if (lr >= PERIOD_THRESHOLD) {
+			diff = (lr - PERIOD_THRESHOLD ? lr - PERIOD_THRESHOLD : 1) * slot_ms;
+			kind = TPS_LOCAL;
+		} else {
+			diff = -(PERIOD_THRESHOLD - lr) * slot_ms;
+			int64_t pr = (int64_t)((private * PERIOD_SLOTS + private + shared) / (private + shared + 1));
+			diff = diff * pr / PERIOD_SLOTS; /* C division: towards zero */
+			kind = TPS_FASTER;
+		}
+	} else {
+		int64_t ps = private + shared ? (int64_t)(private * PERIOD_SLOTS / (private + shared)) : 0;
+		if (ps >= PERIOD_THRESHOLD) {
+			diff = (ps - PERIOD_THRESHOLD ? ps - PERIOD_THRESHOLD : 1) * slot_ms;
+			kind = TPS_PRIVATE;
+		} else if (lr >= PERIOD_THRESHOLD) {
+			diff = (lr - PERIOD_THRESHOLD ? lr - PERIOD_THRESHOLD : 1) * slot_ms;
+			kind = TPS_LOCAL;
+		} else {
+			diff = -(PERIOD_THRESHOLD - (lr > ps ? lr : ps)) * slot_ms;
+			kind = TPS_FASTER;
+		}
+	}
+	/* clamp() of the unsigned period + diff */
+	uint32_t v = old + (uint32_t)diff, lo = task_scan_min(t), hi = task_scan_max(t);
+	t->numa_scan_period = v < lo ? lo : v > hi ? hi : v;
+	tn->locality[0] = tn->locality[1] = tn->locality[2] = 0;
+	TP(s, TP_NUMA_PERIOD, KFN_UPDATE_SCAN_PERIOD, .kind = kind, .before = old,
+	   .after = t->numa_scan_period, .delta = diff, .limit = t->mm->numa_next_scan, .start = local,
+	   .end = remote, .old_start = private, .old_end = shared);
+}
+
 static void task_numa_placement(struct vmsys *s, struct task *t)
 {
 	struct task_numa *tn = t->numa;
 	if (tn->scan_seq == t->mm->numa_scan_seq)
 		return;
 	tn->scan_seq = t->mm->numa_scan_seq;
-	uint64_t max_faults = 0;
+	t->numa_scan_period_max = task_scan_max(t);
+	uint64_t max_faults = 0, fault_types[2] = { 0, 0 };
 	int max_nid = -1;
 	for (unsigned nid = 0; nid < s->pm.nr_nodes; nid++) {
 		uint64_t faults = 0;
 		for (int priv = 0; priv < 2; priv++) {
+			fault_types[priv] += tn->membuf[nid][priv];
 			tn->mem[nid][priv] = tn->mem[nid][priv] - tn->mem[nid][priv] / 2 +
 					     tn->membuf[nid][priv];
 			tn->membuf[nid][priv] = 0;
@@ -225,19 +447,42 @@ static void task_numa_placement(struct vmsys *s, struct task *t)
 	}
 	if (max_faults)
 		tn->preferred_nid = max_nid;
+	update_task_scan_period(s, t, fault_types[0], fault_types[1]);
+}
+
+/* numa_migrate_preferred() @ v6.1, the part the model keeps: the next
+ * placement waits a sixteenth of the scan period (at most a second).  The
+ * task's move to its preferred node is the trace's (numa_node()). */
+static void numa_migrate_retry(struct vmsys *s, struct task *t)
+{
+	if (t->numa->preferred_nid < 0)
+		return;
+	uint64_t interval = ms_to_jiffies(t->numa_scan_period) / 16;
+	t->numa_migrate_retry = s->jiffies + (interval < NUMA_HZ ? interval : NUMA_HZ);
 }
 
 /* kernel/sched/fair.c:task_numa_fault(): first accesses are private,
- * then private while the same pid faults */
+ * then private while the same pid faults; local: the page was on the
+ * task's node at the fault; failed: it should have moved and did not */
 static void task_numa_fault(struct vmsys *s, struct task *t, unsigned last_cpupid, unsigned mem_node,
-			    bool migrated)
+			    bool migrated, bool local, bool failed)
 {
 	struct task_numa *tn = t->numa;
 	int priv = !last_cpupid || (last_cpupid >> 8) == ((unsigned)t->pid & 0xffu);
-	task_numa_placement(s, t);
+	if (!s->sem->numa.placement_after_retry) {
+		task_numa_placement(s, t);
+	} else if (!time_before(t->numa_migrate_retry, s->jiffies)) {
+		/* time_after(jiffies, numa_migrate_retry) is false: no placement */
+	} else {
+		task_numa_placement(s, t);
+		numa_migrate_retry(s, t);
+	}
 	if (migrated)
 		tn->pages_migrated++;
+	if (failed)
+		tn->locality[2]++;
 	tn->membuf[mem_node][priv]++;
+	tn->locality[local]++;
 }
 
 /* should_numa_migrate_memory(): the two-stage filter - a page moves to
@@ -508,7 +753,8 @@ enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, 
 								     : KFN_MIGRATE_MISPLACED,
 	   .addr = addr, .pfn = pfn, .kind = (uint8_t)what, .before = from, .after = t->numa_node,
 	   .limit = last_cpupid & 0xffu);
-	task_numa_fault(s, t, last_cpupid, page_nid, what == TPN_MIGRATED);
+	task_numa_fault(s, t, last_cpupid, page_nid, what == TPN_MIGRATED, from == t->numa_node,
+			what != TPN_LOCAL && what != TPN_FILTERED && what != TPN_MIGRATED);
 	return VMF_MINOR;
 }
 

@@ -93,6 +93,23 @@ struct numa_rules {
 	/* migrate_pages() @ v6.1 counts a page that is still busy after its
 	 * retries (-EAGAIN) in pgmigrate_fail; 4.x counts only hard failures */
 	bool migrate_fail_counts_busy;
+	/* update_task_scan_period(): how the faults since the last placement
+	 * move the scan period.  4.x: by the local share alone, slower at 70%
+	 * local, faster below (scaled by the private share).  6.1 (since
+	 * "sched/numa: Slow down scan rate if shared faults dominate", v4.15):
+	 * slower when 70% of the faults are private or 70% local, else faster
+	 * by the larger share.  Both double the period after any failed
+	 * migration, or without local and shared faults */
+	enum { NUMA_PERIOD_BY_LOCALITY, NUMA_PERIOD_PRIVATE_OR_LOCAL } scan_period_rule;
+	/* task_numa_fault() @ v6.1 runs task_numa_placement() only once the
+	 * numa_migrate_retry jiffy has passed (numa_migrate_preferred() sets
+	 * it a sixteenth of the scan period ahead); 4.x at every fault */
+	bool placement_after_retry;
+	/* init_numa_balancing() @ v6.1 starts a CLONE_VM child's node_stamp
+	 * at min(task_scan_max(), period x users x NSEC_PER_MSEC) + 2 ticks
+	 * (the first term in ms, the second in ns, as the code has it); 4.x
+	 * at 0 */
+	bool stagger_clone_vm;
 };
 
 /* The outcome of mlockall()'s flag rules (hook mlockall_rules). */

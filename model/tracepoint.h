@@ -61,6 +61,11 @@ enum tp_id {
 	TP_NUMA_HINT,     /* a hinting fault's decision on pfn at addr: kind =
 			   * enum tp_numa, before = the page's node, after = the
 			   * task's, limit = the node of the last hinting fault + 1 */
+	TP_NUMA_PERIOD,   /* the scan period adapted at a placement: kind = enum
+			   * tp_scan_period, before/after = the period in ms, delta =
+			   * the change the ratios asked for, limit = the mm's next
+			   * scan (jiffies); start/end = local/remote and
+			   * old_start/old_end = private/shared hinting faults */
 	TP_NR
 };
 
@@ -79,6 +84,7 @@ enum kfn {
 	KFN_MADV_PAGEOUT, KFN_TRUNCATE, KFN_POPULATE, KFN_LRU_LINK, KFN_LRU_UNLINK,
 	KFN_FOLIO_ADD_LRU, KFN_BATCH_MOVE,
 	KFN_TASK_NUMA_WORK, KFN_DO_NUMA_PAGE, KFN_SHOULD_NUMA_MIGRATE, KFN_MIGRATE_MISPLACED,
+	KFN_UPDATE_SCAN_PERIOD,
 	KFN_NR
 };
 
@@ -107,6 +113,14 @@ enum tp_numa {
 	TPN_SHARED_EXEC,   /* refused: file text mapped more than once */
 	TPN_BUSY,          /* refused: under writeback or held by a batch (pgmigrate_fail) */
 	TPN_SWAPCACHE,     /* not moved: swap-cache pages are not migrated by the model */
+};
+
+enum tp_scan_period {
+	TPS_IDLE,          /* no local and no shared faults: doubled */
+	TPS_FAILED,        /* a migration failed since the last change: doubled */
+	TPS_LOCAL,         /* 70% or more local: slower */
+	TPS_PRIVATE,       /* 70% or more private (6.x): slower */
+	TPS_FASTER,        /* neither: faster */
 };
 
 enum tp_page_step {

@@ -328,6 +328,7 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 	if (!t)
 		return NULL;
 	t->rlim_memlock_cur = t->rlim_memlock_max = s->default_rlim;
+	numa_task_first(t);
 	t->cap_ipc_lock = s->default_cap;
 	t->cap_sys_resource = s->default_cap_res;
 	t->mm = mm_alloc(s);
@@ -759,6 +760,14 @@ void vmsys_numa_scan_state(const struct task *t, uint64_t *offset, uint64_t *seq
 {
 	*offset = t->mm ? t->mm->numa_scan_offset : 0;
 	*seq = t->mm ? t->mm->numa_scan_seq : 0;
+}
+
+void vmsys_numa_clock(const struct vmsys *s, const struct task *t, struct numa_clock *c)
+{
+	c->jiffies = s->jiffies;
+	c->runtime_ms = t->numa_runtime_ns / 1000000u;
+	c->period_ms = t->numa_scan_period;
+	c->next_scan = t->mm ? t->mm->numa_next_scan : 0;
 }
 
 void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t end, uint64_t *counts,

@@ -213,9 +213,13 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
  * trace's processes alone were charged to: reclaim until nothing more
  * goes (the semantics' force_empty_retries fruitless tries); 0. */
 int64_t vm_memcg_force_empty(struct vmsys *s);
-/* numa_scan(): one pass of the NUMA balancing PTE scan over t's address
- * space (task_numa_work()); returns the PTEs it made PROT_NONE. */
+/* numa_scan(): t runs until its next pass of the NUMA balancing PTE scan
+ * (task_tick_numa(), task_numa_work()) and that pass runs; returns the
+ * PTEs it made PROT_NONE. */
 int64_t vm_numa_scan(struct vmsys *s, struct task *t);
+/* numa_run(MS): t runs MS ms on its CPU (ticks of HZ 250): the passes
+ * that come due run; returns how many ran. */
+int64_t vm_numa_run(struct vmsys *s, struct task *t, uint64_t ms);
 /* numa_node(N): t runs on a CPU of node N from now on (its faults
  * allocate there, hinting faults pull pages there); -EINVAL past the
  * machine's nodes. */
@@ -229,6 +233,11 @@ uint64_t vmsys_node_free(const struct vmsys *s, unsigned nid);
 unsigned vmsys_task_node(const struct task *t);
 /* Where the NUMA scan of t's mm goes on and how many full passes it made. */
 void vmsys_numa_scan_state(const struct task *t, uint64_t *offset, uint64_t *seq);
+/* The NUMA scan's clock: the machine's jiffies (HZ 250), t's CPU time in
+ * ms, its scan period in ms and the jiffy its mm's next scan is due (0:
+ * not set yet). */
+struct numa_clock { uint64_t jiffies, runtime_ms, period_ms, next_scan; };
+void vmsys_numa_clock(const struct vmsys *s, const struct task *t, struct numa_clock *c);
 /* The present pages of [start, end) of t per node (counts[nid], nid <
  * nnodes) and how many of them are PROT_NONE for a hinting fault. */
 void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t end, uint64_t *counts,

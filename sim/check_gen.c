@@ -11,13 +11,13 @@ const struct gen_weights gen_weights_default = { {
 	[GK_BRK] = 3, [GK_MLOCK] = 6, [GK_MLOCK2] = 6, [GK_MUNLOCK] = 5, [GK_MLOCKALL] = 5,
 	[GK_MUNLOCKALL] = 3, [GK_FORK] = 3, [GK_EXIT] = 2, [GK_TOUCH] = 8, [GK_FAULT] = 4,
 	[GK_RECLAIM] = 4, [GK_DROP_CACHES] = 2, [GK_PRLIMIT] = 3, [GK_CAPSET] = 2, [GK_FILE_IO] = 2,
-	[GK_NUMA_SCAN] = 3, [GK_NUMA_NODE] = 2,
+	[GK_NUMA_SCAN] = 3, [GK_NUMA_NODE] = 2, [GK_NUMA_RUN] = 2,
 } };
 
 static const char *const kind_names[GK_NR] = {
 	"mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "mlock", "mlock2", "munlock",
 	"mlockall", "munlockall", "fork", "exit", "touch", "fault", "reclaim", "drop_caches",
-	"prlimit64", "capset", "file_io", "numa_scan", "numa_node",
+	"prlimit64", "capset", "file_io", "numa_scan", "numa_node", "numa_run",
 };
 
 const char *gen_kind_name(enum gen_kind k) { return k < GK_NR ? kind_names[k] : "?"; }
@@ -120,7 +120,7 @@ void gen_init(struct gen *g, uint64_t seed, const struct gen_weights *w, struct 
 	for (int k = 0; k < GK_NR; k++) {
 		/* NUMA calls only where there is more than one node, so the
 		 * sequences of one-node machines stay what they were */
-		g->w[k] = (k == GK_NUMA_SCAN || k == GK_NUMA_NODE) && !numa ? 0 : w->w[k];
+		g->w[k] = (k == GK_NUMA_SCAN || k == GK_NUMA_NODE || k == GK_NUMA_RUN) && !numa ? 0 : w->w[k];
 		g->wsum += g->w[k];
 	}
 	g->s = s;
@@ -491,6 +491,13 @@ void gen_next(struct gen *g, struct gstep *st)
 		set(st, SYS_NUMA_NODE, pid, 1);
 		st->args[0] = R(vmsys_numa_nodes(g->s));
 		return;
+	case GK_NUMA_RUN: {
+		/* under a scan period, about one, a few */
+		static const uint64_t ms[] = { 100, 1004, 2500, 10000 };
+		set(st, SYS_NUMA_RUN, pid, 1);
+		st->args[0] = ms[R(4)];
+		return;
+	}
 	case GK_PRLIMIT: {
 		set(st, SYS_PRLIMIT64, pid, 2);
 		st->args[0] = 0;

@@ -16,8 +16,8 @@
  *   fault 4  reclaim 4  drop_caches 2  prlimit64 3  capset 2  file_io 2
  * (sum 91: in 100 steps the rarest kinds are expected twice); on the
  * machines with two NUMA nodes (one seed in four) also
- *   numa_scan 3  numa_node 2
- * (sum 96).
+ *   numa_scan 3  numa_node 2  numa_run 2
+ * (sum 98).
  *
  *   trace, vmsys.
  *
@@ -38,7 +38,7 @@ enum gen_kind {
 	GK_MMAP, GK_MUNMAP, GK_MPROTECT, GK_MREMAP, GK_MADVISE, GK_BRK, GK_MLOCK, GK_MLOCK2,
 	GK_MUNLOCK, GK_MLOCKALL, GK_MUNLOCKALL, GK_FORK, GK_EXIT, GK_TOUCH, GK_FAULT,
 	GK_RECLAIM, GK_DROP_CACHES, GK_PRLIMIT, GK_CAPSET, GK_FILE_IO,
-	GK_NUMA_SCAN, GK_NUMA_NODE, /* only on a machine with 2 NUMA nodes */
+	GK_NUMA_SCAN, GK_NUMA_NODE, GK_NUMA_RUN, /* only on a machine with 2 NUMA nodes */
 	GK_NR
 };
 

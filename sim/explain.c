@@ -323,6 +323,20 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 				 e->addr, e->before, e->after, w);
 		return;
 	}
+	case TP_NUMA_PERIOD: {
+		static const char *const why[] = {
+			[TPS_IDLE] = "no local and no shared hinting faults: doubled",
+			[TPS_FAILED] = "a migration failed since it last changed: doubled",
+			[TPS_LOCAL] = "70% or more of the faults local: slower",
+			[TPS_PRIVATE] = "70% or more of the faults private: slower",
+			[TPS_FASTER] = "too few local faults: faster",
+		};
+		snprintf(t, len, "scan period %" PRIu64 " -> %" PRIu64 " ms (%s; %" PRIu64 " local, %" PRIu64
+			 " remote, %" PRIu64 " private, %" PRIu64 " shared faults); next scan at jiffy %" PRIu64,
+			 e->before, e->after, e->kind <= TPS_FASTER ? why[e->kind] : "?", e->start, e->end,
+			 e->old_start, e->old_end, e->limit);
+		return;
+	}
 	case TP_NR:
 		break;
 	}

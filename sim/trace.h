@@ -30,6 +30,7 @@
  *   fault      addr mode           touch     addr len mode
  *   reclaim    nr_pages            drop_caches value
  *   numa_scan  -                   numa_node  node
+ *   numa_run   ms
  *   memcg_force_empty -
  *   fstat      fd size has_size    newfstatat/statx dirfd size has_size (str = path)
  *   stat/lstat -100 size has_size (str = path)
@@ -88,6 +89,7 @@ enum sysno {
 	SYS_INHERIT, SYS_INHERIT_FILE, SYS_EVICT,
 	SYS_NUMA_SCAN, SYS_NUMA_NODE,
 	SYS_MEMCG_FORCE_EMPTY,
+	SYS_NUMA_RUN,
 	SYS_NR
 };
 

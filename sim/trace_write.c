@@ -417,7 +417,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_TOUCH:
 		put_hex0(o, a[0]); SEP; put_u(o, a[1]); SEP; put_bits(o, SK_ACCESS, a[2]);
 		break;
-	case SYS_RECLAIM: case SYS_DROP_CACHES: case SYS_NUMA_NODE:
+	case SYS_RECLAIM: case SYS_DROP_CACHES: case SYS_NUMA_NODE: case SYS_NUMA_RUN:
 		put_u(o, a[0]);
 		break;
 	case SYS_FSTAT:

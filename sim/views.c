@@ -476,7 +476,8 @@ void view_numa(FILE *f, const struct view_ctx *c)
 	unsigned nn = vmsys_numa_nodes(s);
 	fputs("# NUMA nodes (free frames), the balancing counters, and per process the node it\n"
 	      "# runs on and the present pages of each VMA per node (N0= N1= ..., as numa_maps);\n"
-	      "# protnone = PTEs the scan made PROT_NONE, waiting for a hinting fault\n",
+	      "# protnone = PTEs the scan made PROT_NONE, waiting for a hinting fault; the scan\n"
+	      "# clock counts jiffies of HZ 250 and moves only in numa_run() and numa_scan()\n",
 	      f);
 	for (unsigned n = 0; n < nn; n++)
 		fprintf(f, "node %u: %" PRIu64 " frames free\n", n, vmsys_node_free(s, n));
@@ -497,8 +498,12 @@ void view_numa(FILE *f, const struct view_ctx *c)
 		fprintf(f, "pid %d: runs on node %u", task_pid(t), vmsys_task_node(t));
 		if (numa_task_info(t, &pref, &migrated) && pref >= 0)
 			fprintf(f, ", preferred node %d", pref);
-		fprintf(f, ", %" PRIu64 " pages migrated; scan at %#" PRIx64 ", sequence %" PRIu64 "\n",
-			migrated, off, seq);
+		struct numa_clock ck;
+		vmsys_numa_clock(s, t, &ck);
+		fprintf(f, ", %" PRIu64 " pages migrated; scan at %#" PRIx64 ", sequence %" PRIu64
+			", period %" PRIu64 " ms, next scan at jiffy %" PRIu64 " (now %" PRIu64 ", %" PRIu64
+			" ms of CPU time run)\n",
+			migrated, off, seq, ck.period_ms, ck.next_scan, ck.jiffies, ck.runtime_ms);
 		struct vm_vma_info vi;
 		for (const struct vma *v = vmsys_vma_next(s, t, NULL, &vi); v; v = vmsys_vma_next(s, t, v, &vi)) {
 			uint64_t pn;

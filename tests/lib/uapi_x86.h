@@ -6,6 +6,7 @@
 #define VMSIM_TEST_UAPI_X86_H
 
 #define P_RW 0x3        /* PROT_READ | PROT_WRITE */
+#define M_SHARED 0x01   /* MAP_SHARED */
 #define M_PRIVATE 0x02  /* MAP_PRIVATE */
 #define M_FIXED 0x10    /* MAP_FIXED */
 #define M_ANON 0x20     /* MAP_ANONYMOUS */

@@ -60,9 +60,16 @@ has "VM_LOCKED set on mm->def_flags  [mm/mlock.c:apply_mlockall_flags() @ v6.18]
 # NUMA balancing: the scan pass, the hinting fault and each kernel's decision
 has "task_numa_work: pass over [0x7ffff7fef000, 0x7ffff7fff000): 16 PTEs made PROT_NONE; the end of the address space: the next pass starts over (scan sequence 1)  [kernel/sched/fair.c:task_numa_work() @ v4.4]" \
 	$vmsim explain --from 9 --to 9 $S/numa-two-stage-filter.trace
-has "do_numa_page: 16 faults at 0x7ffff7fef000..0x7ffff7ffe000: NUMA hinting fault (PROT_NONE of the scan)" \
+has "do_numa_page: 15 faults at 0x7ffff7ff0000..0x7ffff7ffe000: NUMA hinting fault (PROT_NONE of the scan)" \
 	$vmsim explain --from 10 --to 10 $S/numa-two-stage-filter.trace
-has "should_numa_migrate_memory: 16 pages: on node 0, task on node 1: stays: the last hinting fault came from another node (two-stage filter)  [kernel/sched/fair.c:should_numa_migrate_memory() @ v4.4]" \
+# the first hinting fault of a scan sequence runs the placement, and the scan period adapts
+has "update_task_scan_period: scan period 1000 -> 2000 ms (no local and no shared hinting faults: doubled; 0 local, 0 remote, 0 private, 0 shared faults); next scan at jiffy 1001  [kernel/sched/fair.c:update_task_scan_period() @ v4.4]" \
+	$vmsim explain --from 10 --to 10 $S/numa-two-stage-filter.trace
+has "update_task_scan_period: scan period 2000 -> 2600 ms (70% or more of the faults private: slower; 16 local, 48 remote, 64 private, 0 shared faults)" \
+	$vmsim explain --kernel 6.1 --from 17 --to 17 $S/numa-scan-period-ratio.trace
+has "update_task_scan_period: scan period 2000 -> 4000 ms (a migration failed since it last changed: doubled" \
+	$vmsim explain --from 15 --to 15 $S/numa-scan-period-slowdown.trace
+has "should_numa_migrate_memory: 15 pages: on node 0, task on node 1: stays: the last hinting fault came from another node (two-stage filter)  [kernel/sched/fair.c:should_numa_migrate_memory() @ v4.4]" \
 	$vmsim explain --from 14 --to 14 $S/numa-two-stage-filter.trace
 has "migrate_misplaced_page: page 0x7ffff7fef000 on node 0, task on node 1: migrated to the task's node  [mm/migrate.c:migrate_misplaced_page() @ v6.1]" \
 	$vmsim explain --kernel 6.1 --from 14 --to 14 $S/numa-two-stage-filter.trace

@@ -298,6 +298,9 @@ static void rand_event(struct event *ev)
 	case SYS_NUMA_NODE:
 		ev->nargs = 1; a[0] = below(64);
 		break;
+	case SYS_NUMA_RUN:
+		ev->nargs = 1; a[0] = below(3600001);
+		break;
 	case SYS_CLONE: case SYS_CLONE3:
 		ev->nargs = 1;
 		a[0] = rand_bits(0x3ffffff00ULL) | (coin() ? 17 : below(64));
