@@ -291,7 +291,10 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			 e->before, e->delta);
 		return;
 	case TP_NUMA_SCAN:
-		if (e->limit != e->before)
+		if (n > 1)
+			snprintf(t, len, "%u passes over [%#" PRIx64 ", %#" PRIx64 "): no PTE made PROT_NONE (every present one already is, or none is present); scan sequence now %" PRIu64,
+				 n, e->start, e->end, e->limit + (uint64_t)(n - 1) * (e->limit - e->before));
+		else if (e->limit != e->before)
 			snprintf(t, len, "pass over [%#" PRIx64 ", %#" PRIx64 "): %" PRId64
 				 " PTE%s made PROT_NONE; the end of the address space: the next pass starts over (scan sequence %" PRIu64 ")",
 				 e->start, e->end, e->delta, plural((uint64_t)e->delta), e->limit);
@@ -354,6 +357,10 @@ static bool foldable(const struct tp_event *a, const struct tp_event *b)
 		break;
 	case TP_RECLAIM_SCAN: /* the same pass again */
 		if (a->delta != b->delta || a->after != b->after)
+			return false;
+		break;
+	case TP_NUMA_SCAN: /* passes of numa_run() that found nothing to mark */
+		if (a->delta || b->delta || a->start != b->start || a->end != b->end)
 			return false;
 		break;
 	default:

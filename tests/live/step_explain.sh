@@ -67,6 +67,9 @@ has "update_task_scan_period: scan period 1000 -> 2000 ms (no local and no share
 	$vmsim explain --from 10 --to 10 $S/numa-two-stage-filter.trace
 has "update_task_scan_period: scan period 2000 -> 2600 ms (70% or more of the faults private: slower; 16 local, 48 remote, 64 private, 0 shared faults)" \
 	$vmsim explain --kernel 6.1 --from 17 --to 17 $S/numa-scan-period-ratio.trace
+# passes of numa_run() that mark nothing fold into one step, with the sequence they end at
+has "task_numa_work: 17 passes over [0x7ffff7fc4000, 0x7ffff8004000): no PTE made PROT_NONE (every present one already is, or none is present); scan sequence now 23" \
+	$vmsim explain --kernel 4.4 --from 18 --to 18 $S/numa-scan-period-ratio.trace
 has "update_task_scan_period: scan period 2000 -> 4000 ms (a migration failed since it last changed: doubled" \
 	$vmsim explain --from 15 --to 15 $S/numa-scan-period-slowdown.trace
 has "should_numa_migrate_memory: 15 pages: on node 0, task on node 1: stays: the last hinting fault came from another node (two-stage filter)  [kernel/sched/fair.c:should_numa_migrate_memory() @ v4.4]" \
