@@ -227,6 +227,7 @@ int64_t vm_execve(struct vmsys *s, struct task *t)
 	t->mm = mm;
 	if (old)
 		mm_put(s, old);
+	numa_task_exec(s, t);
 	return 0;
 }
 

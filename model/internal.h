@@ -423,6 +423,8 @@ void numa_task_fork(struct vmsys *s, struct task *c, const struct task *parent, 
 void numa_mm_dup(struct mm *child, const struct mm *parent);
 /* a process of the trace that was not forked in it: as after fork and exec */
 void numa_task_first(struct task *t);
+/* exec: what task_numa_free() does to t's fault statistics */
+void numa_task_exec(struct vmsys *s, struct task *t);
 
 /* swap.c */
 bool swap_alloc(struct vmsys *s, uint32_t *slot);

@@ -27,13 +27,14 @@
  * (numa_migrate_preferred(): the trace says where a task runs, so the
  * scan period is never reset for such a move), per-node LRU lists and
  * reclaim (one machine-wide lruvec), and migration of swap-cache pages
- * (they stay where they are).  Time passes only in numa_run() and
+ * (they stay where they are).  Exec: numa_task_exec().  Time passes only in numa_run() and
  * numa_scan(); every other event takes none.
  */
 #include "alloc.h"
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NUMA_SCAN_MB 256 /* sysctl_numa_balancing_scan_size */
 #define NUMA_SCAN_PAGES ((uint64_t)NUMA_SCAN_MB << (20 - PAGE_SHIFT))
@@ -165,6 +166,20 @@ void numa_mm_dup(struct mm *child, const struct mm *parent)
 	child->numa_next_scan = parent->numa_next_scan;
 	child->numa_scan_seq = parent->numa_scan_seq;
 	child->numa_scan_offset = parent->numa_scan_offset;
+}
+
+/* fs/exec.c -> task_numa_free(): the fault statistics go (4.x) or are
+ * zeroed (6.1); the preferred node, the migrated count and the task's
+ * scan sequence are task_struct fields and stay */
+void numa_task_exec(struct vmsys *s, struct task *t)
+{
+	struct task_numa *tn = t->numa;
+	if (!tn)
+		return;
+	memset(tn->mem, 0, sizeof(tn->mem));
+	memset(tn->membuf, 0, sizeof(tn->membuf));
+	if (!s->sem->numa.exec_keeps_locality)
+		memset(tn->locality, 0, sizeof(tn->locality));
 }
 
 void numa_task_first(struct task *t)

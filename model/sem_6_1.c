@@ -99,6 +99,7 @@ const struct semantics sem_6_1 = {
 		.scan_period_rule = NUMA_PERIOD_PRIVATE_OR_LOCAL,
 		.placement_after_retry = true,
 		.stagger_clone_vm = true,
+		.exec_keeps_locality = true,
 	},
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },

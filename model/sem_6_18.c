@@ -110,6 +110,7 @@ const struct semantics sem_6_18 = {
 		.scan_period_rule = NUMA_PERIOD_PRIVATE_OR_LOCAL,
 		.placement_after_retry = true,
 		.stagger_clone_vm = true,
+		.exec_keeps_locality = true,
 	},
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,

@@ -110,6 +110,11 @@ struct numa_rules {
 	 * (the first term in ms, the second in ns, as the code has it); 4.x
 	 * at 0 */
 	bool stagger_clone_vm;
+	/* task_numa_free(p, false) @ v6.1 at exec zeroes the fault buffers
+	 * and keeps numa_faults_locality[] (the failed-migration count with
+	 * it); 4.x frees them, and the next hinting fault starts the
+	 * locality counts from zero */
+	bool exec_keeps_locality;
 };
 
 /* The outcome of mlockall()'s flag rules (hook mlockall_rules). */
