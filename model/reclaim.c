@@ -176,7 +176,11 @@ static void putback(struct vmsys *s, pfn_t pfn, bool activate, bool at_tail)
 		return (freed);                                                              \
 	} while (0)
 
-static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
+/* may_write_file: the reclaim may write a dirty file page back - in the
+ * kernel only kswapd may (and only once it met many); the model's kswapd
+ * and direct reclaim write as the flusher threads would have (it has
+ * none), memcg reclaim never does */
+static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_write_file)
 {
 	struct page *p = spage(s, pfn);
 	if (!page_evictable(p) && !s->sem->test_reclaim_ignores_locked) {
@@ -238,13 +242,16 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		put_page(s, pfn);
 		VERDICT(TPR_RECLAIMED, true);
 	}
-	if ((p->flags & PG_DIRTY) && ignore_refs) {
-		/* shrink_folio_list(): only kswapd writes file folios;
-		 * reclaim_pages() (MADV_PAGEOUT) activates a dirty one, unmapped,
-		 * still dirty (NR_VMSCAN_IMMEDIATE, PG_reclaim) */
+	if ((p->flags & PG_DIRTY) && (ignore_refs || !may_write_file)) {
+		/* shrink_folio_list(): only kswapd writes file folios; memcg
+		 * reclaim and reclaim_pages() (MADV_PAGEOUT) leave a dirty one
+		 * unmapped, still dirty, to go when written back
+		 * (NR_VMSCAN_IMMEDIATE, PG_reclaim): activated on 6.x, kept on
+		 * the inactive list on 4.x (shrink_page_list(): keep_locked) */
 		p->flags |= PG_RECLAIM; /* folio_set_reclaim() (SetPageReclaim() in 4.x) */
-		putback(s, pfn, true, false);
-		VERDICT(TPR_DIRTY, false);
+		bool act = ignore_refs || s->sem->dirty_file_reclaim_activates;
+		putback(s, pfn, act, false);
+		VERDICT(act ? TPR_DIRTY : TPR_DIRTY_KEPT, false);
 	}
 	if (p->flags & PG_DIRTY) {
 		/* pageout(): write back, rotate to the tail for the next pass */
@@ -282,7 +289,7 @@ void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs)
 		return;
 	lru_del_page(s, pfn);
 	p->refcount++; /* isolate_lru_folio() */
-	if (!shrink_one(s, pfn, ignore_refs))
+	if (!shrink_one(s, pfn, ignore_refs, false))
 		put_page(s, pfn);
 }
 
@@ -351,7 +358,7 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, e
 		if (mode != RM_CGROUP)
 			count_vm(s, mode == RM_DIRECT ? PGSCAN_DIRECT : PGSCAN_KSWAPD, 1);
 		count_vm(s, page_is_file_lru(p) ? PGSCAN_FILE : PGSCAN_ANON, 1);
-		if (shrink_one(s, pfn, false)) {
+		if (shrink_one(s, pfn, false, mode != RM_CGROUP)) {
 			freed++;
 			if (mode != RM_CGROUP)
 				count_vm(s, mode == RM_DIRECT ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD, 1);

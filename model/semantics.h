@@ -341,6 +341,11 @@ struct semantics {
 	/* memcg reclaim and PGREFILL: 4.4's shrink_active_list() counts it
 	 * for any reclaim, 6.1's only for global reclaim (mm/vmscan.c) */
 	bool cgroup_reclaim_counts_pgrefill;
+	/* shrink_folio_list() @ v6.1 activates a dirty file folio that memcg
+	 * reclaim may not write (goto activate_locked); shrink_page_list()
+	 * @ v4.0/v4.4 keeps it on the inactive list (keep_locked).  Both set
+	 * PG_reclaim, so it goes when written back. */
+	bool dirty_file_reclaim_activates;
 	/* folio_referenced() @ v6.18 (since 6.3, vma_has_recency()): VMAs
 	 * with VM_SEQ_READ or VM_RAND_READ are skipped by the referenced walk;
 	 * before, their young bits were cleared, and counted unless

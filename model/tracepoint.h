@@ -147,6 +147,7 @@ enum tp_reclaim {
 	TPR_BUSY,          /* still mapped after try_to_unmap() (a locked mapping) */
 	TPR_DIRTY,         /* dirty file page: marked for reclaim, activated */
 	TPR_WRITEBACK,     /* dirty file page: written back, rotated to the tail */
+	TPR_DIRTY_KEPT,    /* dirty file page: marked for reclaim, kept inactive (4.x) */
 };
 
 #define TP_LIST_NONE 0xff

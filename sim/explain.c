@@ -273,9 +273,10 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			[TPR_NO_SWAP] = "anonymous, no swap: kept", [TPR_BUSY] = "still mapped: kept",
 			[TPR_DIRTY] = "dirty: marked for reclaim, activated",
 			[TPR_WRITEBACK] = "dirty: written back, rotated",
+			[TPR_DIRTY_KEPT] = "dirty: marked for reclaim, kept",
 		};
 		snprintf(t, len, "%u page%s scanned: %s", n, plural(n),
-			 e->kind <= TPR_WRITEBACK ? why[e->kind] : "?");
+			 e->kind <= TPR_DIRTY_KEPT ? why[e->kind] : "?");
 		return;
 	}
 	case TP_RECLAIM_SCAN:

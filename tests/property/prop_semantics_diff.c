@@ -236,6 +236,9 @@ static const struct row_check checks[] = {
 	{ "what memcg reclaim counts", "memcg-reclaim-recency.trace", "4.4", "6.1", NULL, C_DIFF, 17, DK_VMSTAT, "pgrefill", 0, 16, 0 },
 	{ "what memcg reclaim counts", "memcg-reclaim-recency.trace", "4.0", "4.4", NULL, C_AGREE },
 	{ "what memcg reclaim counts", "memcg-reclaim-recency.trace", "lof-v1", "4.0", NULL, C_AGREE },
+	{ "a dirty file page in memcg reclaim", "memcg-reclaim-dirty.trace", "4.4", "6.1", NULL, C_DIFF, 13, DK_VMSTAT, "pgdeactivate", 0, 0, 373 },
+	{ "a dirty file page in memcg reclaim", "memcg-reclaim-dirty.trace", "4.4", "6.1", NULL, C_DIFF, 13, DK_VMSTAT, "pgscan_file", 0, 1563, 501 },
+	{ "a dirty file page in memcg reclaim", "memcg-reclaim-dirty.trace", "4.0", "4.4", NULL, C_AGREE },
 	/* NUMA balancing (seed 003) */
 	{ "which PTEs a pass makes PROT_NONE", "numa-hinting-write-bit.trace", "4.0", "6.1", NULL, C_DIFF, 12, DK_RESULT, "result", -1, 16, 0 },
 	{ "which PTEs a pass makes PROT_NONE", "numa-hinting-write-bit.trace", "4.0", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "numa_pte_updates", 0, 16, 0 },
