@@ -210,19 +210,25 @@ static uint64_t small_len(struct gen *g)
 static void pick_range(struct gen *g, struct task *t, uint64_t *addr, uint64_t *len)
 {
 	struct mm *mm = t ? t->mm : NULL;
-	unsigned n = 0;
-	if (mm)
-		for (struct vma *v = mm->vmas.first; v; v = v->next)
-			n++;
+	/* the tree's count is the list's length (vma.c keeps both) */
+	unsigned n = mm ? (unsigned)mm->vmas.count : 0;
 	if (!n || P(12)) {
 		*addr = slot_addr(g) + R(SLOT_PAGES) * PG;
 		*len = small_len(g);
 		return;
 	}
 	unsigned k = (unsigned)R(n);
-	struct vma *v = mm->vmas.first;
-	while (k--)
-		v = v->next;
+	/* the k-th VMA in address order, from the nearer end */
+	struct vma *v;
+	if (k < n / 2) {
+		v = mm->vmas.first;
+		while (k--)
+			v = v->next;
+	} else {
+		v = mm->vmas.last;
+		for (unsigned j = n - 1; j > k; j--)
+			v = v->prev;
+	}
 	uint64_t vp = (v->end - v->start) / PG;
 	unsigned r = (unsigned)R(100);
 	uint64_t start;

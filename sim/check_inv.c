@@ -46,6 +46,7 @@ struct check_inv {
 	struct task *caller;
 	bool caller_cap;
 	uint64_t caller_rlim, caller_locked;
+	bool use_next;         /* this before-check reuses the last after-check's walk */
 	bool onfault_req;      /* a lock-on-fault request: compare present pages */
 	uint64_t of_lo, of_hi; /* its vpn range */
 	bool reclaim_kind;     /* a step that must not take pages of locked VMAs */
@@ -58,6 +59,15 @@ struct check_inv {
 	uint32_t *stamp; size_t nstamp; uint32_t epoch;
 	uint8_t *lockmap; /* pfn mapped by a locked VMA, this check */
 	pfn_t *lockset; size_t nlock, caplock; /* the pfns set in lockmap */
+	/* what check_inv_after() found, for check_inv_before_next(): the
+	 * present PTEs of locked VMAs (the snapshot locked-never-reclaimed
+	 * takes) and each mm's locked pages */
+	struct pref *nx; size_t nnx, capnx;
+	bool next_ok;          /* recording nx in this after-check */
+	bool after_ran, snap_ok; /* lk_* (and nx, if snap_ok) describe the state now */
+	const struct mm *lk_mm[64];
+	uint64_t lk_pages[64];
+	unsigned nlk;
 	char msg[INV_NR][320];
 };
 
@@ -89,6 +99,7 @@ void check_inv_free(struct check_inv *ci)
 	free(ci->stamp);
 	free(ci->lockmap);
 	free(ci->lockset);
+	free(ci->nx);
 	free(ci);
 }
 
@@ -135,9 +146,24 @@ static void collect_present(struct check_inv *ci, struct mm *mm, uint64_t lo, ui
 
 static int64_t madv_num(const struct vmsys *s, enum madv a) { return s->af.madv[a]; }
 
+static void before_impl(struct check_inv *ci, const struct event *ev);
+
 void check_inv_before(struct check_inv *ci, const struct event *ev)
 {
+	ci->use_next = false;
+	before_impl(ci, ev);
+}
+
+void check_inv_before_next(struct check_inv *ci, const struct event *ev)
+{
+	ci->use_next = ci->after_ran;
+	before_impl(ci, ev);
+}
+
+static void before_impl(struct check_inv *ci, const struct event *ev)
+{
 	struct vmsys *s = ci->s;
+	ci->after_ran = false; /* whatever happens next changes the state */
 	ci->caller = NULL;
 	ci->onfault_req = ci->reclaim_kind = ci->madv_refuse = false;
 	ci->nvpn = ci->npr = 0;
@@ -150,7 +176,15 @@ void check_inv_before(struct check_inv *ci, const struct event *ev)
 	if (t) {
 		ci->caller_cap = t->cap_ipc_lock;
 		ci->caller_rlim = rlimit_memlock_pages(t);
-		ci->caller_locked = mm_locked_pages(ci, t->mm);
+		ci->caller_locked = 0;
+		if (ci->use_next) {
+			unsigned i = 0;
+			while (i < ci->nlk && ci->lk_mm[i] != t->mm)
+				i++;
+			ci->caller_locked = i < ci->nlk ? ci->lk_pages[i] : mm_locked_pages(ci, t->mm);
+		} else {
+			ci->caller_locked = mm_locked_pages(ci, t->mm);
+		}
 	}
 	const uint64_t *a = ev->args;
 	const struct arch_flags *af = &s->af;
@@ -214,7 +248,17 @@ void check_inv_before(struct check_inv *ci, const struct event *ev)
 			break;
 		}
 		ci->reclaim_kind = kind;
-		if (kind) {
+		if (kind && ci->use_next && ci->snap_ok) {
+			/* the snapshot check_inv_after() took of the same state */
+			struct pref *p = ci->pr;
+			size_t cap = ci->cappr;
+			ci->pr = ci->nx;
+			ci->cappr = ci->capnx;
+			ci->npr = ci->nnx;
+			ci->nx = p;
+			ci->capnx = cap;
+			ci->nnx = 0;
+		} else if (kind) {
 			for (struct task *u = s->live_head; u; u = u->live_next) {
 				if (!task_owns_mm(s, u))
 					continue;
@@ -271,6 +315,12 @@ static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol)
 		while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 			uint64_t pte = radix_get(&mm->pt, vpn);
 			pfn_t pfn = pte_pfn(pte);
+			if (ci->next_ok && pte_present(pte)) {
+				if (grow((void **)&ci->nx, &ci->capnx, ci->nnx + 1, sizeof(*ci->nx)))
+					ci->nx[ci->nnx++] = (struct pref){ t, vpn };
+				else
+					ci->next_ok = false;
+			}
 			if (pte_present(pte) && pfn != PFN_ZERO) {
 				const struct page *p = spage(s, pfn);
 				if (pfn < ci->nstamp && !ci->lockmap[pfn] &&
@@ -299,6 +349,10 @@ static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol)
 		if (mm->map_count > s->max_map_count)
 			FAILV(INV_VMA_TREE, "pid %d: map_count %llu exceeds max_map_count %llu (proc(5); the "
 			      "kernel's do_mmap() allows max + 1)", t->pid, ULL(mm->map_count), ULL(s->max_map_count));
+	}
+	if (ci->nlk < sizeof(ci->lk_mm) / sizeof(ci->lk_mm[0])) {
+		ci->lk_mm[ci->nlk] = mm;
+		ci->lk_pages[ci->nlk++] = locked;
 	}
 	if (ON(INV_LOCKED_VM_ACCOUNTING) && mm->locked_vm != locked)
 		FAILV(INV_LOCKED_VM_ACCOUNTING, "pid %d: locked_vm is %lld pages but its locked VMAs hold %llu pages",
@@ -399,9 +453,16 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	for (size_t i = 0; i < ci->nlock; i++)
 		ci->lockmap[ci->lockset[i]] = 0;
 	ci->nlock = 0;
+	/* the snapshot for check_inv_before_next() comes from check_mm()'s
+	 * walk of every locked VMA, which only runs for mlocked-pages */
+	ci->next_ok = ON(INV_MLOCKED_PAGES) && ON(INV_LOCKED_NEVER_RECLAIMED);
+	ci->nnx = 0;
+	ci->nlk = 0;
 	for (struct task *t = s->live_head; t; t = t->live_next)
 		if (task_owns_mm(s, t))
 			viol = check_mm(ci, t, viol);
+	ci->snap_ok = ci->next_ok;
+	ci->after_ran = true;
 	if (ON(INV_LRU_CONSISTENT) || ON(INV_MLOCKED_PAGES))
 		viol = check_lru(ci, viol);
 	if (ev->type != EV_CALL)

@@ -56,6 +56,11 @@ struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask);
 void check_inv_free(struct check_inv *ci);
 
 void check_inv_before(struct check_inv *ci, const struct event *ev);
+/* The same, for a caller that guarantees nothing changed the machine since
+ * its last check_inv_after() (vmsim check's loops: the generator only
+ * reads it): what that after-check's walk found stands in for a second
+ * walk of the same state.  The result is what check_inv_before() gives. */
+void check_inv_before_next(struct check_inv *ci, const struct event *ev);
 /* Returns the set of invariants violated after ev (bit i = enum inv_id i);
  * the first violation of each is described in check_inv_msg(ci, i). */
 uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const struct outcome *out);

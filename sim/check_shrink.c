@@ -75,7 +75,7 @@ int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, str
 		gen_next(&g, st);
 		gstep_event(st, ev);
 		struct outcome out;
-		check_inv_before(ci, ev);
+		check_inv_before_next(ci, ev); /* gen_next() only reads the machine */
 		if (apply_event(s, ev, &out, aerr, sizeof(aerr)))
 			out.kind = OUT_NONE;
 		uint32_t v = check_inv_after(ci, ev, &out);
@@ -114,7 +114,7 @@ long check_replay_steps(const struct check_plan *p, const struct gen_machine *m,
 	for (size_t i = 0; i < n; i++) {
 		gstep_event(&steps[i], ev);
 		struct outcome out;
-		check_inv_before(ci, ev);
+		check_inv_before_next(ci, ev); /* nothing ran since the last check */
 		if (apply_event(s, ev, &out, err, sizeof(err)))
 			out.kind = OUT_NONE;
 		if (check_inv_after(ci, ev, &out)) {
