@@ -79,6 +79,22 @@ void gen_machine(uint64_t seed, struct gen_machine *m)
 	m->numa_nodes = rnd(st) % 4 == 0 ? 2 : 1; /* drawn last: the other choices stay */
 }
 
+struct vmsys *gen_machine_new(const struct gen_machine *m, const struct semantics *sem, const char *arch,
+			      char *err, size_t errlen)
+{
+	struct vmsys_config c;
+	vmsys_config_default(&c, sem);
+	c.arch = arch;
+	c.ram = m->ram;
+	c.swap = m->swap;
+	c.rlimit_memlock = m->rlimit_memlock;
+	c.cap_ipc_lock = m->cap_ipc_lock;
+	c.max_map_count = m->max_map_count;
+	c.zero_page = m->zero_page;
+	c.numa_nodes = m->numa_nodes;
+	return vmsys_new(&c, err, errlen);
+}
+
 void gen_header(const struct gen_machine *m, const char *arch, const char *kernel, uint64_t seed,
 		struct trace_header *h)
 {

@@ -94,6 +94,10 @@ struct gen {
 
 /* Pick the machine for a seed (ram, swap, limits). */
 void gen_machine(uint64_t seed, struct gen_machine *m);
+/* The fresh machine of that choice under sem and arch; NULL with a
+ * message in err. */
+struct vmsys *gen_machine_new(const struct gen_machine *m, const struct semantics *sem, const char *arch,
+			      char *err, size_t errlen);
 /* Start a run on s (a fresh machine built from gen_machine's choice). */
 void gen_init(struct gen *g, uint64_t seed, const struct gen_weights *w, struct vmsys *s);
 /* The next step, aimed at the model's current state. */

@@ -21,17 +21,7 @@
 static struct vmsys *machine(const struct check_plan *p, const struct gen_machine *m, char *err,
 			     size_t errlen)
 {
-	struct vmsys_config c;
-	vmsys_config_default(&c, p->sem);
-	c.arch = p->arch;
-	c.ram = m->ram;
-	c.swap = m->swap;
-	c.rlimit_memlock = m->rlimit_memlock;
-	c.cap_ipc_lock = m->cap_ipc_lock;
-	c.max_map_count = m->max_map_count;
-	c.zero_page = m->zero_page;
-	c.numa_nodes = m->numa_nodes;
-	return vmsys_new(&c, err, errlen);
+	return gen_machine_new(m, p->sem, p->arch, err, errlen);
 }
 
 static struct event *scratch_event(void)

@@ -25,22 +25,6 @@
 #define RUNS 24
 #define STEPS 2000
 
-static struct vmsys *machine_of(const struct semantics *sem, const struct gen_machine *m)
-{
-	struct vmsys_config c;
-	vmsys_config_default(&c, sem);
-	c.ram = m->ram;
-	c.swap = m->swap;
-	c.rlimit_memlock = m->rlimit_memlock;
-	c.cap_ipc_lock = m->cap_ipc_lock;
-	c.max_map_count = m->max_map_count;
-	c.zero_page = m->zero_page;
-	c.numa_nodes = m->numa_nodes;
-	char err[256];
-	struct vmsys *s = vmsys_new(&c, err, sizeof(err));
-	ck_assert_msg(s != NULL, "vmsys_new: %s", err);
-	return s;
-}
 
 /* the steps at which some invariant failed, over every run */
 static unsigned run_both(const char *kernel)
@@ -52,7 +36,9 @@ static unsigned run_both(const char *kernel)
 	for (uint64_t seed = 1; seed <= RUNS; seed++) {
 		struct gen_machine m;
 		gen_machine(seed, &m);
-		struct vmsys *s = machine_of(sem, &m);
+		char why[256];
+		struct vmsys *s = gen_machine_new(&m, sem, "x86_64", why, sizeof(why));
+		ck_assert_msg(s != NULL, "gen_machine_new: %s", why);
 		struct check_inv *slow = check_inv_new(s, INV_ALL), *fast = check_inv_new(s, INV_ALL);
 		ck_assert(slow && fast);
 		struct gen g;

@@ -28,13 +28,12 @@
 
 static struct semantics without_fix, with_retry_gate;
 
-/* 16 written pages, one scan pass, then a write to each: the faults of
- * that write, and pgfault over the whole run */
-static void write_after_scan(const struct semantics *sem, int64_t *faults, int64_t *pgfault)
+/* a machine of ram bytes on two nodes, its first process running a call */
+static struct vmsys *two_nodes(const struct semantics *sem, uint64_t ram, struct task **tp)
 {
 	struct vmsys_config c;
 	vmsys_config_default(&c, sem);
-	c.ram = 64ULL << 20;
+	c.ram = ram;
 	c.numa_nodes = 2;
 	char err[256];
 	struct vmsys *s = vmsys_new(&c, err, sizeof(err));
@@ -42,6 +41,16 @@ static void write_after_scan(const struct semantics *sem, int64_t *faults, int64
 	struct task *t = vmsys_task(s, 1, true);
 	ck_assert_ptr_nonnull(t);
 	vmsys_begin_call(s, t);
+	*tp = t;
+	return s;
+}
+
+/* 16 written pages, one scan pass, then a write to each: the faults of
+ * that write, and pgfault over the whole run */
+static void write_after_scan(const struct semantics *sem, int64_t *faults, int64_t *pgfault)
+{
+	struct task *t;
+	struct vmsys *s = two_nodes(sem, 64ULL << 20, &t);
 	ck_assert_int_eq(vm_mmap(s, t, A, NPAGES * PG, P_RW, M_PRIVATE | M_ANON | M_FIXED, -1, 0, false, 0),
 			 (int64_t)A);
 	ck_assert_int_eq(vm_touch(s, t, A, NPAGES * PG, 2, NULL), NPAGES);
@@ -79,16 +88,8 @@ END_TEST
  * waits, so the period stays what the first one made it. */
 static uint32_t period_after_late_placement(const struct semantics *sem, uint64_t *gap)
 {
-	struct vmsys_config c;
-	vmsys_config_default(&c, sem);
-	c.ram = 1ULL << 30;
-	c.numa_nodes = 2;
-	char err[256];
-	struct vmsys *s = vmsys_new(&c, err, sizeof(err));
-	ck_assert_msg(s != NULL, "vmsys_new: %s", err);
-	struct task *t = vmsys_task(s, 1, true);
-	ck_assert_ptr_nonnull(t);
-	vmsys_begin_call(s, t);
+	struct task *t;
+	struct vmsys *s = two_nodes(sem, 1ULL << 30, &t);
 	/* 48 pages on node 0, 16 on node 1, the task on node 1 (shared: 6.x
 	 * would not skip the local ones) */
 	ck_assert_int_eq(vm_mmap(s, t, A, 64 * PG, P_RW, M_SHARED | M_ANON | M_FIXED, -1, 0, false, 0),
