@@ -440,10 +440,12 @@ bool explain_build(const struct tp_log *l, const struct vmsys *sys, struct expla
 		return false;
 	bool ok = true;
 	for (size_t i = 0; i < n && ok;) {
-		/* the shortest pattern of 1 to 4 steps that repeats; a fault
-		 * and its batch add, page after page, is one pattern */
+		/* the shortest pattern of 1 to 6 steps that repeats; a fault
+		 * and its batch add, page after page, is one pattern, and so
+		 * is a NUMA migration (the hinting fault, the isolation, the
+		 * two batch adds, the decision: 5) */
 		size_t p = 1, k = repeats(it, n, i, 1);
-		for (size_t q = 2; q <= 4 && k == 1; q++) {
+		for (size_t q = 2; q <= 6 && k == 1; q++) {
 			size_t kq = i + 2 * q <= n ? repeats(it, n, i, q) : 1;
 			if (kq > 1) {
 				p = q;

@@ -67,6 +67,9 @@ has "update_task_scan_period: scan period 1000 -> 2000 ms (no local and no share
 	$vmsim explain --from 10 --to 10 $S/numa-two-stage-filter.trace
 has "update_task_scan_period: scan period 2000 -> 2600 ms (70% or more of the faults private: slower; 16 local, 48 remote, 64 private, 0 shared faults)" \
 	$vmsim explain --kernel 6.1 --from 17 --to 17 $S/numa-scan-period-ratio.trace
+# a migration, page after page, folds as one pattern of five steps
+has "migrate_misplaced_page: 5 pages: on node 0, task on node 1: migrated to the task's node  [mm/migrate.c:migrate_misplaced_page() @ v4.4]" \
+	$vmsim explain --from 18 --to 18 $S/numa-scan-period-slowdown.trace
 # passes of numa_run() that mark nothing fold into one step, with the sequence they end at
 has "task_numa_work: 17 passes over [0x7ffff7fc4000, 0x7ffff8004000): no PTE made PROT_NONE (every present one already is, or none is present); scan sequence now 23" \
 	$vmsim explain --kernel 4.4 --from 18 --to 18 $S/numa-scan-period-ratio.trace
