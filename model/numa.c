@@ -161,6 +161,8 @@ void numa_task_fork(struct vmsys *s, struct task *c, const struct task *parent, 
 	}
 }
 
+/* kernel/fork.c:dup_mm() copies the whole mm_struct and mm_init() resets
+ * none of the scan's fields: the child's scan goes on where the parent's is */
 void numa_mm_dup(struct mm *child, const struct mm *parent)
 {
 	child->numa_next_scan = parent->numa_next_scan;
@@ -384,6 +386,13 @@ int64_t vm_numa_node(struct vmsys *s, struct task *t, uint64_t node)
 /* kernel/sched/fair.c:task_numa_placement(), the memory side: on the first
  * hinting fault of a new scan sequence the buffered faults are folded
  * into the decayed ones and the node with most becomes preferred */
+/* update_task_scan_period()'s slower step for a ratio (in tenths) at or
+ * above the threshold: a slot of the period per tenth above it, at least one */
+static int64_t slower(int64_t ratio, int64_t slot_ms)
+{
+	return (ratio > PERIOD_THRESHOLD ? ratio - PERIOD_THRESHOLD : 1) * slot_ms;
+}
+
 /* kernel/sched/fair.c:update_task_scan_period(): shared and private are
  * the hinting faults since the last placement */
 static void update_task_scan_period(struct vmsys *s, struct task *t, uint64_t shared, uint64_t private)
@@ -391,47 +400,47 @@ static void update_task_scan_period(struct vmsys *s, struct task *t, uint64_t sh
 	struct task_numa *tn = t->numa;
 	uint64_t remote = tn->locality[0], local = tn->locality[1];
 	uint32_t old = t->numa_scan_period;
+	int64_t diff = 0;
+	uint8_t kind;
 	if (local + shared == 0 || tn->locality[2]) {
 		/* idle, or migrating too fast: slower; the counts stay */
+		kind = tn->locality[2] ? TPS_FAILED : TPS_IDLE;
 		uint32_t twice = old << 1;
 		t->numa_scan_period = twice < t->numa_scan_period_max ? twice : t->numa_scan_period_max;
 		t->mm->numa_next_scan = s->jiffies + ms_to_jiffies(t->numa_scan_period);
-		TP(s, TP_NUMA_PERIOD, KFN_UPDATE_SCAN_PERIOD, .kind = tn->locality[2] ? TPS_FAILED : TPS_IDLE,
-		   .before = old, .after = t->numa_scan_period, .limit = t->mm->numa_next_scan,
-		   .start = local, .end = remote, .old_start = private, .old_end = shared);
-		return;
-	}
-	int64_t slot_ms = (old + PERIOD_SLOTS - 1) / PERIOD_SLOTS, diff;
-	/* local + remote >= private + shared > 0: every fault counts in both */
-	int64_t lr = (int64_t)(local * PERIOD_SLOTS / (local + remote));
-	uint8_t kind;
-	if (s->sem->numa.scan_period_rule == NUMA_PERIOD_BY_LOCALITY) {
-		if (lr >= PERIOD_THRESHOLD) {
-			diff = (lr - PERIOD_THRESHOLD ? lr - PERIOD_THRESHOLD : 1) * slot_ms;
-			kind = TPS_LOCAL;
-		} else {
-			diff = -(PERIOD_THRESHOLD - lr) * slot_ms;
-			int64_t pr = (int64_t)((private * PERIOD_SLOTS + private + shared) / (private + shared + 1));
-			diff = diff * pr / PERIOD_SLOTS; /* C division: towards zero */
-			kind = TPS_FASTER;
-		}
 	} else {
-		int64_t ps = private + shared ? (int64_t)(private * PERIOD_SLOTS / (private + shared)) : 0;
-		if (ps >= PERIOD_THRESHOLD) {
-			diff = (ps - PERIOD_THRESHOLD ? ps - PERIOD_THRESHOLD : 1) * slot_ms;
-			kind = TPS_PRIVATE;
-		} else if (lr >= PERIOD_THRESHOLD) {
-			diff = (lr - PERIOD_THRESHOLD ? lr - PERIOD_THRESHOLD : 1) * slot_ms;
-			kind = TPS_LOCAL;
+		int64_t slot_ms = (old + PERIOD_SLOTS - 1) / PERIOD_SLOTS;
+		/* local + remote >= private + shared > 0: every fault counts in both */
+		int64_t lr = (int64_t)(local * PERIOD_SLOTS / (local + remote));
+		if (s->sem->numa.scan_period_rule == NUMA_PERIOD_BY_LOCALITY) {
+			if (lr >= PERIOD_THRESHOLD) {
+				diff = slower(lr, slot_ms);
+				kind = TPS_LOCAL;
+			} else {
+				int64_t pr = (int64_t)((private * PERIOD_SLOTS + private + shared) /
+						       (private + shared + 1));
+				/* C division: towards zero */
+				diff = -(PERIOD_THRESHOLD - lr) * slot_ms * pr / PERIOD_SLOTS;
+				kind = TPS_FASTER;
+			}
 		} else {
-			diff = -(PERIOD_THRESHOLD - (lr > ps ? lr : ps)) * slot_ms;
-			kind = TPS_FASTER;
+			int64_t ps = private + shared ? (int64_t)(private * PERIOD_SLOTS / (private + shared)) : 0;
+			if (ps >= PERIOD_THRESHOLD) {
+				diff = slower(ps, slot_ms);
+				kind = TPS_PRIVATE;
+			} else if (lr >= PERIOD_THRESHOLD) {
+				diff = slower(lr, slot_ms);
+				kind = TPS_LOCAL;
+			} else {
+				diff = -(PERIOD_THRESHOLD - (lr > ps ? lr : ps)) * slot_ms;
+				kind = TPS_FASTER;
+			}
 		}
+		/* clamp() of the unsigned period + diff */
+		uint32_t v = old + (uint32_t)diff, lo = task_scan_min(t), hi = task_scan_max(t);
+		t->numa_scan_period = v < lo ? lo : v > hi ? hi : v;
+		tn->locality[0] = tn->locality[1] = tn->locality[2] = 0;
 	}
-	/* clamp() of the unsigned period + diff */
-	uint32_t v = old + (uint32_t)diff, lo = task_scan_min(t), hi = task_scan_max(t);
-	t->numa_scan_period = v < lo ? lo : v > hi ? hi : v;
-	tn->locality[0] = tn->locality[1] = tn->locality[2] = 0;
 	TP(s, TP_NUMA_PERIOD, KFN_UPDATE_SCAN_PERIOD, .kind = kind, .before = old,
 	   .after = t->numa_scan_period, .delta = diff, .limit = t->mm->numa_next_scan, .start = local,
 	   .end = remote, .old_start = private, .old_end = shared);
@@ -484,13 +493,11 @@ static void task_numa_fault(struct vmsys *s, struct task *t, unsigned last_cpupi
 {
 	struct task_numa *tn = t->numa;
 	int priv = !last_cpupid || (last_cpupid >> 8) == ((unsigned)t->pid & 0xffu);
-	if (!s->sem->numa.placement_after_retry) {
+	bool gated = s->sem->numa.placement_after_retry;
+	if (!gated || time_before(t->numa_migrate_retry, s->jiffies)) { /* time_after(jiffies, retry) */
 		task_numa_placement(s, t);
-	} else if (!time_before(t->numa_migrate_retry, s->jiffies)) {
-		/* time_after(jiffies, numa_migrate_retry) is false: no placement */
-	} else {
-		task_numa_placement(s, t);
-		numa_migrate_retry(s, t);
+		if (gated)
+			numa_migrate_retry(s, t);
 	}
 	if (migrated)
 		tn->pages_migrated++;

@@ -63,7 +63,8 @@ enum tp_id {
 			   * task's, limit = the node of the last hinting fault + 1 */
 	TP_NUMA_PERIOD,   /* the scan period adapted at a placement: kind = enum
 			   * tp_scan_period, before/after = the period in ms, delta =
-			   * the change the ratios asked for, limit = the mm's next
+			   * the change the ratios asked for (0 when doubled, which
+			   * also moves the next scan), limit = the mm's next
 			   * scan (jiffies); start/end = local/remote and
 			   * old_start/old_end = private/shared hinting faults */
 	TP_NR

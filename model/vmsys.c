@@ -756,14 +756,10 @@ unsigned vmsys_task_node(const struct task *t)
 	return t->numa_node;
 }
 
-void vmsys_numa_scan_state(const struct task *t, uint64_t *offset, uint64_t *seq)
-{
-	*offset = t->mm ? t->mm->numa_scan_offset : 0;
-	*seq = t->mm ? t->mm->numa_scan_seq : 0;
-}
-
 void vmsys_numa_clock(const struct vmsys *s, const struct task *t, struct numa_clock *c)
 {
+	c->offset = t->mm ? t->mm->numa_scan_offset : 0;
+	c->seq = t->mm ? t->mm->numa_scan_seq : 0;
 	c->jiffies = s->jiffies;
 	c->runtime_ms = t->numa_runtime_ns / 1000000u;
 	c->period_ms = t->numa_scan_period;

@@ -231,12 +231,11 @@ bool numa_task_info(const struct task *t, int *preferred_nid, uint64_t *pages_mi
 unsigned vmsys_numa_nodes(const struct vmsys *s);
 uint64_t vmsys_node_free(const struct vmsys *s, unsigned nid);
 unsigned vmsys_task_node(const struct task *t);
-/* Where the NUMA scan of t's mm goes on and how many full passes it made. */
-void vmsys_numa_scan_state(const struct task *t, uint64_t *offset, uint64_t *seq);
-/* The NUMA scan's clock: the machine's jiffies (HZ 250), t's CPU time in
- * ms, its scan period in ms and the jiffy its mm's next scan is due (0:
- * not set yet). */
-struct numa_clock { uint64_t jiffies, runtime_ms, period_ms, next_scan; };
+/* The NUMA scan of t: where it goes on in t's mm and how many full passes
+ * it made; its clock - the machine's jiffies (HZ 250), t's CPU time in ms,
+ * its scan period in ms and the jiffy the mm's next scan is due (0: not
+ * set yet). */
+struct numa_clock { uint64_t offset, seq, jiffies, runtime_ms, period_ms, next_scan; };
 void vmsys_numa_clock(const struct vmsys *s, const struct task *t, struct numa_clock *c);
 /* The present pages of [start, end) of t per node (counts[nid], nid <
  * nnodes) and how many of them are PROT_NONE for a hinting fault. */

@@ -176,15 +176,11 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 	if (t) {
 		ci->caller_cap = t->cap_ipc_lock;
 		ci->caller_rlim = rlimit_memlock_pages(t);
-		ci->caller_locked = 0;
-		if (ci->use_next) {
-			unsigned i = 0;
-			while (i < ci->nlk && ci->lk_mm[i] != t->mm)
-				i++;
-			ci->caller_locked = i < ci->nlk ? ci->lk_pages[i] : mm_locked_pages(ci, t->mm);
-		} else {
-			ci->caller_locked = mm_locked_pages(ci, t->mm);
-		}
+		/* the last after-check summed every owned mm (at most 64) */
+		unsigned i = 0;
+		while (ci->use_next && i < ci->nlk && ci->lk_mm[i] != t->mm)
+			i++;
+		ci->caller_locked = ci->use_next && i < ci->nlk ? ci->lk_pages[i] : mm_locked_pages(ci, t->mm);
 	}
 	const uint64_t *a = ev->args;
 	const struct arch_flags *af = &s->af;

@@ -127,16 +127,22 @@ struct watch {
 	uint64_t table[WATCH_TABLES]; /* vpn >> 9 */
 };
 
+/* the tables stay in address order, as the full walk lists pages */
 static void watch_table(struct watch *w, uint64_t addr)
 {
 	uint64_t t = addr >> 21;
-	for (unsigned i = 0; i < w->n; i++)
-		if (w->table[i] == t)
-			return;
-	if (w->n == WATCH_TABLES)
+	unsigned i = 0;
+	while (i < w->n && w->table[i] < t)
+		i++;
+	if (i < w->n && w->table[i] == t)
+		return;
+	if (w->n == WATCH_TABLES) {
 		w->wide = true;
-	else
-		w->table[w->n++] = t;
+		return;
+	}
+	memmove(&w->table[i + 1], &w->table[i], (w->n - i) * sizeof(w->table[0]));
+	w->table[i] = t;
+	w->n++;
 }
 
 static void watch_tp(void *ctx, const struct tp_event *e)
@@ -445,7 +451,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		 * stays present, young and dirty are not compared, no counter
 		 * moves (the replay's hot path, vm_touch_hit()) */
 		bool ha = false, hb = false;
-		if (!o->full && agreed && ev.sys == SYS_TOUCH && access && !ev.args_missing &&
+		if (!o->full && agreed && access && ev.sys == SYS_TOUCH && !ev.args_missing &&
 		    ev.res != RES_RESTART && !(ia.maps_path && !ia.maps_applied)) {
 			struct task *xa = vmsys_task(A.sys, ev.pid, false), *xb = vmsys_task(B.sys, ev.pid, false);
 			int mode = access_mode(ev.args[2]);
@@ -486,12 +492,6 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 			watch_table(&only, wb.table[i] << 21);
 		bool narrow = !o->full && agreed && access && !wa.wide && !wb.wide && !only.wide &&
 			      vmsys_live_tasks(A.sys, 2) == 1 && vmsys_live_tasks(B.sys, 2) == 1;
-		for (unsigned i = 1; i < only.n; i++) /* address order, as the full walk lists */
-			for (unsigned j = i; j > 0 && only.table[j - 1] > only.table[j]; j--) {
-				uint64_t x = only.table[j];
-				only.table[j] = only.table[j - 1];
-				only.table[j - 1] = x;
-			}
 		size_t before = r->nitems;
 		cmp_result(r, &ev, &oa, &ob);
 		cmp_state(r, ev.line, &A, &B, ba, bb, narrow ? &only : NULL);

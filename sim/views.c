@@ -493,17 +493,16 @@ void view_numa(FILE *f, const struct view_ctx *c)
 		if (!task_alive(t))
 			continue;
 		int pref;
-		uint64_t migrated = 0, off, seq;
-		vmsys_numa_scan_state(t, &off, &seq);
+		uint64_t migrated = 0;
+		struct numa_clock ck;
+		vmsys_numa_clock(s, t, &ck);
 		fprintf(f, "pid %d: runs on node %u", task_pid(t), vmsys_task_node(t));
 		if (numa_task_info(t, &pref, &migrated) && pref >= 0)
 			fprintf(f, ", preferred node %d", pref);
-		struct numa_clock ck;
-		vmsys_numa_clock(s, t, &ck);
 		fprintf(f, ", %" PRIu64 " pages migrated; scan at %#" PRIx64 ", sequence %" PRIu64
 			", period %" PRIu64 " ms, next scan at jiffy %" PRIu64 " (now %" PRIu64 ", %" PRIu64
 			" ms of CPU time run)\n",
-			migrated, off, seq, ck.period_ms, ck.next_scan, ck.jiffies, ck.runtime_ms);
+			migrated, ck.offset, ck.seq, ck.period_ms, ck.next_scan, ck.jiffies, ck.runtime_ms);
 		struct vm_vma_info vi;
 		for (const struct vma *v = vmsys_vma_next(s, t, NULL, &vi); v; v = vmsys_vma_next(s, t, v, &vi)) {
 			uint64_t pn;
