@@ -165,12 +165,21 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 
 static void drain_add_batch(struct vmsys *s);
 
+unsigned page_batch_refs(const struct vmsys *s, pfn_t pfn)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->lru.add_batch.n; i++)
+		n += s->lru.add_batch.pfn[i] == pfn;
+	for (unsigned i = 0; i < s->lru.mlock_batch.n; i++)
+		n += s->lru.mlock_batch.pfn[i] == pfn;
+	return n;
+}
+
 void folio_add_lru(struct vmsys *s, pfn_t pfn)
 {
 	struct lru_batch *b = &s->lru.add_batch;
 	struct page *p = spage(s, pfn);
 	p->refcount++;
-	p->in_batch++;
 	b->pfn[b->n] = pfn;
 	b->tag[b->n] = BATCH_LRU_ADD;
 	b->n++;
@@ -193,7 +202,6 @@ static void drain_add_batch(struct vmsys *s)
 		TP(s, TP_BATCH_DRAIN, KFN_BATCH_MOVE, .kind = TPB_LRU_ADD, .delta = copy.n);
 		for (unsigned i = 0; i < copy.n; i++) {
 			struct page *q = spage(s, copy.pfn[i]);
-			q->in_batch--;
 			if (!(q->flags & PG_LRU))
 				lru_add_fn(s, copy.pfn[i]);
 			put_page(s, copy.pfn[i]);

@@ -70,6 +70,9 @@ pfn_t lru_tail(struct vmsys *s, enum lru_list l);
 /* Its mlock_count as the kernel keeps it: valid on 6.x while PG_lru and
  * PG_unevictable, 0 otherwise (4.x has none). */
 uint32_t page_mlock_count(const struct vmsys *s, const struct page *p);
+/* How many references the per-CPU batches hold on page pfn (its entries
+ * in both; the kernel reads them as part of the reference count). */
+unsigned page_batch_refs(const struct vmsys *s, pfn_t pfn);
 /* folio_add_lru(): through the lru_add batch. */
 void folio_add_lru(struct vmsys *s, pfn_t pfn);
 /* lru_add_drain(): both batches of the (single) CPU. */

@@ -675,7 +675,7 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 		return VMF_MINOR;
 	}
 	if (old != PFN_ZERO && (op->flags & PG_ANON) && op->mapcount == 1 &&
-	    op->refcount - op->in_batch == 1u + ((op->flags & PG_SWAPCACHE) ? 1u : 0u)) {
+	    op->refcount - page_batch_refs(s, old) == 1u + ((op->flags & PG_SWAPCACHE) ? 1u : 0u)) {
 		TP(s, TP_FAULT, KFN_DO_WP, .addr = addr, .kind = TPF_WP_REUSE, .pfn = old);
 		/* wp_can_reuse_anon_folio(): ours alone */
 		*ptep |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG | PTE_EXCL;

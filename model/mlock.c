@@ -32,7 +32,6 @@ static void batch_add(struct vmsys *s, pfn_t pfn, enum batch_tag tag)
 	struct lru_batch *b = &s->lru.mlock_batch;
 	struct page *p = spage(s, pfn);
 	p->refcount++;
-	p->in_batch++;
 	b->pfn[b->n] = pfn;
 	b->tag[b->n] = (uint8_t)tag;
 	b->n++;
@@ -149,7 +148,6 @@ void mlock_drain_local(struct vmsys *s)
 		TP(s, TP_BATCH_DRAIN, KFN_MLOCK_DRAIN, .kind = TPB_MLOCK, .delta = copy.n);
 		for (unsigned i = 0; i < copy.n; i++) {
 			pfn_t pfn = copy.pfn[i];
-			spage(s, pfn)->in_batch--;
 			switch (copy.tag[i]) {
 			case BATCH_MLOCK_LRU: mlock_lru(s, pfn); break;
 			case BATCH_MLOCK_NEW: mlock_new(s, pfn); break;

@@ -692,7 +692,7 @@ static enum tp_numa migrate_misplaced_page(struct vmsys *s, struct vma *v, pfn_t
 		return TPN_OFF_LRU;
 	if (p->flags & PG_SWAPCACHE)
 		return TPN_SWAPCACHE; /* not modelled (see above) */
-	if ((p->flags & PG_WRITEBACK) || p->in_batch) {
+	if ((p->flags & PG_WRITEBACK) || page_batch_refs(s, pfn)) {
 		/* -EBUSY under writeback; a batch's reference makes the
 		 * reference count wrong (-EAGAIN until the retries run out) */
 		if ((p->flags & PG_WRITEBACK) || r->migrate_fail_counts_busy)

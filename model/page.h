@@ -46,6 +46,7 @@ enum page_flag {
 			       * was invalidated by a partial truncate/punch
 			       * (block_invalidate_folio()): no dirty buffer left */
 };
+_Static_assert(PG_NOBUFS < 1u << 16, "the flags fit the 16 bits of page.flags");
 
 enum lru_list {
 	LRU_INACTIVE_ANON,
@@ -54,15 +55,18 @@ enum lru_list {
 	LRU_ACTIVE_FILE,
 	LRU_UNEVICTABLE,
 	NR_LRU_LISTS,
-	LRU_NONE = 0xff
+	LRU_NONE = 7 /* the 3 bits of page.lru all set */
 };
 
 struct page {
-	uint32_t flags;
-	uint8_t lru;           /* list the page is on, LRU_NONE if none */
-	uint8_t in_batch;      /* entries in per-CPU batches */
-	uint8_t folio_order;   /* page-cache folio of 2^order pages (aligned by index) */
-	uint8_t index_hi;      /* bits 32..39 of the index (page_index()) */
+	/* one word: the flags and the small fields, as bitfields (the
+	 * kernel keeps the LRU list and the folio order in its flags word
+	 * too); the counts of per-CPU batch entries are not kept here but
+	 * counted in the two batches when asked (page_batch_refs(), lru.h) */
+	uint32_t flags : 16;       /* enum page_flag */
+	uint32_t lru : 3;          /* list the page is on, LRU_NONE if none */
+	uint32_t folio_order : 4;  /* page-cache folio of 2^order pages (aligned by index) */
+	uint32_t index_hi : 8;     /* bits 32..39 of the index (page_index()) */
 	union {
 		pfn_t prev;    /* LRU list link (with next); free-list link when free */
 		/* 6.x: valid while PG_lru and PG_unevictable.  The unevictable
@@ -78,10 +82,10 @@ struct page {
 	uint32_t index_lo;     /* page offset in the file / linear anon index:
 				* 40 bits, more than the 36 of any key the page
 				* cache or a page table holds */
-};                             /* 32 bytes: a swap cache, when modelled, keeps its
+};                             /* 28 bytes: a swap cache, when modelled, keeps its
 				* slots beside it (the field was never set) */
 
-_Static_assert(sizeof(struct page) == 32, "a page frame is 32 bytes (docs/performance.md)");
+_Static_assert(sizeof(struct page) == 28, "a page frame is 28 bytes (docs/performance.md)");
 
 static inline uint64_t page_index(const struct page *p)
 {
@@ -90,7 +94,7 @@ static inline uint64_t page_index(const struct page *p)
 static inline void page_set_index(struct page *p, uint64_t index)
 {
 	p->index_lo = (uint32_t)index;
-	p->index_hi = (uint8_t)(index >> 32);
+	p->index_hi = (uint8_t)(index >> 32) & 0xff;
 }
 
 #define PAGE_CHUNK_SHIFT 16

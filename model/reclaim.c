@@ -712,7 +712,7 @@ int64_t vm_drop_caches(struct vmsys *s, int what)
 			pfn_t pfn = (pfn_t)radix_get(&f->cache, idx);
 			struct page *p = spage(s, pfn);
 			if (!p->mapcount && !(p->flags & (PG_DIRTY | PG_WRITEBACK | PG_UNEVICTABLE | PG_MLOCKED)) &&
-			    !p->in_batch)
+			    !page_batch_refs(s, pfn))
 				file_remove_page(s, f, idx);
 			idx++;
 		}
