@@ -77,9 +77,14 @@ static void print_text(const char *path, const struct event *ev, struct explain_
 		result_text(a, ev, res, sizeof(res));
 		char why[512];
 		bool ok = outcome_matches(ev, &a->out, why, sizeof(why));
-		printf("  => %s%s%s\n", res, ok ? "" : "   (the trace says otherwise: ", ok ? "" : why);
-		if (!ok)
-			printf("  )\n");
+		if (ok) {
+			printf("  => %s\n", res);
+			return;
+		}
+		size_t n = strlen(why); /* one line: the reason without its newline */
+		while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
+			why[--n] = '\0';
+		printf("  => %s   (the trace says otherwise: %s)\n", res, why);
 		return;
 	}
 	struct explain_run *rs[2] = { a, b };

@@ -84,6 +84,10 @@ has "stays: 128 MB already migrated to that node in this window" $vmsim explain 
 has "mlock_drain_local: 1 page munlocked while isolated (stranded)" \
 	$vmsim explain --kernel 6.1 --from 12 --to 12 $S/numa-migrate-mlocked.trace
 
+# a result the model does not reproduce: one line, the reason inside the parentheses
+has "  => -1 ENOSYS   (the trace says otherwise: expected 0, model -1 ENOSYS)" \
+	$vmsim explain --kernel 4.0 --from 67 --to 67 $G/file-pagecache/private-mlock.trace
+
 # show numa: where each VMA's pages are, and the PTEs waiting for a hinting fault
 has "  [0x7ffff7fef000, 0x7ffff7fff000) N0=16 protnone=16" $vmsim show --kernel 4.4 --at 13 numa $S/numa-two-stage-filter.trace
 has "pid 0: runs on node 1, preferred node 0, 16 pages migrated" $vmsim show --kernel 4.4 numa $S/numa-two-stage-filter.trace
