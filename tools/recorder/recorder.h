@@ -42,6 +42,7 @@ long S_touch(struct R *r, long addr, long len, int mode);
 long S_openat(struct R *r, const char *path, long flags, long mode);
 long S_ftruncate(struct R *r, long fd, long len);
 long S_pwrite(struct R *r, long fd, long len, long off);
+long S_fadvise(struct R *r, long fd, long off, long len, long advice);
 long S_close(struct R *r, long fd);
 long S_fallocate(struct R *r, long fd, long mode, long off, long len);
 long S_unlink(struct R *r, const char *path);
@@ -54,6 +55,12 @@ void S_capture(struct R *r);
 /* memory pressure (scenarios with .memcg): memory.force_empty of the
  * child's memcg, then the reclaim counters */
 void S_memcg_force_empty(struct R *r);
+/* the child's memcg's refault count (memory.stat workingset_refault_file
+ * and _anon: since the memcg was made, so the trace's) and its file LRU
+ * sizes (pages; read after S_pages() drained the batches) */
+void S_memcg_stat(struct R *r);
+/* a read of memory.stat whose values are not written (see recorder.c) */
+void S_memcg_stat_prime(struct R *r);
 /* expect(COUNTER) = delta since the trace began, for the reclaim and
  * unevictable counters of /proc/vmstat (exact: event counters) */
 void S_vmstat(struct R *r);

@@ -706,6 +706,51 @@ static void sc_memcg_force_empty_referenced(struct R *r, const struct scen *s)
 	S_close(r, fd);
 }
 
+/* Refault detection in the child's memcg (mm/workingset.c): force_empty
+ * evicts every page of a cold file and leaves a shadow for each
+ * (workingset_eviction()); a page read back is a refault, counted in the
+ * memcg's memory.stat.  None comes back active: the memcg has no active
+ * file page, and the last page evicted refaults at distance 1 (6.x ages
+ * after stamping, 4.x before, where it would come back active).  A page
+ * added to be written is not judged (filemap_add_folio(): __GFP_WRITE);
+ * fadvise(DONTNEED) and truncation forget the shadows of their range. */
+#define POSIX_FADV_DONTNEED 4
+
+static void sc_memcg_refault(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long fd;
+	const char *path = "/tmp/vmrec-memcg-refault";
+	long a = cached_by_random_faults(r, path, 1024, &fd);
+	S_memcg_stat_prime(r);
+	S_memcg_force_empty(r);
+	S_memcg_stat(r);
+	/* the last 64 evicted, most recent first, then 16 of the first */
+	for (long i = 1023; i >= 960; i--)
+		S_touch(r, a + i * P, P, A_READ);
+	S_touch(r, a, 16 * P, A_READ);
+	S_pages(r, a, 16 * P);
+	S_memcg_stat(r);
+	/* invalidation forgets the shadows: no refault for these */
+	S_fadvise(r, fd, 64 * P, 192 * P, POSIX_FADV_DONTNEED);
+	S_touch(r, a + 64 * P, 32 * P, A_READ);
+	/* pages added to be written are not judged */
+	long w = S_openat(r, path, 2, 0);
+	S_pwrite(r, w, 4 * P, 512 * P);
+	/* truncation forgets the shadows beyond the new end; the pages
+	 * there read back as holes */
+	S_ftruncate(r, w, 768 * P);
+	S_ftruncate(r, w, 1024 * P);
+	S_touch(r, a + 800 * P, 16 * P, A_READ);
+	S_touch(r, a + 600 * P, 16 * P, A_READ);
+	S_pages(r, a, 16 * P);
+	S_memcg_stat(r);
+	S_munmap(r, a, 1024 * P);
+	S_close(r, w);
+	S_close(r, fd);
+	S_unlink(r, path);
+}
+
 static void sc_onfault_touch(struct R *r, const struct scen *s)
 {
 	(void)s;
@@ -839,6 +884,7 @@ const struct scen rec_scenarios[] = {
 	{"fork-locks-not-inherited", "the child of fork() has no lo/lf and VmLck 0 but shares the mlocked pages; COW in the child; the child's own mlock; the parent after wait4", 8 * M, CAP, true, 0, sc_fork_locks, false, 0},
 	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false, 0},
 	{"memcg-force-empty-locked", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file mapped shared with MADV_RANDOM, 128 pages locked (mlock, mlock2 ONFAULT); the unlocked pages are reclaimed, the locked stay; munlock rescues 64 pages that the next force_empty reclaims; faulted in again through two MADV_RANDOM mappings and reclaimed", 8 * M, CAP, false, 0, sc_memcg_force_empty_locked, false, 0, true},
+	{"memcg-refault", "refault detection in a memcg of the traced process alone: memory.force_empty evicts a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping; 80 pages read back are refaults (the memcg's workingset_refault_file), none active; fadvise(DONTNEED) and a truncation forget the shadows of their ranges, and pages written (pwrite) are not judged", 8 * M, CAP, false, 0, sc_memcg_refault, false, 0, true},
 	{"memcg-force-empty-referenced", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, then half of it faulted (fault-around) through a plain private mapping, 64 pages of that mlocked; young pages get a second chance before they go, the locked stay; munlock of half and force_empty again", 8 * M, CAP, false, 0, sc_memcg_force_empty_referenced, false, 0, true},
 	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD on the real kernel: anonymous pages stay mapped (no swap), clean ext4 page-cache pages are unmapped and reclaimed, tmpfs pages are unmapped (pagemap present=0), locked pages stay (PAGEOUT on a range with a locked VMA is EINVAL); COLD unmaps nothing", 8 * M, CAP, false, 0, sc_reclaim_pageout, false, 0},
 	{"onfault-touch", "lock-on-fault: read and write faults lock single pages; munlock part then touch; mlock populates; mlock2(MLOCK_ONFAULT) over populated pages", 8 * M, CAP, false, 0, sc_onfault_touch, false, 0},
