@@ -38,6 +38,7 @@ void file_put(struct vmsys *s, struct file *f)
 	if (!s->dying) /* vmsys_free() frees the frames all at once */
 		file_drop_cache(s, f, 0);
 	radix_destroy(&f->cache);
+	radix_destroy(&f->shadows);
 	for (struct file **pp = &s->files; *pp; pp = &(*pp)->next_file)
 		if (*pp == f) {
 			*pp = f->next_file;
@@ -78,6 +79,7 @@ static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool
 	f->no_cache = path_is_pseudo(path, len);
 	f->ino = ++s->next_ino;
 	radix_init(&f->cache);
+	radix_init(&f->shadows);
 	f->refs = 1; /* the name */
 	f->next_file = s->files;
 	s->files = f;
@@ -135,8 +137,9 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index)
 }
 
 /* Add a page for index to the cache: *major says whether it had to be read
- * from disk; it joins the LRU through the lru_add batch. */
-pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major)
+ * from disk; a shadow there is judged (workingset_refault()), and the page
+ * joins the LRU through the lru_add batch (filemap_add_folio()). */
+pfn_t file_add_page_for(struct vmsys *s, struct file *f, uint64_t index, bool *major, bool for_write)
 {
 	pfn_t pfn = cache_insert(s, f, index);
 	if (!pfn)
@@ -145,8 +148,14 @@ pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major
 		*major = !f->shmem;
 	if (!f->shmem)
 		count_vm(s, PGPGIN, 4);
+	workingset_refault_file(s, f, index, pfn, for_write);
 	folio_add_lru(s, pfn);
 	return pfn;
+}
+
+pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major)
+{
+	return file_add_page_for(s, f, index, major, false);
 }
 
 /* A page the cache held before the trace began (inherit.c): read long ago
@@ -520,6 +529,8 @@ static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 		if (partial_folio(s, f, size >> PAGE_SHIFT, first, RADIX_KEY_MAX, &kf, &ke) && ke > first)
 			first = ke;
 		file_drop_cache(s, f, first);
+		/* truncate_inode_pages_range(): the shadows go too */
+		workingset_forget_file(s, f, (size + PAGE_SIZE - 1) >> PAGE_SHIFT, RADIX_KEY_MAX);
 		eof_block_zero(s, f, size, true);
 	} else if (size > f->size) {
 		eof_block_zero(s, f, f->size, false);
@@ -574,6 +585,7 @@ int64_t vm_fadvise(struct vmsys *s, struct task *t, int64_t fd, uint64_t off, ui
 			continue;
 		file_remove_page(s, f, idx);
 	}
+	workingset_forget_file(s, f, first, last); /* invalidate_exceptional_entry() */
 	return 0;
 }
 
@@ -618,6 +630,8 @@ void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len
 	}
 	for (uint64_t i = lo; i < hi; i++)
 		file_remove_page(s, f, i);
+	if (end > first) /* truncate_inode_pages_range(): the hole's shadows */
+		workingset_forget_file(s, f, first, end - 1);
 }
 
 /* mm/shmem.c:shmem_fallocate() @ v6.18 (the same in v4.0, v4.4, v6.1):
@@ -708,7 +722,7 @@ static int write_large_folios(struct vmsys *s, struct file *f, uint64_t pos, uin
 			order--;
 		}
 		for (uint64_t i = 0; i < (1ULL << order); i++) {
-			pfn_t pfn = file_add_page(s, f, idx + i, NULL);
+			pfn_t pfn = file_add_page_for(s, f, idx + i, NULL, true);
 			if (!pfn)
 				return -1;
 			spage(s, pfn)->folio_order = (uint8_t)order;
@@ -778,7 +792,7 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 			if (!pfn && !write && f->shmem)
 				continue; /* shmem_file_read_iter(): a hole reads as
 					   * ZERO_PAGE, nothing is added (hand test M) */
-			if (!pfn && !(pfn = file_add_page(s, f, idx, NULL)))
+			if (!pfn && !(pfn = file_add_page_for(s, f, idx, NULL, write)))
 				return -KERR_ENOMEM;
 			struct page *p = spage(s, pfn);
 			/* written or read: uptodate; but shmem_file_read_iter()

@@ -7,7 +7,7 @@
  * Owns: the machine, processes, address spaces, files and the functions the
  *   model modules call in each other.
  * May call: hitmap, kerr, lru, page, radix, semantics, tracepoint, vma, vmflags, vmstat,
- *   vmsys.
+ *   vmsys, workingset.
  */
 #ifndef VMSIM_INTERNAL_H
 #define VMSIM_INTERNAL_H
@@ -26,6 +26,7 @@
 #include "vmflags.h"
 #include "vmstat.h"
 #include "vmsys.h"
+#include "workingset.h"
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1ULL << PAGE_SHIFT)
@@ -98,6 +99,7 @@ struct file {
 				* mapped it through (inherit.c) */
 	uint64_t ino;
 	struct radix cache;    /* page index -> pfn */
+	struct radix shadows;  /* page index -> shadow of an evicted page (workingset.c) */
 	struct vma *i_mmap;    /* VMAs mapping the file */
 	unsigned refs;         /* open fds + VMAs + being named */
 	struct file *next_file;
@@ -206,6 +208,11 @@ struct vmsys {
 	uint64_t swap_total, swap_free;   /* pages */
 	uint8_t *swap_map;                /* per slot use count */
 	uint64_t swap_next;
+	uint64_t *swap_shadow;            /* per slot: shadow of the page swapped
+					   * out there, 0 if none (workingset.c;
+					   * from the first, 6.x only) */
+	uint64_t ws_age;                  /* workingset age: 4.x zone->inactive_age,
+					   * 6.x lruvec->nonresident_age */
 	struct task *tasks, *tasks_tail; /* in creation order */
 	/* the live tasks, in creation order: walks that skip the exited (of
 	 * which a long run makes thousands) do not visit them at all */
@@ -377,6 +384,9 @@ void file_get(struct file *f);
 void file_put(struct vmsys *s, struct file *f);
 pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
 pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
+/* The same for a page added to be written (for_write: grab_cache_page_write_begin()'s
+ * __GFP_WRITE) or read. */
+pfn_t file_add_page_for(struct vmsys *s, struct file *f, uint64_t index, bool *major, bool for_write);
 void file_remove_page(struct vmsys *s, struct file *f, uint64_t index);
 void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx);
 void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len);
@@ -409,6 +419,8 @@ bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
 /* reclaim.c */
 bool reclaim_for_alloc(struct vmsys *s);
 void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs);
+/* lru_note_cost() @ v6.1: reclaiming nr pages of a type cost that much */
+void lru_note_cost(struct vmsys *s, bool file, uint64_t nr);
 
 /* numa.c */
 enum vm_fault_kind do_numa_page(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr,

@@ -259,5 +259,6 @@ void mark_page_accessed(struct vmsys *s, pfn_t pfn)
 	} else if (!(p->flags & PG_ACTIVE)) {
 		lru_activate(s, pfn);
 		p->flags &= ~PG_REFERENCED;
+		workingset_activation(s, p);
 	}
 }

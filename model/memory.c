@@ -717,6 +717,7 @@ static enum vm_fault_kind do_swap(struct vmsys *s, struct vma *v, uint64_t addr,
 		*oom = 1;
 		return VMF_SIGBUS;
 	}
+	workingset_refault_anon(s, slot, pfn); /* __read_swap_cache_async() @ v6.1 */
 	swap_free_slot(s, slot);
 	s->fault_retried = true; /* lock_page_or_retry(): the read is not done yet */
 	v->mm->swap_ents--;

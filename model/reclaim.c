@@ -224,6 +224,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 	}
 	if (uc.to_swap) {
 		/* written to swap; the slot holds the data, the page goes */
+		workingset_evict_anon(s, uc.slot, p);
 		swap_free_slot(s, uc.slot); /* the allocation's own count */
 		count_vm(s, PSWPOUT, 1);
 		count_vm(s, PGSTEAL_ANON, 1);
@@ -270,6 +271,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 			break;
 		}
 	if (f) {
+		workingset_evict_file(s, f, page_index(p), p);
 		radix_clear(&f->cache, page_index(p));
 		count_vm(s, NR_FILE_PAGES, -1);
 		if (f->shmem)
@@ -332,6 +334,7 @@ static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr, enu
 		}
 		if (ctx.young && ctx.exec && page_is_file_lru(p)) {
 			lru_add_page(s, pfn, l);
+			workingset_putback_active(s, 1); /* move_folios_to_lru(&l_active) */
 			rotated++;
 			continue;
 		}
@@ -348,7 +351,7 @@ static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr, enu
 static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, enum reclaim_mode mode,
 				uint64_t *pageout)
 {
-	uint64_t freed = 0;
+	uint64_t freed = 0, active = 0;
 	int64_t out0 = s->stat.v[PSWPOUT] + s->stat.v[PGROTATED];
 	for (uint64_t i = 0; i < nr && lru_tail(s, l); i++) {
 		pfn_t pfn = lru_tail(s, l);
@@ -363,9 +366,15 @@ static uint64_t shrink_inactive(struct vmsys *s, enum lru_list l, uint64_t nr, e
 			if (mode != RM_CGROUP)
 				count_vm(s, mode == RM_DIRECT ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD, 1);
 		} else {
+			if ((p->flags & (PG_LRU | PG_ACTIVE)) == (PG_LRU | PG_ACTIVE))
+				active++;
 			put_page(s, pfn);
 		}
 	}
+	/* move_folios_to_lru() puts the batch back after shrink_folio_list()
+	 * has evicted what it could: the age ticks for the active pages then,
+	 * after the shadows of the batch were stamped */
+	workingset_putback_active(s, active);
 	*pageout = (uint64_t)(s->stat.v[PSWPOUT] + s->stat.v[PGROTATED] - out0);
 	TP(s, TP_RECLAIM_SCAN, KFN_SHRINK_INACTIVE, .list_from = (uint8_t)l, .delta = (int64_t)nr,
 	   .after = freed);
@@ -391,7 +400,7 @@ static bool inactive_is_low(const struct vmsys *s, enum lru_list inact)
 
 /* lru_note_cost() @ v6.1: what reclaiming a type cost, halved once the
  * costs pass a quarter of the LRU pages */
-static void lru_note_cost(struct vmsys *s, bool file, uint64_t nr)
+void lru_note_cost(struct vmsys *s, bool file, uint64_t nr)
 {
 	struct lruvec *lv = &s->lru;
 	if (file)
@@ -716,6 +725,8 @@ int64_t vm_drop_caches(struct vmsys *s, int what)
 				file_remove_page(s, f, idx);
 			idx++;
 		}
+		/* invalidate_mapping_pages(): its shadows go too */
+		workingset_forget_file(s, f, 0, RADIX_KEY_MAX);
 	}
 	return 0;
 }

@@ -102,6 +102,17 @@ const struct semantics sem_6_1 = {
 		.stagger_clone_vm = true,
 		.exec_keeps_locality = true,
 	},
+	/* refault detection @ v6.1 (mm/workingset.c, mm/vmscan.c,
+	 * mm/filemap.c, mm/swap_state.c) */
+	.ws = {
+		.stamp_before_tick = true,
+		.anon_shadows = true,
+		.size_counts_anon = true,
+		.putback_ages = true,
+		.anon_activation_ages = true,
+		.restore = true,
+		.write_skips_refault = true,
+	},
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },
 	.has_dontneed_locked = true,

@@ -113,6 +113,18 @@ const struct semantics sem_6_18 = {
 		.stagger_clone_vm = true,
 		.exec_keeps_locality = true,
 	},
+	/* refault detection read in 6.1 (mm/workingset.c, mm/vmscan.c,
+	 * mm/filemap.c, mm/swap_state.c): no 6.18 tree here; 6.5 moved the
+	 * distance test into workingset_test_recent(), which decides alike */
+	.ws = {
+		.stamp_before_tick = true,
+		.anon_shadows = true,
+		.size_counts_anon = true,
+		.putback_ages = true,
+		.anon_activation_ages = true,
+		.restore = true,
+		.write_skips_refault = true,
+	},
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,
 };

@@ -45,6 +45,39 @@ struct vmflag_name {
 	uint64_t kernel_value; /* the bit's value in this kernel's mm.h */
 };
 
+/* Refault detection (model/workingset.c): how reclaim's shadows of
+ * evicted pages are stamped and judged (mm/workingset.c). */
+struct workingset_rules {
+	/* workingset_eviction() @ v6.1 reads the age, then ages it by the
+	 * evicted page, so a page read back at once is at distance 1; 4.x
+	 * stamps atomic_long_inc_return(&zone->inactive_age): distance 0,
+	 * which even an empty active list admits (5.9, "mm: workingset: age
+	 * nonresident information alongside anonymous pages") */
+	bool stamp_before_tick;
+	/* 6.1: an anonymous page written to swap leaves a shadow in the swap
+	 * cache (__remove_mapping() -> __delete_from_swap_cache()), judged at
+	 * swap-in (__read_swap_cache_async()); 4.x: file pages only */
+	bool anon_shadows;
+	/* workingset_refault() @ v6.1: the workingset is the active file
+	 * list, plus the inactive file list for an anon refault, plus the
+	 * active anon list (and for a file refault the inactive anon one)
+	 * while there is free swap; 4.x: the zone's active file list */
+	bool size_counts_anon;
+	/* 6.1: the age also ticks for every active page move_folios_to_lru()
+	 * puts back, and folio_mark_accessed() ages for an anon page too;
+	 * 4.x mark_page_accessed() ages only for a file page and no putback does */
+	bool putback_ages;
+	bool anon_activation_ages;
+	/* 4.20+ (workingset_refault() @ v6.1): a refaulting page that was
+	 * PG_workingset when evicted is PG_workingset again, counted in
+	 * workingset_restore_* and charged to its type's reclaim cost
+	 * (lru_note_cost_folio()) */
+	bool restore;
+	/* filemap_add_folio() @ v6.1: no refault for a page added to be
+	 * written (__GFP_WRITE); add_to_page_cache_lru() @ v4.4 judges all */
+	bool write_skips_refault;
+};
+
 /* Automatic NUMA balancing (seed 003; model/numa.c): what task_numa_work()
  * marks, what a hinting fault (do_numa_page()) restores and what
  * migrate_misplaced_page() refuses. */
@@ -329,6 +362,7 @@ struct semantics {
 	 * not count as hits, so thrashing stops read-around) */
 	enum { MMAP_HIT_MAPPED, MMAP_HIT_FOUND, MMAP_HIT_FOUND_NOT_WORKINGSET } mmap_miss_hits;
 	struct numa_rules numa;
+	struct workingset_rules ws;
 	/* get_scan_count() and shrink_list() @ v4.0/v4.4: the anon/file
 	 * balance from reclaim_stat's recent_scanned/recent_rotated; SCAN_FILE
 	 * whenever the inactive file list is not smaller than the active one;

@@ -22,6 +22,8 @@ bool swap_alloc(struct vmsys *s, uint32_t *slot)
 
 void swap_free_slot(struct vmsys *s, uint32_t slot)
 {
-	if (slot < s->swap_total && s->swap_map[slot] && --s->swap_map[slot] == 0)
+	if (slot < s->swap_total && s->swap_map[slot] && --s->swap_map[slot] == 0) {
 		s->swap_free++;
+		workingset_forget_slot(s, slot); /* swap_range_free() */
+	}
 }

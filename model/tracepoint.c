@@ -68,6 +68,7 @@ static const char *const cite_6_18[KFN_NR] = {
 	[KFN_SHOULD_NUMA_MIGRATE] = "kernel/sched/fair.c:should_numa_migrate_memory()",
 	[KFN_MIGRATE_MISPLACED] = "mm/migrate.c:migrate_misplaced_folio()",
 	[KFN_UPDATE_SCAN_PERIOD] = "kernel/sched/fair.c:update_task_scan_period()",
+	[KFN_WORKINGSET_REFAULT] = "mm/workingset.c:workingset_refault()",
 };
 
 const char *tp_cite(const struct semantics *sem, enum kfn fn)
@@ -109,7 +110,7 @@ const char *tp_id_name(enum tp_id id)
 		[TP_BATCH_ADD] = "batch_add", [TP_BATCH_DRAIN] = "batch_drain",
 		[TP_RECLAIM] = "reclaim", [TP_RECLAIM_SCAN] = "reclaim_scan",
 		[TP_OOM_KILL] = "oom_kill", [TP_NUMA_SCAN] = "numa_scan", [TP_NUMA_HINT] = "numa_hint",
-		[TP_NUMA_PERIOD] = "numa_period",
+		[TP_NUMA_PERIOD] = "numa_period", [TP_REFAULT] = "refault",
 	};
 	return (unsigned)id < TP_NR ? names[id] : "?";
 }

@@ -67,6 +67,10 @@ enum tp_id {
 			   * also moves the next scan), limit = the mm's next
 			   * scan (jiffies); start/end = local/remote and
 			   * old_start/old_end = private/shared hinting faults */
+	TP_REFAULT,       /* pfn refaulted (workingset_refault()): kind = enum
+			   * tp_refault, before = 1 for a file page, 0 for anon,
+			   * delta = the refault distance, after = the workingset
+			   * it was judged against (pages) */
 	TP_NR
 };
 
@@ -85,7 +89,7 @@ enum kfn {
 	KFN_MADV_PAGEOUT, KFN_TRUNCATE, KFN_POPULATE, KFN_LRU_LINK, KFN_LRU_UNLINK,
 	KFN_FOLIO_ADD_LRU, KFN_BATCH_MOVE,
 	KFN_TASK_NUMA_WORK, KFN_DO_NUMA_PAGE, KFN_SHOULD_NUMA_MIGRATE, KFN_MIGRATE_MISPLACED,
-	KFN_UPDATE_SCAN_PERIOD,
+	KFN_UPDATE_SCAN_PERIOD, KFN_WORKINGSET_REFAULT,
 	KFN_NR
 };
 
@@ -122,6 +126,12 @@ enum tp_scan_period {
 	TPS_LOCAL,         /* 70% or more local: slower */
 	TPS_PRIVATE,       /* 70% or more private (6.x): slower */
 	TPS_FASTER,        /* neither: faster */
+};
+
+enum tp_refault {
+	TPW_INACTIVE,      /* distance beyond the workingset: joins the inactive list */
+	TPW_ACTIVATE,      /* within it: joins the active list */
+	TPW_RESTORE,       /* within it, and PG_workingset when evicted: active, PG_workingset again */
 };
 
 enum tp_page_step {

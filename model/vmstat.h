@@ -50,6 +50,12 @@
 	X(PGSTEAL_ANON, "pgsteal_anon")                                     \
 	X(PGSTEAL_FILE, "pgsteal_file")                                     \
 	X(PGROTATED, "pgrotated")                                           \
+	X(WORKINGSET_REFAULT_ANON, "workingset_refault_anon")               \
+	X(WORKINGSET_REFAULT_FILE, "workingset_refault_file")               \
+	X(WORKINGSET_ACTIVATE_ANON, "workingset_activate_anon")             \
+	X(WORKINGSET_ACTIVATE_FILE, "workingset_activate_file")             \
+	X(WORKINGSET_RESTORE_ANON, "workingset_restore_anon")               \
+	X(WORKINGSET_RESTORE_FILE, "workingset_restore_file")               \
 	X(OOM_KILL, "oom_kill")                                             \
 	X(NUMA_PTE_UPDATES, "numa_pte_updates")                             \
 	X(NUMA_HINT_FAULTS, "numa_hint_faults")                             \
@@ -77,7 +83,7 @@ struct vmstat {
 };
 
 const char *vmstat_name(enum vmstat_item i);
-/* Index of a /proc/vmstat name, or -1. */
+/* Index of a /proc/vmstat name (or a name 4.x gives the same counter), or -1. */
 int vmstat_find(const char *name, unsigned len);
 
 #endif

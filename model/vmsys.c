@@ -195,6 +195,7 @@ void vmsys_free(struct vmsys *s)
 	while (s->files) /* named files still in the namespace */
 		file_put(s, s->files);
 	free(s->swap_map);
+	free(s->swap_shadow);
 	radix_destroy(&s->numa_cpupid);
 	free(s->ra_tab);
 	physmem_destroy(&s->pm);

@@ -158,9 +158,10 @@ static void watch_tp(void *ctx, const struct tp_event *e)
 			watch_table(w, e->end - 1);
 		break;
 	/* the faulted pages on their way to a list, the page cache filled
-	 * (not mapped: not compared), a limit checked */
+	 * (not mapped: not compared) and its refaults judged (counted), a
+	 * limit checked */
 	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_BATCH_DRAIN:
-	case TP_READAHEAD: case TP_LIMIT:
+	case TP_READAHEAD: case TP_LIMIT: case TP_REFAULT:
 		break;
 	default:
 		w->wide = true;
@@ -277,6 +278,8 @@ static const enum vmstat_item counters[] = {
 	UNEVICTABLE_PGS_STRANDED, PGFAULT, PGMAJFAULT,
 	NUMA_PTE_UPDATES, NUMA_HINT_FAULTS, NUMA_HINT_FAULTS_LOCAL, NUMA_PAGES_MIGRATED,
 	PGMIGRATE_FAIL, PGSCAN_FILE, PGSTEAL_FILE, PGSCAN_ANON, PGSTEAL_ANON, PGREFILL, PGDEACTIVATE,
+	WORKINGSET_REFAULT_ANON, WORKINGSET_REFAULT_FILE, WORKINGSET_ACTIVATE_ANON,
+	WORKINGSET_ACTIVATE_FILE, WORKINGSET_RESTORE_ANON, WORKINGSET_RESTORE_FILE,
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 

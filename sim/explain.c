@@ -341,6 +341,22 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			 e->old_start, e->old_end, e->limit);
 		return;
 	}
+	case TP_REFAULT: {
+		static const char *const what[] = {
+			[TPW_INACTIVE] = "beyond the workingset: inactive",
+			[TPW_ACTIVATE] = "within the workingset: activated",
+			[TPW_RESTORE] = "within the workingset, and it was in it when evicted: activated, PG_workingset",
+		};
+		const char *w = e->kind <= TPW_RESTORE ? what[e->kind] : "?";
+		const char *type = e->before ? "file" : "anonymous";
+		if (n > 1)
+			snprintf(t, len, "%u %s pages refaulted, each %s (workingset %" PRIu64 " pages at the last)",
+				 n, type, w, e->after);
+		else
+			snprintf(t, len, "%s page refaulted: distance %" PRId64 ", workingset %" PRIu64
+				 " pages: %s", type, e->delta, e->after, w);
+		return;
+	}
 	case TP_NR:
 		break;
 	}
@@ -352,7 +368,9 @@ static bool foldable(const struct tp_event *a, const struct tp_event *b)
 {
 	switch (a->id) {
 	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_RECLAIM:
-	case TP_FAULT: case TP_NUMA_HINT:
+	case TP_FAULT: case TP_NUMA_HINT: case TP_REFAULT:
+		if (a->id == TP_REFAULT && a->before != b->before)
+			return false;
 		if (a->id == TP_NUMA_HINT && (a->before != b->before || a->after != b->after))
 			return false;
 		break;

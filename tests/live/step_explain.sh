@@ -84,6 +84,11 @@ has "stays: 128 MB already migrated to that node in this window" $vmsim explain 
 has "mlock_drain_local: 1 page munlocked while isolated (stranded)" \
 	$vmsim explain --kernel 6.1 --from 12 --to 12 $S/numa-migrate-mlocked.trace
 
+# refault detection: the distance and the workingset it was judged against
+has "workingset_refault: file page refaulted: distance 0, workingset 0 pages: within the workingset: activated  [mm/workingset.c:workingset_refault() @ v4.4]" \
+	$vmsim explain --kernel 4.4 --from 13 --to 13 $S/workingset-refault-distance.trace
+has "workingset_refault: file page refaulted: distance 1, workingset 0 pages: beyond the workingset: inactive" \
+	$vmsim explain --kernel 6.1 --from 13 --to 13 $S/workingset-refault-distance.trace
 # a result the model does not reproduce: one line, the reason inside the parentheses
 has "  => -1 ENOSYS   (the trace says otherwise: expected 0, model -1 ENOSYS)" \
 	$vmsim explain --kernel 4.0 --from 67 --to 67 $G/file-pagecache/private-mlock.trace

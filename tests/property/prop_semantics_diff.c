@@ -271,6 +271,21 @@ static const struct row_check checks[] = {
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_culled", 0, 0, 64 },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_cleared", 0, 64, 0 },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_NONE, 12, DK_VMSTAT, "nr_mlock" },
+	/* refault detection */
+	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.4", "6.1", NULL, C_DIFF, 13, DK_VMSTAT, "workingset_activate_file", 0, 1, 0 },
+	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "6.1", "6.18", NULL, C_NONE, 13, DK_VMSTAT, "workingset_activate_file" },
+	{ "a page added to the cache to be written (`pwrite()` over an evicted page)", "workingset-refault-distance.trace", "6.1", "6.18", NULL, C_NONE, 16, DK_VMSTAT, "workingset_refault_file" },
+	{ "a page added to the cache to be written (`pwrite()` over an evicted page)", "workingset-refault-distance.trace", "4.4", "6.1", NULL, C_DIFF, 16, DK_VMSTAT, "workingset_refault_file", 0, 1, 0 },
+	{ "swapped-out anonymous pages and PG_workingset at a refault", "workingset-refault-anon.trace", "4.4", "6.1", NULL, C_DIFF, 20, DK_VMSTAT, "workingset_activate_file", 0, 1, 16 },
+	{ "swapped-out anonymous pages and PG_workingset at a refault", "workingset-refault-anon.trace", "4.4", "6.1", NULL, C_DIFF, 20, DK_VMSTAT, "workingset_restore_file", 0, 0, 16 },
+	{ "swapped-out anonymous pages and PG_workingset at a refault", "workingset-refault-anon.trace", "4.4", "6.1", NULL, C_DIFF, 24, DK_VMSTAT, "workingset_refault_anon", 0, 0, 32 },
+	{ "swapped-out anonymous pages and PG_workingset at a refault", "workingset-refault-anon.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "swapped-out anonymous pages and PG_workingset at a refault", "workingset-refault-anon.trace", "6.1", "6.18", NULL, C_NONE, 20, DK_VMSTAT, "workingset_restore_file" },
+	{ "swapped-out anonymous pages and PG_workingset at a refault", "workingset-refault-anon.trace", "6.1", "6.18", NULL, C_NONE, 24, DK_VMSTAT, "workingset_refault_anon" },
+	{ "what ages the workingset besides evictions", "workingset-refault-ages.trace", "4.4", "6.1", NULL, C_DIFF, 18, DK_VMSTAT, "workingset_activate_file", 0, 1, 0 },
+	{ "what ages the workingset besides evictions", "workingset-refault-ages.trace", "6.1", "6.18", NULL, C_NONE, 18, DK_VMSTAT, "workingset_activate_file" },
+	{ "what ages the workingset besides evictions", "workingset-refault-ages.trace", "6.1", "6.18", NULL, C_NONE, 31, DK_VMSTAT, "workingset_activate_file" },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.0", "lof-v1", NULL, C_AGREE },
 };
 
