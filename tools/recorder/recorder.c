@@ -57,6 +57,7 @@ struct R {
 	bool fullpages;    /* expect(page) with full keys for every present page */
 	bool zpseen;       /* a zero page was mapped at some snapshot (zpcheck scenarios) */
 	char memcg[PATH_MAX]; /* the child's memcg directory, "" for none */
+	long kmem0;           /* its kernel memory when S_memcg_limit() set the limit, bytes */
 	long vm0[32];      /* /proc/vmstat event counters when the trace began */
 };
 
@@ -460,6 +461,49 @@ void S_memcg_stat(struct R *r)
 	emit(r, "expect(workingset_refault_anon) = %ld", v[1]);
 	emit(r, "expect(nr_active_file) = %ld", v[2] / 4096);
 	emit(r, "expect(nr_inactive_file) = %ld", v[3] / 4096);
+}
+
+static long memcg_long(struct R *r, const char *file)
+{
+	char path[PATH_MAX + 64];
+	long v = -1;
+	snprintf(path, sizeof path, "%s/%s", r->memcg, file);
+	FILE *f = fopen(path, "r");
+	if (!f || fscanf(f, "%ld", &v) != 1) die("%s: %s", path, f ? "no number" : strerror(errno));
+	fclose(f);
+	return v;
+}
+
+/* memory.limit_in_bytes set ROOM pages above the memcg's usage now.  The
+ * trace says memcg_limit(BYTES) with BYTES the limit less the memcg's
+ * kernel memory (memory.kmem.usage_in_bytes: page tables, slab): what the
+ * trace's own pages may take.  The usage also counts the per-CPU stock of
+ * precharged pages, but a charge meets the limit only once that stock is
+ * spent, so the pages alone decide when reclaim starts.  The kernel
+ * memory should not change while the limit binds; S_memcg_kmem_same()
+ * writes a comment when it did. */
+void S_memcg_limit(struct R *r, long room)
+{
+	char path[PATH_MAX + 32], text[32];
+	if (!r->memcg[0]) die("%s: memcg_limit without a memcg (.memcg)", r->s->name);
+	long usage = memcg_long(r, "memory.usage_in_bytes");
+	r->kmem0 = memcg_long(r, "memory.kmem.usage_in_bytes");
+	long limit = usage + room * 4096;
+	snprintf(path, sizeof path, "%s/memory.limit_in_bytes", r->memcg);
+	snprintf(text, sizeof text, "%ld", limit);
+	write_str(path, text);
+	emit(r, "memcg_limit(%ld) = 0", limit - r->kmem0);
+	snapshot(r, true, false);
+}
+
+void S_memcg_kmem_same(struct R *r)
+{
+	long k = memcg_long(r, "memory.kmem.usage_in_bytes");
+	if (k != r->kmem0)
+		emit(r, "# memcg: its kernel memory moved from %ld to %ld bytes under the limit, which "
+			"gave the trace's pages %ld bytes %s room from some point of the line above on",
+		     r->kmem0, k, k < r->kmem0 ? r->kmem0 - k : k - r->kmem0, k < r->kmem0 ? "more" : "less");
+	r->kmem0 = k;
 }
 
 void S_cold_file(struct R *r, const char *path, long npages)

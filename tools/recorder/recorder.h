@@ -59,6 +59,11 @@ void S_memcg_force_empty(struct R *r);
  * and _anon: since the memcg was made, so the trace's) and its file LRU
  * sizes (pages; read after S_pages() drained the batches) */
 void S_memcg_stat(struct R *r);
+/* memory.limit_in_bytes ROOM pages above the usage, as memcg_limit(BYTES
+ * the trace's pages may take); then a comment in the trace if the kernel
+ * memory is not what it was when the limit was set (or last checked) */
+void S_memcg_limit(struct R *r, long room);
+void S_memcg_kmem_same(struct R *r);
 /* a read of memory.stat whose values are not written (see recorder.c) */
 void S_memcg_stat_prime(struct R *r);
 /* expect(COUNTER) = delta since the trace began, for the reclaim and

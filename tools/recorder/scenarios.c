@@ -751,6 +751,38 @@ static void sc_memcg_refault(struct R *r, const struct scen *s)
 	S_unlink(r, path);
 }
 
+/* Reclaim at the memcg's limit (mm/memcontrol.c:try_charge_memcg()): a
+ * page charged past memory.limit_in_bytes first reclaims the memcg, a
+ * SWAP_CLUSTER_MAX target each time (try_to_free_mem_cgroup_pages() of
+ * one page).  The file's page tables exist before the limit is set and
+ * no VMA is made under it, so the memcg's kernel memory stays as it was
+ * (checked) and the limit binds the pages alone.  64 locked pages stay
+ * through it all, and once munlocked are reclaimed like the rest. */
+static void sc_memcg_limit(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long fd;
+	const char *path = "/tmp/vmrec-memcg-limit";
+	long a = cached_by_random_faults(r, path, 2048, &fd);
+	S_mlock(r, a + 1024 * P, 64 * P);
+	S_memcg_stat_prime(r);
+	S_memcg_force_empty(r);
+	S_memcg_limit(r, 512);
+	S_touch(r, a, 2048 * P, A_READ);
+	S_memcg_kmem_same(r);
+	S_vmstat(r);
+	S_pages(r, a + 1008 * P, 96 * P);
+	S_memcg_stat(r);
+	S_munlock(r, a + 1024 * P, 64 * P);
+	S_touch(r, a, 1024 * P, A_READ);
+	S_memcg_kmem_same(r);
+	S_vmstat(r);
+	S_pages(r, a + 1008 * P, 96 * P);
+	S_memcg_stat(r);
+	S_munmap(r, a, 2048 * P);
+	S_close(r, fd);
+}
+
 static void sc_onfault_touch(struct R *r, const struct scen *s)
 {
 	(void)s;
@@ -884,6 +916,7 @@ const struct scen rec_scenarios[] = {
 	{"fork-locks-not-inherited", "the child of fork() has no lo/lf and VmLck 0 but shares the mlocked pages; COW in the child; the child's own mlock; the parent after wait4", 8 * M, CAP, true, 0, sc_fork_locks, false, 0},
 	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false, 0},
 	{"memcg-force-empty-locked", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file mapped shared with MADV_RANDOM, 128 pages locked (mlock, mlock2 ONFAULT); the unlocked pages are reclaimed, the locked stay; munlock rescues 64 pages that the next force_empty reclaims; faulted in again through two MADV_RANDOM mappings and reclaimed", 8 * M, CAP, false, 0, sc_memcg_force_empty_locked, false, 0, true},
+	{"memcg-limit", "reclaim at a memcg's limit: a 2,048-page cold ext4 file cached through a MADV_RANDOM mapping, 64 pages of it mlocked, then evicted by memory.force_empty; memory.limit_in_bytes set 512 pages above the usage, and the file read again: each page past the limit first reclaims the memcg (32 pages a time); the locked pages stay; munlocked, they go like the rest", 8 * M, CAP, false, 0, sc_memcg_limit, false, 0, true},
 	{"memcg-refault", "refault detection in a memcg of the traced process alone: memory.force_empty evicts a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping; 80 pages read back are refaults (the memcg's workingset_refault_file), none active; fadvise(DONTNEED) and a truncation forget the shadows of their ranges, and pages written (pwrite) are not judged", 8 * M, CAP, false, 0, sc_memcg_refault, false, 0, true},
 	{"memcg-force-empty-referenced", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, then half of it faulted (fault-around) through a plain private mapping, 64 pages of that mlocked; young pages get a second chance before they go, the locked stay; munlock of half and force_empty again", 8 * M, CAP, false, 0, sc_memcg_force_empty_referenced, false, 0, true},
 	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD on the real kernel: anonymous pages stay mapped (no swap), clean ext4 page-cache pages are unmapped and reclaimed, tmpfs pages are unmapped (pagemap present=0), locked pages stay (PAGEOUT on a range with a locked VMA is EINVAL); COLD unmaps nothing", 8 * M, CAP, false, 0, sc_reclaim_pageout, false, 0},
