@@ -127,6 +127,7 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index)
 	p->refcount = 1;
 	if (radix_set(&f->cache, index, pfn)) {
 		p->refcount = 0;
+		page_uncharge(s, p);
 		physmem_free(&s->pm, pfn);
 		return PFN_NONE;
 	}
@@ -163,8 +164,10 @@ pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major
 pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index)
 {
 	pfn_t pfn = cache_insert(s, f, index);
-	if (pfn)
+	if (pfn) {
+		page_uncharge(s, spage(s, pfn)); /* someone else's memcg read it */
 		lru_add_page(s, pfn, page_lru(spage(s, pfn)));
+	}
 	return pfn;
 }
 

@@ -211,6 +211,9 @@ struct vmsys {
 	uint64_t *swap_shadow;            /* per slot: shadow of the page swapped
 					   * out there, 0 if none (workingset.c;
 					   * from the first, 6.x only) */
+	uint64_t memcg_usage;             /* pages charged to the trace's memcg (page.charged) */
+	uint64_t memcg_limit;             /* its limit for them, pages, if memcg_limited (memcg_limit()) */
+	bool memcg_limited;
 	uint64_t ws_age;                  /* workingset age: 4.x zone->inactive_age,
 					   * 6.x lruvec->nonresident_age */
 	struct task *tasks, *tasks_tail; /* in creation order */
@@ -351,6 +354,8 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			uint64_t end, bool skip_anon);
 void mm_rss_add(struct mm *mm, const struct page *p, int64_t d);
 pfn_t alloc_page(struct vmsys *s);
+/* The trace's memcg's charge of page p goes (mem_cgroup_uncharge()). */
+void page_uncharge(struct vmsys *s, struct page *p);
 /* Room for a new PTE table (reclaim, then the OOM killer); false: none. */
 bool pte_table_alloc(struct vmsys *s);
 void put_page(struct vmsys *s, pfn_t pfn);
@@ -419,6 +424,9 @@ bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
 /* reclaim.c */
 bool reclaim_for_alloc(struct vmsys *s);
 void shrink_page_list_one(struct vmsys *s, pfn_t pfn, bool ignore_refs);
+/* Room in the trace's memcg for one more page, reclaiming it past its
+ * limit (try_charge_memcg()); false: none even after the OOM killer. */
+bool memcg_charge(struct vmsys *s);
 /* lru_note_cost() @ v6.1: reclaiming nr pages of a type cost that much */
 void lru_note_cost(struct vmsys *s, bool file, uint64_t nr);
 

@@ -22,6 +22,8 @@
 
 pfn_t alloc_page(struct vmsys *s)
 {
+	if (!memcg_charge(s))
+		return PFN_NONE;
 	if (physmem_avail(&s->pm) <= s->pm.wmark_min)
 		reclaim_for_alloc(s);
 	/* the local node first, then the zonelist's fallback */
@@ -34,8 +36,19 @@ pfn_t alloc_page(struct vmsys *s)
 	if (pfn) {
 		count_vm(s, PGALLOC, 1);
 		count_vm(s, NR_FREE_PAGES, -1);
+		spage(s, pfn)->charged = 1;
+		s->memcg_usage++;
 	}
 	return pfn;
+}
+
+/* The memcg's charge of a page that goes (mem_cgroup_uncharge()). */
+void page_uncharge(struct vmsys *s, struct page *p)
+{
+	if (p->charged) {
+		p->charged = 0;
+		s->memcg_usage--;
+	}
 }
 
 /* folio_put(): the last reference frees the page; one still mlocked is
@@ -55,6 +68,7 @@ void put_page(struct vmsys *s, pfn_t pfn)
 	}
 	if (s->numa_cpupid.count)
 		numa_page_freed(s, pfn);
+	page_uncharge(s, p);
 	physmem_free(&s->pm, pfn);
 	count_vm(s, PGFREE, 1);
 	count_vm(s, NR_FREE_PAGES, 1);

@@ -619,6 +619,12 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 	}
 	np->owner = op->owner;
 	page_set_index(np, page_index(op));
+	/* mem_cgroup_migrate(): the charge moves with the data */
+	if (op->charged) {
+		page_uncharge(s, op);
+		np->charged = 1;
+		s->memcg_usage++;
+	}
 	cpupid_set(s, new, cpupid_get(s, old));
 	if (!(op->flags & PG_ANON)) {
 		struct file *f = NULL;

@@ -67,6 +67,9 @@ struct page {
 	uint32_t lru : 3;          /* list the page is on, LRU_NONE if none */
 	uint32_t folio_order : 4;  /* page-cache folio of 2^order pages (aligned by index) */
 	uint32_t index_hi : 8;     /* bits 32..39 of the index (page_index()) */
+	uint32_t charged : 1;      /* charged to the memcg of the trace (memcg_charge()):
+				    * every page the trace's processes allocate, not
+				    * the page cache the trace inherits */
 	union {
 		pfn_t prev;    /* LRU list link (with next); free-list link when free */
 		/* 6.x: valid while PG_lru and PG_unevictable.  The unevictable

@@ -511,6 +511,17 @@ static void get_scan_count(struct vmsys *s, int prio, enum reclaim_mode mode, un
 /* shrink_lruvec() @ v6.1: the lists in rounds of SWAP_CLUSTER_MAX until
  * the targets are scanned or - unless proportional - enough is reclaimed;
  * then the other type's remaining scan is cut to the same proportion */
+/* shrink_inactive_list() and shrink_active_list() begin with
+ * lru_add_drain(): the per-CPU batches of the CPU the reclaim runs on,
+ * the trace's (the model's one CPU) unless it is kswapd's.  The list
+ * sizes get_scan_count() read before do not count what the drain adds
+ * (mm/vmscan.c @ v4.4, v6.1). */
+static void drain_local(struct vmsys *s, enum reclaim_mode mode)
+{
+	if (mode != RM_KSWAPD)
+		lru_add_drain(s);
+}
+
 static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode, uint64_t nr_to_reclaim)
 {
 	unsigned may_deactivate = (inactive_is_low(s, LRU_INACTIVE_ANON) ? DEACTIVATE_ANON : 0) |
@@ -541,6 +552,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 						: s->swap_total && inactive_is_low(s, LRU_INACTIVE_ANON);
 				if (!low)
 					continue;
+				drain_local(s, mode);
 				uint64_t taken = s->lru.size[l] < n ? s->lru.size[l] : n;
 				uint64_t rotated = shrink_active(s, (enum lru_list)l, n, mode);
 				if (v4) {
@@ -550,6 +562,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 					lru_note_cost(s, file, rotated);
 				}
 			} else {
+				drain_local(s, mode);
 				uint64_t out, taken = s->lru.size[l] < n ? s->lru.size[l] : n;
 				int64_t act0 = s->stat.v[PGACTIVATE];
 				reclaimed += shrink_inactive(s, (enum lru_list)l, n, mode, &out);
@@ -611,7 +624,6 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 static uint64_t do_reclaim(struct vmsys *s, uint64_t want, enum reclaim_mode mode)
 {
 	uint64_t freed = 0;
-	lru_add_drain(s);
 	for (int prio = DEF_PRIORITY; prio >= 0 && freed < want; prio--)
 		freed += shrink_lruvec(s, prio, mode, want);
 	return freed;
@@ -626,6 +638,8 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
 	uint64_t freed = 0;
 	for (int retries = MAX_RECLAIM_RETRIES; freed < nr_pages;) {
 		uint64_t want = nr_pages - freed;
+		if (!retries)
+			lru_add_drain(s); /* the last try: lru_add_drain_all() */
 		uint64_t got = do_reclaim(s, want > SWAP_CLUSTER_MAX ? want : SWAP_CLUSTER_MAX, RM_CGROUP);
 		if (!got && !retries--)
 			break;
@@ -650,6 +664,64 @@ int64_t vm_memcg_force_empty(struct vmsys *s)
 	for (unsigned retries = s->sem->force_empty_retries; retries;)
 		if (!do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP))
 			retries--;
+	return 0;
+}
+
+static bool oom_kill(struct vmsys *s);
+
+/* try_charge_memcg() @ v6.1 (try_charge() @ v4.4) for one page of the
+ * trace's memcg: past its limit, try_to_free_mem_cgroup_pages() of one
+ * page - a SWAP_CLUSTER_MAX target - then the charge again.  The per-CPU
+ * stock of precharged pages is empty by then (a charge reaches the
+ * counter only when the stock cannot serve it, and near the limit it
+ * charges one page at a time), so the limit binds the pages themselves.
+ * A reclaim that left no room is retried once after draining the stock,
+ * again while it frees anything, then the semantics' retries
+ * (MEM_CGROUP_RECLAIM_RETRIES 5 @ v4.4, MAX_RECLAIM_RETRIES 16 @ v6.1);
+ * then the memcg OOM killer, and the charge starts over. */
+bool memcg_charge(struct vmsys *s)
+{
+	if (!s->memcg_limited || s->memcg_usage < s->memcg_limit)
+		return true;
+	unsigned retries = s->sem->force_empty_retries;
+	bool drained = false;
+	for (;;) {
+		uint64_t got = do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP);
+		if (s->memcg_usage < s->memcg_limit)
+			return true;
+		if (!drained) {
+			drained = true; /* drain_all_stock(): the stock is empty here */
+			continue;
+		}
+		if (got)
+			continue;
+		if (retries--)
+			continue;
+		if (!oom_kill(s))
+			return false;
+		if (s->memcg_usage < s->memcg_limit)
+			return true;
+		retries = s->sem->force_empty_retries;
+		drained = false;
+	}
+}
+
+int64_t vm_memcg_limit(struct vmsys *s, int64_t bytes)
+{
+	s->nevents = 0;
+	if (bytes < 0) {
+		s->memcg_limited = false;
+		return 0;
+	}
+	uint64_t limit = (uint64_t)bytes >> PAGE_SHIFT;
+	/* mem_cgroup_resize_max(): below the usage, the stock is drained and
+	 * the memcg reclaimed a page's worth at a time until it fits; a
+	 * reclaim that frees nothing gives EBUSY and leaves the old limit */
+	while (s->memcg_usage > limit)
+		if (!do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP))
+			return -KERR_EBUSY;
+	s->memcg_limit = limit;
+	s->memcg_limited = true;
 	return 0;
 }
 

@@ -213,6 +213,13 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
  * trace's processes alone were charged to: reclaim until nothing more
  * goes (the semantics' force_empty_retries fruitless tries); 0. */
 int64_t vm_memcg_force_empty(struct vmsys *s);
+/* memcg_limit(BYTES): memory.limit_in_bytes of that memcg set to what
+ * its kernel memory leaves for the trace's pages, BYTES (rounded down to
+ * pages; -1: no limit).  Past it a new page first reclaims the memcg
+ * (memcg_charge()); a limit below what is charged now reclaims down to
+ * it first (mem_cgroup_resize_max()).  0, or -KERR_EBUSY when that
+ * reclaim frees nothing (the limit stays as it was). */
+int64_t vm_memcg_limit(struct vmsys *s, int64_t bytes);
 /* numa_scan(): t runs until its next pass of the NUMA balancing PTE scan
  * (task_tick_numa(), task_numa_work()) and that pass runs; returns the
  * PTEs it made PROT_NONE. */

@@ -44,6 +44,7 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_EVICT] = "evict",         [SYS_FSYNC] = "fsync",
 	[SYS_FADVISE64] = "fadvise64", [SYS_WAIT4] = "wait4",
 	[SYS_NUMA_SCAN] = "numa_scan", [SYS_NUMA_NODE] = "numa_node", [SYS_NUMA_RUN] = "numa_run",
+	[SYS_MEMCG_LIMIT] = "memcg_limit",
 	[SYS_MEMCG_FORCE_EMPTY] = "memcg_force_empty",
 };
 
@@ -77,7 +78,7 @@ static const struct {
 	S("fault", SYS_FAULT), S("touch", SYS_TOUCH), S("reclaim", SYS_RECLAIM),
 	S("drop_caches", SYS_DROP_CACHES), S("numa_scan", SYS_NUMA_SCAN),
 	S("numa_node", SYS_NUMA_NODE), S("memcg_force_empty", SYS_MEMCG_FORCE_EMPTY),
-	S("numa_run", SYS_NUMA_RUN),
+	S("numa_run", SYS_NUMA_RUN), S("memcg_limit", SYS_MEMCG_LIMIT),
 	S("mmap2", SYS_MMAP), S("unlinkat", SYS_UNLINK),
 	S("fstat", SYS_FSTAT), S("fstat64", SYS_FSTAT), S("newfstatat", SYS_NEWFSTATAT),
 	S("fstatat64", SYS_NEWFSTATAT), S("stat", SYS_STAT), S("lstat", SYS_STAT),

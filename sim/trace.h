@@ -31,7 +31,7 @@
  *   reclaim    nr_pages            drop_caches value
  *   numa_scan  -                   numa_node  node
  *   numa_run   ms
- *   memcg_force_empty -
+ *   memcg_force_empty -           memcg_limit bytes (-1: none)
  *   fstat      fd size has_size    newfstatat/statx dirfd size has_size (str = path)
  *   stat/lstat -100 size has_size (str = path)
  *   dup        fd                  dup2/dup3 fd newfd
@@ -90,6 +90,7 @@ enum sysno {
 	SYS_NUMA_SCAN, SYS_NUMA_NODE,
 	SYS_MEMCG_FORCE_EMPTY,
 	SYS_NUMA_RUN,
+	SYS_MEMCG_LIMIT,
 	SYS_NR
 };
 

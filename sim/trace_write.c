@@ -420,6 +420,9 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_RECLAIM: case SYS_DROP_CACHES: case SYS_NUMA_NODE: case SYS_NUMA_RUN:
 		put_u(o, a[0]);
 		break;
+	case SYS_MEMCG_LIMIT:
+		put_s(o, a[0]);
+		break;
 	case SYS_FSTAT:
 		put_s(o, a[0]); SEP; put_stat(o, "st_size", a);
 		break;

@@ -271,6 +271,10 @@ static const struct row_check checks[] = {
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_culled", 0, 0, 64 },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_cleared", 0, 64, 0 },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_NONE, 12, DK_VMSTAT, "nr_mlock" },
+	/* reclaim at a memcg's limit */
+	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 816, 836 },
+	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "6.1", "6.18", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 836, 810 },
+	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "4.0", "4.4", NULL, C_AGREE },
 	/* refault detection */
 	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.4", "6.1", NULL, C_DIFF, 13, DK_VMSTAT, "workingset_activate_file", 0, 1, 0 },
 	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.0", "4.4", NULL, C_AGREE },

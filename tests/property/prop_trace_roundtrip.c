@@ -301,6 +301,9 @@ static void rand_event(struct event *ev)
 	case SYS_NUMA_RUN:
 		ev->nargs = 1; a[0] = below(3600001);
 		break;
+	case SYS_MEMCG_LIMIT:
+		ev->nargs = 1; a[0] = coin() ? (uint64_t)-1 : rand_len();
+		break;
 	case SYS_CLONE: case SYS_CLONE3:
 		ev->nargs = 1;
 		a[0] = rand_bits(0x3ffffff00ULL) | (coin() ? 17 : below(64));
