@@ -24,7 +24,9 @@ pfn_t alloc_page(struct vmsys *s)
 {
 	if (!memcg_charge(s))
 		return PFN_NONE;
-	if (physmem_avail(&s->pm) <= s->pm.wmark_min)
+	/* get_page_from_freelist() at the low watermark fails at or below it:
+	 * the slow path (reclaim_for_alloc()) */
+	if (physmem_avail(&s->pm) <= s->pm.wmark_low)
 		reclaim_for_alloc(s);
 	/* the local node first, then the zonelist's fallback */
 	unsigned nid = s->current ? s->current->numa_node : 0;
@@ -107,7 +109,7 @@ static pfn_t new_cow_page(struct vmsys *s, struct vma *v, uint64_t addr, int *oo
  * reclaim_for_alloc()).  So simulated RAM bounds the page tables too. */
 bool pte_table_alloc(struct vmsys *s)
 {
-	if (physmem_avail(&s->pm) <= s->pm.wmark_min)
+	if (physmem_avail(&s->pm) <= s->pm.wmark_low)
 		reclaim_for_alloc(s);
 	return physmem_avail(&s->pm) > 0;
 }

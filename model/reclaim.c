@@ -761,16 +761,70 @@ static bool oom_kill(struct vmsys *s)
 	return true;
 }
 
+/* kswapd_age_node() @ v6.1, age_active_anon() @ v4.4: with swap, the
+ * active anon list is aged by SWAP_CLUSTER_MAX pages when the inactive
+ * one is low */
+static void kswapd_age_anon(struct vmsys *s)
+{
+	if (!s->swap_total || !inactive_is_low(s, LRU_INACTIVE_ANON))
+		return;
+	uint64_t taken = s->lru.size[LRU_ACTIVE_ANON] < SWAP_CLUSTER_MAX ? s->lru.size[LRU_ACTIVE_ANON]
+									  : SWAP_CLUSTER_MAX;
+	uint64_t rotated = shrink_active(s, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, RM_KSWAPD);
+	if (s->sem->reclaim_scan_v4) {
+		s->lru.recent_scanned[0] += taken;
+		s->lru.recent_rotated[0] += rotated;
+	} else {
+		lru_note_cost(s, false, rotated);
+	}
+}
+
+/* kswapd, woken by an allocation below the low watermark and run to
+ * completion here (the kernel's runs beside the allocating task):
+ * balance_pgdat() @ v4.4 and v6.1 for the machine's one zone.  From
+ * DEF_PRIORITY down to 1, until the zone is balanced (free pages above
+ * the high watermark): age the anon lists, then one shrink pass of
+ * max(high watermark, SWAP_CLUSTER_MAX) pages at that priority; the
+ * priority drops only after a pass that scanned less than that target
+ * or reclaimed nothing (kswapd_shrink_node(), kswapd_shrink_zone()).
+ * 4.4 ages the anon lists before the balance test, 6.1 after it. */
+static uint64_t balance_pgdat(struct vmsys *s)
+{
+	struct physmem *pm = &s->pm;
+	const uint64_t target = pm->wmark_high > SWAP_CLUSTER_MAX ? pm->wmark_high : SWAP_CLUSTER_MAX;
+	bool age_first = s->sem->reclaim_scan_v4;
+	uint64_t total = 0;
+	count_vm(s, PAGEOUTRUN, 1);
+	for (int prio = DEF_PRIORITY; prio >= 1;) {
+		if (age_first)
+			kswapd_age_anon(s);
+		if (physmem_avail(pm) > pm->wmark_high) /* pgdat_balanced(), order 0 */
+			break;
+		if (!age_first)
+			kswapd_age_anon(s);
+		int64_t scanned = s->stat.v[PGSCAN_KSWAPD];
+		uint64_t got = shrink_lruvec(s, prio, RM_KSWAPD, target);
+		total += got;
+		bool raise = (uint64_t)(s->stat.v[PGSCAN_KSWAPD] - scanned) < target;
+		if (raise || !got)
+			prio--;
+	}
+	return total;
+}
+
+/* __alloc_pages_slowpath() for the model's order-0 allocations: below the
+ * low watermark kswapd runs (balance_pgdat()); still at or below min,
+ * direct reclaim of SWAP_CLUSTER_MAX pages (try_to_free_pages():
+ * do_try_to_free_pages() with nr_to_reclaim 32); nothing freed and no
+ * page left: the OOM killer. */
 bool reclaim_for_alloc(struct vmsys *s)
 {
 	struct physmem *pm = &s->pm;
-	uint64_t avail = physmem_avail(pm);
-	if (avail > pm->wmark_low)
+	if (physmem_avail(pm) > pm->wmark_low)
 		return true;
-	/* kswapd: up to the high watermark; direct reclaim below min */
-	uint64_t want = pm->wmark_high - avail + 32;
-	bool direct = avail <= pm->wmark_min;
-	uint64_t got = do_reclaim(s, want, direct ? RM_DIRECT : RM_KSWAPD);
+	uint64_t got = balance_pgdat(s);
+	if (physmem_avail(pm) <= pm->wmark_min)
+		got += do_reclaim(s, SWAP_CLUSTER_MAX, RM_DIRECT);
 	if (got || physmem_avail(pm) > 0)
 		return true;
 	return oom_kill(s);

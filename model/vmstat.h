@@ -57,6 +57,7 @@
 	X(WORKINGSET_RESTORE_ANON, "workingset_restore_anon")               \
 	X(WORKINGSET_RESTORE_FILE, "workingset_restore_file")               \
 	X(OOM_KILL, "oom_kill")                                             \
+	X(PAGEOUTRUN, "pageoutrun")                                         \
 	X(NUMA_PTE_UPDATES, "numa_pte_updates")                             \
 	X(NUMA_HINT_FAULTS, "numa_hint_faults")                             \
 	X(NUMA_HINT_FAULTS_LOCAL, "numa_hint_faults_local")                 \

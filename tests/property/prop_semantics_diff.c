@@ -271,6 +271,10 @@ static const struct row_check checks[] = {
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_culled", 0, 0, 64 },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "unevictable_pgs_cleared", 0, 64, 0 },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.4", "6.1", NULL, C_NONE, 12, DK_VMSTAT, "nr_mlock" },
+	/* kswapd */
+	{ "kswapd (`balance_pgdat()`)", "kswapd-balance.trace", "4.4", "6.1", NULL, C_DIFF, 11, DK_VMSTAT, "pgscan_file", 0, 327763, 327759 },
+	{ "kswapd (`balance_pgdat()`)", "kswapd-balance.trace", "4.4", "6.1", NULL, C_NONE, 11, DK_VMSTAT, "pageoutrun" },
+	{ "kswapd (`balance_pgdat()`)", "kswapd-balance.trace", "4.0", "4.4", NULL, C_AGREE },
 	/* reclaim at a memcg's limit */
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 816, 836 },
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "6.1", "6.18", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 836, 810 },
