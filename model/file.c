@@ -113,9 +113,9 @@ pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index)
 
 /* A new uptodate page at index of f's page cache (filemap_add_folio /
  * shmem_alloc_and_add_folio): the cache's reference, the counters. */
-static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index)
+static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index, bool charge)
 {
-	pfn_t pfn = alloc_page(s);
+	pfn_t pfn = alloc_page_for(s, charge);
 	if (!pfn)
 		return PFN_NONE;
 	struct page *p = spage(s, pfn);
@@ -142,7 +142,7 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index)
  * joins the LRU through the lru_add batch (filemap_add_folio()). */
 pfn_t file_add_page_for(struct vmsys *s, struct file *f, uint64_t index, bool *major, bool for_write)
 {
-	pfn_t pfn = cache_insert(s, f, index);
+	pfn_t pfn = cache_insert(s, f, index, true);
 	if (!pfn)
 		return PFN_NONE;
 	if (major)
@@ -163,11 +163,9 @@ pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major
  * (no I/O counted), already on its LRU list. */
 pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index)
 {
-	pfn_t pfn = cache_insert(s, f, index);
-	if (pfn) {
-		page_uncharge(s, spage(s, pfn)); /* someone else's memcg read it */
+	pfn_t pfn = cache_insert(s, f, index, false); /* someone else's memcg read it */
+	if (pfn)
 		lru_add_page(s, pfn, page_lru(spage(s, pfn)));
-	}
 	return pfn;
 }
 

@@ -354,8 +354,13 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			uint64_t end, bool skip_anon);
 void mm_rss_add(struct mm *mm, const struct page *p, int64_t d);
 pfn_t alloc_page(struct vmsys *s);
+/* The same, charged to the trace's memcg only if charge (page cache the
+ * trace inherits was read by someone else's). */
+pfn_t alloc_page_for(struct vmsys *s, bool charge);
 /* The trace's memcg's charge of page p goes (mem_cgroup_uncharge()). */
 void page_uncharge(struct vmsys *s, struct page *p);
+/* mem_cgroup_migrate(): the charge of from, if any, moves to to. */
+void page_charge_moved(struct vmsys *s, struct page *from, struct page *to);
 /* Room for a new PTE table (reclaim, then the OOM killer); false: none. */
 bool pte_table_alloc(struct vmsys *s);
 void put_page(struct vmsys *s, pfn_t pfn);

@@ -20,9 +20,16 @@
  */
 #include "internal.h"
 
-pfn_t alloc_page(struct vmsys *s)
+/* The trace's memcg is charged for page p (mem_cgroup_charge()). */
+static void page_charge(struct vmsys *s, struct page *p)
 {
-	if (!memcg_charge(s))
+	p->charged = 1;
+	s->memcg_usage++;
+}
+
+pfn_t alloc_page_for(struct vmsys *s, bool charge)
+{
+	if (charge && s->memcg_limited && !memcg_charge(s))
 		return PFN_NONE;
 	/* get_page_from_freelist() at the low watermark fails at or below it:
 	 * the slow path (reclaim_for_alloc()) */
@@ -38,10 +45,23 @@ pfn_t alloc_page(struct vmsys *s)
 	if (pfn) {
 		count_vm(s, PGALLOC, 1);
 		count_vm(s, NR_FREE_PAGES, -1);
-		spage(s, pfn)->charged = 1;
-		s->memcg_usage++;
+		if (charge)
+			page_charge(s, spage(s, pfn));
 	}
 	return pfn;
+}
+
+pfn_t alloc_page(struct vmsys *s)
+{
+	return alloc_page_for(s, true);
+}
+
+void page_charge_moved(struct vmsys *s, struct page *from, struct page *to)
+{
+	if (from->charged) {
+		page_uncharge(s, from);
+		page_charge(s, to);
+	}
 }
 
 /* The memcg's charge of a page that goes (mem_cgroup_uncharge()). */

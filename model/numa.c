@@ -383,9 +383,6 @@ int64_t vm_numa_node(struct vmsys *s, struct task *t, uint64_t node)
 
 /* ------------------------------------------------------- the placement */
 
-/* kernel/sched/fair.c:task_numa_placement(), the memory side: on the first
- * hinting fault of a new scan sequence the buffered faults are folded
- * into the decayed ones and the node with most becomes preferred */
 /* update_task_scan_period()'s slower step for a ratio (in tenths) at or
  * above the threshold: a slot of the period per tenth above it, at least one */
 static int64_t slower(int64_t ratio, int64_t slot_ms)
@@ -446,6 +443,9 @@ static void update_task_scan_period(struct vmsys *s, struct task *t, uint64_t sh
 	   .end = remote, .old_start = private, .old_end = shared);
 }
 
+/* kernel/sched/fair.c:task_numa_placement(), the memory side: on the first
+ * hinting fault of a new scan sequence the buffered faults are folded
+ * into the decayed ones and the node with most becomes preferred */
 static void task_numa_placement(struct vmsys *s, struct task *t)
 {
 	struct task_numa *tn = t->numa;
@@ -619,12 +619,7 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 	}
 	np->owner = op->owner;
 	page_set_index(np, page_index(op));
-	/* mem_cgroup_migrate(): the charge moves with the data */
-	if (op->charged) {
-		page_uncharge(s, op);
-		np->charged = 1;
-		s->memcg_usage++;
-	}
+	page_charge_moved(s, op, np);
 	cpupid_set(s, new, cpupid_get(s, old));
 	if (!(op->flags & PG_ANON)) {
 		struct file *f = NULL;

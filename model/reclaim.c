@@ -522,6 +522,23 @@ static void drain_local(struct vmsys *s, enum reclaim_mode mode)
 		lru_add_drain(s);
 }
 
+/* shrink_active_list() of n pages of active list l and what it cost:
+ * 4.x's reclaim_stat (recent_scanned, recent_rotated), 6.x's
+ * lru_note_cost() of the rotated */
+static void age_active_list(struct vmsys *s, enum lru_list l, uint64_t n, enum reclaim_mode mode)
+{
+	bool file = l == LRU_ACTIVE_FILE;
+	drain_local(s, mode);
+	uint64_t taken = s->lru.size[l] < n ? s->lru.size[l] : n;
+	uint64_t rotated = shrink_active(s, l, n, mode);
+	if (s->sem->reclaim_scan_v4) {
+		s->lru.recent_scanned[file] += taken;
+		s->lru.recent_rotated[file] += rotated;
+	} else {
+		lru_note_cost(s, file, rotated);
+	}
+}
+
 static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode, uint64_t nr_to_reclaim)
 {
 	unsigned may_deactivate = (inactive_is_low(s, LRU_INACTIVE_ANON) ? DEACTIVATE_ANON : 0) |
@@ -552,15 +569,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 						: s->swap_total && inactive_is_low(s, LRU_INACTIVE_ANON);
 				if (!low)
 					continue;
-				drain_local(s, mode);
-				uint64_t taken = s->lru.size[l] < n ? s->lru.size[l] : n;
-				uint64_t rotated = shrink_active(s, (enum lru_list)l, n, mode);
-				if (v4) {
-					s->lru.recent_scanned[file] += taken;
-					s->lru.recent_rotated[file] += rotated;
-				} else {
-					lru_note_cost(s, file, rotated);
-				}
+				age_active_list(s, (enum lru_list)l, n, mode);
 			} else {
 				drain_local(s, mode);
 				uint64_t out, taken = s->lru.size[l] < n ? s->lru.size[l] : n;
@@ -661,7 +670,7 @@ int64_t vm_memcg_force_empty(struct vmsys *s)
 {
 	s->nevents = 0;
 	lru_add_drain(s);
-	for (unsigned retries = s->sem->force_empty_retries; retries;)
+	for (unsigned retries = s->sem->memcg_reclaim_retries; retries;)
 		if (!do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP))
 			retries--;
 	return 0;
@@ -683,7 +692,7 @@ bool memcg_charge(struct vmsys *s)
 {
 	if (!s->memcg_limited || s->memcg_usage < s->memcg_limit)
 		return true;
-	unsigned retries = s->sem->force_empty_retries;
+	unsigned retries = s->sem->memcg_reclaim_retries;
 	bool drained = false;
 	for (;;) {
 		uint64_t got = do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP);
@@ -701,7 +710,7 @@ bool memcg_charge(struct vmsys *s)
 			return false;
 		if (s->memcg_usage < s->memcg_limit)
 			return true;
-		retries = s->sem->force_empty_retries;
+		retries = s->sem->memcg_reclaim_retries;
 		drained = false;
 	}
 }
@@ -766,17 +775,8 @@ static bool oom_kill(struct vmsys *s)
  * one is low */
 static void kswapd_age_anon(struct vmsys *s)
 {
-	if (!s->swap_total || !inactive_is_low(s, LRU_INACTIVE_ANON))
-		return;
-	uint64_t taken = s->lru.size[LRU_ACTIVE_ANON] < SWAP_CLUSTER_MAX ? s->lru.size[LRU_ACTIVE_ANON]
-									  : SWAP_CLUSTER_MAX;
-	uint64_t rotated = shrink_active(s, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, RM_KSWAPD);
-	if (s->sem->reclaim_scan_v4) {
-		s->lru.recent_scanned[0] += taken;
-		s->lru.recent_rotated[0] += rotated;
-	} else {
-		lru_note_cost(s, false, rotated);
-	}
+	if (s->swap_total && inactive_is_low(s, LRU_INACTIVE_ANON))
+		age_active_list(s, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, RM_KSWAPD);
 }
 
 /* kswapd, woken by an allocation below the low watermark and run to

@@ -108,7 +108,8 @@ const struct semantics sem_4_0 = {
 	 * kernel/sched/fair.c:task_numa_work(), mm/migrate.c @ v4.0) */
 	.reclaim_scan_v4 = true, /* mm/vmscan.c:get_scan_count() @ v4.0, v4.4 */
 	.cgroup_reclaim_counts_pgrefill = true, /* mm/vmscan.c:shrink_active_list() @ v4.0, v4.4 */
-	.force_empty_retries = 5, /* mm/memcontrol.c:MEM_CGROUP_RECLAIM_RETRIES @ v4.0, v4.4 */
+	.ws = &workingset_rules_v4, /* mm/workingset.c @ v4.0, v4.4 (sem_common.c) */
+	.memcg_reclaim_retries = 5, /* mm/memcontrol.c:MEM_CGROUP_RECLAIM_RETRIES @ v4.0, v4.4 */
 	.numa = {
 		.preserve_write = true,
 		.scan_budget_after_first_update = true,

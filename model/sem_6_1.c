@@ -82,7 +82,7 @@ const struct semantics sem_6_1 = {
 	.pgfault_counts_each_run = true, /* handle_mm_fault() counts every run (until 6.4) */
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io() */
 	.mmap_miss_hits = MMAP_HIT_FOUND, /* filemap_map_pages() @ v6.1 */
-	.force_empty_retries = 16, /* mm/memcontrol.c:mem_cgroup_force_empty() @ v6.1 */
+	.memcg_reclaim_retries = 16, /* mm/memcontrol.c:mem_cgroup_force_empty() @ v6.1 */
 	.dirty_file_reclaim_activates = true, /* mm/vmscan.c:shrink_folio_list() @ v6.1 */
 	/* NUMA balancing @ v6.1: change_pte_range() skips, early migration,
 	 * no rate limit, migration entries keep young/dirty */
@@ -102,17 +102,7 @@ const struct semantics sem_6_1 = {
 		.stagger_clone_vm = true,
 		.exec_keeps_locality = true,
 	},
-	/* refault detection @ v6.1 (mm/workingset.c, mm/vmscan.c,
-	 * mm/filemap.c, mm/swap_state.c) */
-	.ws = {
-		.stamp_before_tick = true,
-		.anon_shadows = true,
-		.size_counts_anon = true,
-		.putback_ages = true,
-		.anon_activation_ages = true,
-		.restore = true,
-		.write_skips_refault = true,
-	},
+	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },
 	.has_dontneed_locked = true,

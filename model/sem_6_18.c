@@ -88,7 +88,7 @@ const struct semantics sem_6_18 = {
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io(); pgfault counted once */
 	.fault_tried_only_after_major = true, /* per-VMA lock, do_user_addr_fault() */
 	.mmap_miss_hits = MMAP_HIT_FOUND_NOT_WORKINGSET, /* filemap_map_folio_range() */
-	.force_empty_retries = 16, /* mm/memcontrol.c:mem_cgroup_force_empty() @ v6.1 */
+	.memcg_reclaim_retries = 16, /* mm/memcontrol.c:mem_cgroup_force_empty() @ v6.1 */
 	.dirty_file_reclaim_activates = true, /* mm/vmscan.c:shrink_folio_list() @ v6.1 */
 	.referenced_skips_no_recency = true, /* mm/rmap.c:invalid_folio_referenced_vma() @ v6.18 */
 	/* NUMA balancing: 6.1's rules but the COW skip, which is by mapping
@@ -113,18 +113,7 @@ const struct semantics sem_6_18 = {
 		.stagger_clone_vm = true,
 		.exec_keeps_locality = true,
 	},
-	/* refault detection read in 6.1 (mm/workingset.c, mm/vmscan.c,
-	 * mm/filemap.c, mm/swap_state.c): no 6.18 tree here; 6.5 moved the
-	 * distance test into workingset_test_recent(), which decides alike */
-	.ws = {
-		.stamp_before_tick = true,
-		.anon_shadows = true,
-		.size_counts_anon = true,
-		.putback_ages = true,
-		.anon_activation_ages = true,
-		.restore = true,
-		.write_skips_refault = true,
-	},
+	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,
 };

@@ -99,3 +99,32 @@ const struct kfn_name kfn_names_v6_1[] = {
 	{ KFN_MIGRATE_MISPLACED, "mm/migrate.c:migrate_misplaced_page()" },
 	{ KFN_NONE, NULL },
 };
+
+/* mm/workingset.c, mm/vmscan.c, mm/swap.c, mm/filemap.c @ v4.0 and v4.4:
+ * file shadows only, stamped after the eviction's tick, judged against
+ * the active file list; only evictions, refault activations and
+ * mark_page_accessed() of a file page age the zone */
+const struct workingset_rules workingset_rules_v4 = {
+	.stamp_before_tick = false,
+	.anon_shadows = false,
+	.size_counts_anon = false,
+	.putback_ages = false,
+	.anon_activation_ages = false,
+	.restore = false,
+	.write_skips_refault = false,
+};
+
+/* the same files @ v6.1 (5.9's "mm: workingset: age nonresident
+ * information alongside anonymous pages", 4.20's PG_workingset restore,
+ * filemap_add_folio()'s __GFP_WRITE test), and swap_state.c; 6.18 is read
+ * as 6.1 (no 6.18 tree here; 6.5 moved the distance test into
+ * workingset_test_recent(), which decides alike) */
+const struct workingset_rules workingset_rules_v59 = {
+	.stamp_before_tick = true,
+	.anon_shadows = true,
+	.size_counts_anon = true,
+	.putback_ages = true,
+	.anon_activation_ages = true,
+	.restore = true,
+	.write_skips_refault = true,
+};

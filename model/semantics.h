@@ -362,7 +362,7 @@ struct semantics {
 	 * not count as hits, so thrashing stops read-around) */
 	enum { MMAP_HIT_MAPPED, MMAP_HIT_FOUND, MMAP_HIT_FOUND_NOT_WORKINGSET } mmap_miss_hits;
 	struct numa_rules numa;
-	struct workingset_rules ws;
+	const struct workingset_rules *ws; /* one of the tables below, shared by the versions alike */
 	/* get_scan_count() and shrink_list() @ v4.0/v4.4: the anon/file
 	 * balance from reclaim_stat's recent_scanned/recent_rotated; SCAN_FILE
 	 * whenever the inactive file list is not smaller than the active one;
@@ -385,11 +385,12 @@ struct semantics {
 	 * before, their young bits were cleared, and counted unless
 	 * VM_SEQ_READ (mm/rmap.c:page_referenced_one() @ v4.4, v6.1) */
 	bool referenced_skips_no_recency;
-	/* memory.force_empty: the calls of try_to_free_mem_cgroup_pages() that
-	 * may free nothing before it gives up (mm/memcontrol.c:
-	 * mem_cgroup_force_empty(): MEM_CGROUP_RECLAIM_RETRIES 5 @ v4.0, v4.4;
-	 * MAX_RECLAIM_RETRIES 16 @ v6.1) */
-	uint8_t force_empty_retries;
+	/* the calls of try_to_free_mem_cgroup_pages() that may free nothing
+	 * before memcg reclaim gives up: memory.force_empty
+	 * (mm/memcontrol.c:mem_cgroup_force_empty()) and a charge past the
+	 * limit (try_charge() @ v4.4, try_charge_memcg() @ v6.1):
+	 * MEM_CGROUP_RECLAIM_RETRIES 5 @ v4.0, v4.4; MAX_RECLAIM_RETRIES 16 @ v6.1 */
+	uint8_t memcg_reclaim_retries;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */
@@ -430,6 +431,10 @@ extern const struct kfn_name kfn_names_v4[];
 extern const struct kfn_name kfn_names_v6_1[];
 /* 4.0's own rows, which lof-v1 shares (sem_4_0.c) */
 extern const struct kfn_name kfn_names_4_0[];
+/* The refault rules (sem_common.c): 4.x's (workingset.c since 3.15,
+ * file pages and the zone's inactive_age), and those of 5.9 on, read in
+ * 6.1 and kept by 6.18. */
+extern const struct workingset_rules workingset_rules_v4, workingset_rules_v59;
 /* The shared mlockall rule sets (sem_common.c). */
 void mlockall_rules_v44(const struct semantics *s, uint64_t flags,
 			const struct mlockall_flags *mcl, struct mlockall_plan *plan);

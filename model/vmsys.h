@@ -211,7 +211,7 @@ void vm_prefetch_pte(const struct task *t, uint64_t addr);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
 /* memcg_force_empty(): memory.force_empty written for the memcg that the
  * trace's processes alone were charged to: reclaim until nothing more
- * goes (the semantics' force_empty_retries fruitless tries); 0. */
+ * goes (the semantics' memcg_reclaim_retries fruitless tries); 0. */
 int64_t vm_memcg_force_empty(struct vmsys *s);
 /* memcg_limit(BYTES): memory.limit_in_bytes of that memcg set to what
  * its kernel memory leaves for the trace's pages, BYTES (rounded down to

@@ -20,10 +20,10 @@ static uint64_t pack_shadow(uint64_t age, bool workingset)
  * (read, then workingset_age_nonresident()): the stamp and the tick */
 static uint64_t eviction_stamp(struct vmsys *s, const struct page *p)
 {
-	bool ws = s->sem->ws.restore && (p->flags & PG_WORKINGSET);
+	bool ws = s->sem->ws->restore && (p->flags & PG_WORKINGSET);
 	uint64_t age = s->ws_age;
 	s->ws_age++;
-	return pack_shadow(s->sem->ws.stamp_before_tick ? age : s->ws_age, ws);
+	return pack_shadow(s->sem->ws->stamp_before_tick ? age : s->ws_age, ws);
 }
 
 void workingset_evict_file(struct vmsys *s, struct file *f, uint64_t index, const struct page *p)
@@ -32,15 +32,14 @@ void workingset_evict_file(struct vmsys *s, struct file *f, uint64_t index, cons
 	 * page_is_file_cache()), the mapping not exiting */
 	if (f->shmem || !page_is_file_lru(p))
 		return;
-	uint64_t shadow = eviction_stamp(s, p);
-	if (radix_set(&f->shadows, index, shadow))
-		return; /* no room for the shadow: the page is forgotten, as an
-			 * xarray store failing would leave no entry */
+	/* no room for the shadow: the page is forgotten, as an xarray store
+	 * that fails leaves no entry */
+	(void)radix_set(&f->shadows, index, eviction_stamp(s, p));
 }
 
 void workingset_evict_anon(struct vmsys *s, uint32_t slot, const struct page *p)
 {
-	if (!s->sem->ws.anon_shadows || slot >= s->swap_total)
+	if (!s->sem->ws->anon_shadows || slot >= s->swap_total)
 		return;
 	if (!s->swap_shadow && !(s->swap_shadow = vm_calloc(s->swap_total, sizeof(*s->swap_shadow))))
 		return;
@@ -51,7 +50,7 @@ void workingset_evict_anon(struct vmsys *s, uint32_t slot, const struct page *p)
 static void refault(struct vmsys *s, uint64_t shadow, pfn_t pfn, bool file)
 {
 	struct page *p = spage(s, pfn);
-	const struct workingset_rules *r = &s->sem->ws;
+	const struct workingset_rules *r = s->sem->ws;
 	const struct lruvec *lv = &s->lru;
 	count_vm(s, file ? WORKINGSET_REFAULT_FILE : WORKINGSET_REFAULT_ANON, 1);
 	uint64_t distance = s->ws_age - (shadow >> 2);
@@ -85,7 +84,7 @@ void workingset_refault_file(struct vmsys *s, struct file *f, uint64_t index, pf
 	if (!shadow)
 		return;
 	radix_clear(&f->shadows, index); /* the page takes its slot */
-	if (for_write && s->sem->ws.write_skips_refault)
+	if (for_write && s->sem->ws->write_skips_refault)
 		return;
 	refault(s, shadow, pfn, true);
 }
@@ -101,13 +100,13 @@ void workingset_refault_anon(struct vmsys *s, uint32_t slot, pfn_t pfn)
 
 void workingset_activation(struct vmsys *s, const struct page *p)
 {
-	if (page_is_file_lru(p) || s->sem->ws.anon_activation_ages)
+	if (page_is_file_lru(p) || s->sem->ws->anon_activation_ages)
 		s->ws_age++;
 }
 
 void workingset_putback_active(struct vmsys *s, uint64_t nr)
 {
-	if (s->sem->ws.putback_ages)
+	if (s->sem->ws->putback_ages)
 		s->ws_age += nr;
 }
 
