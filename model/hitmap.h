@@ -47,15 +47,20 @@ static inline const struct hitmap_slot *hitmap_slot_of(const struct hitmap *h, u
 	return &h->slot[(vpn >> 9) % HITMAP_SLOTS];
 }
 
-/* Would an access (a write if write) of page vpn change nothing? */
-static inline bool hitmap_test(const struct hitmap *h, uint64_t gen, uint64_t vpn, bool write)
+/* hitmap_test() of a map that has its slots */
+static inline bool hitmap_test_slots(const struct hitmap_slot *slot, uint64_t gen, uint64_t vpn,
+				     bool write)
 {
-	if (!h->slot)
-		return false;
-	const struct hitmap_slot *sl = hitmap_slot_of(h, vpn);
+	const struct hitmap_slot *sl = &slot[(vpn >> 9) % HITMAP_SLOTS];
 	unsigned i = (unsigned)(vpn & 511);
 	const uint64_t *bits = write ? sl->w : sl->r;
 	return sl->table == vpn >> 9 && sl->gen == gen && (bits[i >> 6] >> (i & 63) & 1);
+}
+
+/* Would an access (a write if write) of page vpn change nothing? */
+static inline bool hitmap_test(const struct hitmap *h, uint64_t gen, uint64_t vpn, bool write)
+{
+	return h->slot && hitmap_test_slots(h->slot, gen, vpn, write);
 }
 
 /* A hint: page vpn will be tested soon (its slot's tag and its word are

@@ -208,6 +208,15 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode);
 /* A hint: t will soon access addr (its PTE is prefetched; no state changes). */
 void vm_prefetch_pte(const struct task *t, uint64_t addr);
+/* vm_touch_hit() for a run of t's accesses, each a read or write within
+ * one page given by its key VM_HIT_KEY(), the i-th at byte i * stride from
+ * key (the keys of an array of larger records), in order until the first
+ * that is not a hit or whose key is VM_NOT_HIT: how many were (applied,
+ * as vm_touch_hit() applies them); that one and the rest are untouched. */
+#define VM_PAGE_SHIFT 12 /* the model's pages: 4 KiB (internal.h's PAGE_SHIFT) */
+#define VM_HIT_KEY(addr, write) ((addr) >> VM_PAGE_SHIFT << 1 | (uint64_t)((write) != 0))
+#define VM_NOT_HIT UINT64_MAX
+size_t vm_touch_hits(struct vmsys *s, struct task *t, const uint64_t *key, size_t stride, size_t n);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
 /* memcg_force_empty(): memory.force_empty written for the memcg that the
  * trace's processes alone were charged to: reclaim until nothing more

@@ -120,8 +120,9 @@ static int to_binary(FILE *in, const char *inname, const unsigned char *head, si
 static int to_text(FILE *in, const char *inname, const unsigned char *head, FILE *out)
 {
 	uint32_t flags = head[16] | (uint32_t)head[17] << 8;
-	if ((head[8] | head[9] << 8) != 1 || (head[12] | head[13] << 8) != BIN_SLOT)
-		return fail(inname, 1, "not a version 1 binary trace with 32-byte slots");
+	unsigned version = head[8] | head[9] << 8 | (unsigned)head[10] << 16 | (unsigned)head[11] << 24;
+	if (version < 1 || version > BIN_VERSION || (head[12] | head[13] << 8) != BIN_SLOT)
+		return fail(inname, 1, "not a binary trace of version 1 or 2 with 32-byte slots");
 	unsigned char *blk = malloc((size_t)BIN_BLOCK_SLOTS * BIN_SLOT);
 	if (!blk)
 		return fail(inname, 1, "out of memory");
@@ -152,28 +153,28 @@ static int to_text(FILE *in, const char *inname, const unsigned char *head, FILE
 			rc = fail(inname, no + 1, msg);
 			break;
 		}
-		for (size_t i = 0; i < slots;) {
+		struct bin_cursor cur;
+		bin_cursor_start(&cur, version, blk, slots);
+		for (;;) {
 			struct bin_rec rec;
-			bin_get_slot(blk + i * BIN_SLOT, &rec);
+			const unsigned char *text;
+			int k = bin_cursor_next(&cur, &rec, &text);
+			if (k == BIN_NEXT_END)
+				break;
 			no++;
+			if (k == BIN_NEXT_BAD) {
+				snprintf(msg, sizeof(msg), "binary trace corrupt: record %lu %s", no, cur.why);
+				rc = fail(inname, no, msg);
+				break;
+			}
 			if (!first)
 				fputc('\n', out);
 			first = false;
-			if (rec.kind == BIN_TEXT) {
-				size_t k = 1 + ((size_t)rec.length + BIN_SLOT - 1) / BIN_SLOT;
-				if (k > slots - i) {
-					rc = fail(inname, no, "binary trace corrupt: a text record runs past its block");
-					break;
-				}
-				fwrite(blk + (i + 1) * BIN_SLOT, 1, rec.length, out);
-				i += k;
-			} else if (rec.kind == BIN_TOUCH || rec.kind == BIN_FAULT) {
+			if (k == BIN_NEXT_TEXT) {
+				fwrite(text, 1, rec.length, out);
+			} else {
 				char buf[128];
 				fwrite(buf, 1, bin_format(&rec, buf, sizeof(buf)), out);
-				i++;
-			} else {
-				rc = fail(inname, no, "binary trace corrupt: a record of unknown kind");
-				break;
 			}
 		}
 		if (rc)

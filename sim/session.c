@@ -300,6 +300,10 @@ int session_next(struct session *ss, struct event **ev)
 	return trace_read(ss->reader, &ss->ev);
 }
 
+/* the reader's hit keys are the model's (trace.h, vmsys.h) */
+_Static_assert(ACCESS_NOT_HIT == VM_NOT_HIT && VM_PAGE_SHIFT == 12,
+	       "access_hit_key() makes the keys of VM_HIT_KEY()");
+
 int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
 		     unsigned long *checks, int *hit_pid)
 {
@@ -321,19 +325,15 @@ int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
 		int pid = *hits != hits0 ? *hit_pid : a[i].pid;
 		struct task *t = vmsys_task(ss->sys, pid, false);
 		if (t && task_alive(t)) {
-			if (i == 0)
-				for (size_t k = 0; k < SESSION_HOT_AHEAD && k < n; k++)
-					if (a[k].pid == pid)
-						vm_prefetch_pte(t, a[k].addr);
-			for (; i < n; i++) {
-				if (i + SESSION_HOT_AHEAD < n && a[i + SESSION_HOT_AHEAD].pid == pid)
-					vm_prefetch_pte(t, a[i + SESSION_HOT_AHEAD].addr);
-				if (a[i].pid != pid || !a[i].touch || (a[i].res == RES_VALUE && a[i].value != 0) ||
-				    !vm_touch_hit(ss->sys, t, a[i].addr, a[i].len, access_mode(a[i].mode)))
-					break;
-				++*hits;
+			/* the batch is one process's (trace_read_accesses()); its
+			 * keys say which accesses to try as hits */
+			size_t h = a[i].pid == pid ? vm_touch_hits(ss->sys, t, &a[i].hit_key, sizeof(*a), n - i) : 0;
+			if (h) {
+				*hits += h;
 				*hit_pid = pid;
-				*checks += a[i].res == RES_VALUE;
+				for (size_t j = i; j < i + h; j++)
+					*checks += a[j].res == RES_VALUE;
+				i += h;
 			}
 		}
 		if (i < n) {

@@ -258,12 +258,14 @@ bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr);
  * trace whose lines have one, as vmsim record writes them - decoded into a
  * compact record.  trace_read_accesses() decodes up to max such lines that follow
  * in the input already buffered - never reading more, stopping before the
- * first line that is anything else - and returns how many; 0 says the next
- * event is trace_read()'s.  Each record is exactly the event trace_read()
- * would have returned for its line (trace_access_event() makes that event
- * of it), and the reader moves past its lines as trace_read() would.
+ * first line that is anything else or another process's - and returns how
+ * many; 0 says the next event is trace_read()'s.  Each record is exactly
+ * the event trace_read() would have returned for its line
+ * (trace_access_event() makes that event of it), and the reader moves past
+ * its lines as trace_read() would.
  */
 struct access_rec {
+	uint64_t hit_key;     /* access_hit_key() */
 	uint64_t addr, len;   /* len: touch() only */
 	int64_t value;        /* the result when res is RES_VALUE */
 	unsigned long line;
@@ -272,6 +274,18 @@ struct access_rec {
 	uint8_t mode;         /* enum access_mode */
 	uint8_t res;          /* RES_UNKNOWN or RES_VALUE */
 };
+/* What a replay's hot loop tries as a hit (sim/session.c): a touch()
+ * within one page, READ or WRITE, recorded as 0 or ?, as the key
+ * vm_touch_hits() takes (vmsys.h: VM_HIT_KEY(), the page number << 1 |
+ * write, of 4 KiB pages); ACCESS_NOT_HIT for anything else. */
+#define ACCESS_NOT_HIT UINT64_MAX
+static inline uint64_t access_hit_key(const struct access_rec *a)
+{
+	if (!a->touch || (a->mode & ACC_EXEC) || !a->len || (a->addr & 4095) + a->len > 4096 ||
+	    (a->res == RES_VALUE && a->value != 0))
+		return ACCESS_NOT_HIT;
+	return a->addr >> 12 << 1 | (uint64_t)((a->mode & ACC_WRITE) != 0);
+}
 size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t max);
 void trace_access_event(const struct access_rec *a, struct event *ev);
 const char *trace_unknown_name(struct trace_reader *r, size_t i, unsigned long *count);

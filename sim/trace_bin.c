@@ -157,16 +157,106 @@ bool bin_parse_line(const char *l, size_t len, struct bin_rec *r)
 	return n == len && !memcmp(buf, l, len);
 }
 
+/* ---- reading a block ------------------------------------------------------- */
+
+void bin_cursor_start(struct bin_cursor *c, unsigned version, const unsigned char *blk,
+		      unsigned slots)
+{
+	c->blk = blk;
+	c->slots = slots;
+	c->i = 0;
+	c->version = version;
+	c->k = c->n = 0;
+	c->why[0] = '\0';
+}
+
+static bool mode_ok(unsigned m)
+{
+	return m == BIN_READ || m == BIN_WRITE || m == BIN_EXEC;
+}
+
+int bin_cursor_slot(struct bin_cursor *c, struct bin_rec *rec, const unsigned char **text)
+{
+	if (c->i >= c->slots)
+		return BIN_NEXT_END;
+	const unsigned char *s = c->blk + (size_t)c->i * BIN_SLOT;
+	bin_get_slot(s, rec);
+	size_t left = c->slots - c->i - 1; /* slots after this one */
+	switch (rec->kind) {
+	case BIN_TEXT:
+		if (((size_t)rec->length + BIN_SLOT - 1) / BIN_SLOT > left) {
+			snprintf(c->why, sizeof(c->why), "runs past its block");
+			return BIN_NEXT_BAD;
+		}
+		*text = s + BIN_SLOT;
+		c->i += 1 + (unsigned)(((size_t)rec->length + BIN_SLOT - 1) / BIN_SLOT);
+		return BIN_NEXT_TEXT;
+	case BIN_TOUCH:
+	case BIN_FAULT:
+	case BIN_RUN:
+		if (rec->kind == BIN_RUN && c->version < 2)
+			break;
+		if (!mode_ok(rec->mode)) {
+			snprintf(c->why, sizeof(c->why), "has access mode %u", rec->mode);
+			return BIN_NEXT_BAD;
+		}
+		if (rec->result > (rec->kind == BIN_FAULT ? BIN_RES_MAJOR : BIN_RES_UNKNOWN)) {
+			snprintf(c->why, sizeof(c->why), "has result kind %u", rec->result);
+			return BIN_NEXT_BAD;
+		}
+		if (rec->kind != BIN_RUN) {
+			c->i++;
+			return BIN_NEXT_ACCESS;
+		}
+		if (!rec->length || (rec->length + BIN_RUN_ENTRIES - 1) / BIN_RUN_ENTRIES > left) {
+			snprintf(c->why, sizeof(c->why), !rec->length ? "is a run of no touches"
+				 : "runs past its block");
+			return BIN_NEXT_BAD;
+		}
+		c->run = *rec;
+		c->run.kind = BIN_TOUCH;
+		c->run.length = 0;
+		c->ent = s + BIN_SLOT;
+		c->k = 0;
+		c->n = rec->length;
+		c->i += 1 + (rec->length + BIN_RUN_ENTRIES - 1) / BIN_RUN_ENTRIES;
+		return bin_cursor_entry(c, rec);
+	default:
+		break;
+	}
+	snprintf(c->why, sizeof(c->why), "has kind %u", rec->kind);
+	return BIN_NEXT_BAD;
+}
+
+bool bin_cursor_peek_addr(const struct bin_cursor *c, uint64_t *addr)
+{
+	struct bin_cursor t = *c;
+	struct bin_rec rec;
+	const unsigned char *text;
+	if (bin_cursor_next(&t, &rec, &text) != BIN_NEXT_ACCESS)
+		return false;
+	*addr = rec.addr;
+	return true;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
 bool bin_writer_open(struct bin_writer *w, FILE *f, uint32_t flags)
 {
 	memset(w, 0, sizeof(*w));
 	w->f = f;
 	w->buf = vm_malloc((size_t)BIN_BLOCK_SLOTS * BIN_SLOT);
-	if (!w->buf)
+	w->ent = vm_malloc(BIN_RUN_MAX * sizeof(*w->ent));
+	if (!w->buf || !w->ent) {
+		free(w->buf);
+		free(w->ent);
+		w->buf = NULL;
+		w->ent = NULL;
 		return false;
+	}
 	unsigned char h[BIN_HEADER] = { 0 };
 	memcpy(h, BIN_MAGIC, 8);
-	put32(h + 8, 1);
+	put32(h + 8, BIN_VERSION);
 	put32(h + 12, BIN_SLOT);
 	put32(h + 16, flags);
 	if (fwrite(h, 1, sizeof(h), f) != sizeof(h))
@@ -189,7 +279,7 @@ static bool flush_block(struct bin_writer *w)
 	return !w->error;
 }
 
-bool bin_write_rec(struct bin_writer *w, const struct bin_rec *rec)
+static bool put_rec(struct bin_writer *w, const struct bin_rec *rec)
 {
 	if (w->n == BIN_BLOCK_SLOTS && !flush_block(w))
 		return false;
@@ -197,8 +287,67 @@ bool bin_write_rec(struct bin_writer *w, const struct bin_rec *rec)
 	return !w->error;
 }
 
+/* The run gathered so far into the block: one record of kind 1 when it
+ * holds one touch, else a run record and its entries. */
+static bool flush_run(struct bin_writer *w)
+{
+	uint32_t n = w->nrun;
+	if (!n)
+		return !w->error;
+	w->nrun = 0;
+	if (n == 1)
+		return put_rec(w, &w->run);
+	unsigned slots = 1 + (n + BIN_RUN_ENTRIES - 1) / BIN_RUN_ENTRIES;
+	if (w->n + slots > BIN_BLOCK_SLOTS && !flush_block(w))
+		return false;
+	struct bin_rec h = w->run;
+	h.kind = BIN_RUN;
+	h.length = n;
+	unsigned char *s = w->buf + (size_t)w->n * BIN_SLOT;
+	bin_put_slot(s, &h);
+	memset(s + BIN_SLOT, 0, (size_t)(slots - 1) * BIN_SLOT);
+	for (uint32_t i = 0; i < n; i++)
+		put32(s + BIN_SLOT + 4 * (size_t)i, (uint32_t)w->ent[i]);
+	w->n += slots;
+	return !w->error;
+}
+
+/* The entry that puts rec in the run (false: it does not belong there). */
+static bool run_entry(const struct bin_writer *w, const struct bin_rec *rec, int32_t *e)
+{
+	const struct bin_rec *r = &w->run;
+	if (rec->kind != BIN_TOUCH || rec->mode != r->mode || rec->result != r->result ||
+	    rec->size != r->size || rec->value != r->value || (rec->addr - r->addr) & 4095)
+		return false;
+	bool down = rec->addr < r->addr;
+	uint64_t d = (down ? r->addr - rec->addr : rec->addr - r->addr) >> 12;
+	if (d > (down ? (uint64_t)1 << 31 : ((uint64_t)1 << 31) - 1))
+		return false;
+	*e = down ? (int32_t)-(int64_t)d : (int32_t)d;
+	return true;
+}
+
+bool bin_write_rec(struct bin_writer *w, const struct bin_rec *rec)
+{
+	int32_t e;
+	if (w->nrun && w->nrun < BIN_RUN_MAX && run_entry(w, rec, &e)) {
+		w->ent[w->nrun++] = e;
+		return !w->error;
+	}
+	if (!flush_run(w))
+		return false;
+	if (rec->kind != BIN_TOUCH || rec->result > BIN_RES_UNKNOWN)
+		return put_rec(w, rec);
+	w->run = *rec; /* a run of one so far */
+	w->ent[0] = 0;
+	w->nrun = 1;
+	return !w->error;
+}
+
 bool bin_write_text(struct bin_writer *w, const char *line, size_t len)
 {
+	if (!flush_run(w))
+		return false;
 	size_t slots = 1 + (len + BIN_SLOT - 1) / BIN_SLOT;
 	if (slots > BIN_BLOCK_SLOTS || len > UINT32_MAX)
 		return false; /* a line over 131,040 bytes: the caller says so */
@@ -216,8 +365,10 @@ bool bin_write_text(struct bin_writer *w, const char *line, size_t len)
 
 bool bin_writer_close(struct bin_writer *w)
 {
-	bool ok = flush_block(w);
+	bool ok = flush_run(w) && flush_block(w);
 	free(w->buf);
+	free(w->ent);
 	w->buf = NULL;
+	w->ent = NULL;
 	return ok && fflush(w->f) == 0;
 }

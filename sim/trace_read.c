@@ -72,12 +72,13 @@ static struct trace_reader *reader_new(FILE *f, bool own, const char *name,
 	size_t n = f ? fread(h, 1, sizeof(h), f) : 0; /* no file: the reader of merged -ff parts */
 	if (n == sizeof(h) && bin_is_magic(h, n)) {
 		uint32_t ver = h[8] | (uint32_t)h[9] << 8, slot = h[12] | (uint32_t)h[13] << 8;
-		if (ver != 1 || slot != BIN_SLOT) {
+		if (ver < 1 || ver > BIN_VERSION || slot != BIN_SLOT) {
 			snprintf(err, errlen, "%s: binary trace version %u with %u-byte slots: this vmsim "
-				 "reads version 1, 32-byte slots", r->name, ver, slot);
+				 "reads versions 1 to %u, 32-byte slots", r->name, ver, slot, BIN_VERSION);
 			goto out;
 		}
 		r->bin = true;
+		r->bin_version = ver;
 	} else {
 		memcpy(r->buf, h, n);
 		r->end = n;
@@ -181,18 +182,8 @@ static const char *hex_digits(const char *p, const char *end, uint64_t *x, int *
 
 bool trace_peek_addr(const struct trace_reader *r, uint64_t *addr)
 {
-	if (r->bin) {
-		if (r->bin_i >= r->bin_n)
-			return false;
-		const unsigned char *s = (const unsigned char *)r->buf + (size_t)r->bin_i * BIN_SLOT;
-		if (s[0] != BIN_TOUCH && s[0] != BIN_FAULT)
-			return false;
-		uint64_t a = 0;
-		for (int i = 7; i >= 0; i--)
-			a = a << 8 | s[8 + i];
-		*addr = a;
-		return true;
-	}
+	if (r->bin)
+		return bin_cursor_peek_addr(&r->cur, addr);
 	const char *p = r->buf + r->pos, *e = r->buf + r->end;
 	if (e - p < 32 || p[5] != '(' || p[6] != '0' || p[7] != 'x' ||
 	    (memcmp(p, "touch", 5) && memcmp(p, "fault", 5)))
@@ -527,8 +518,10 @@ static const char *parse_access_line(const struct trace_reader *r, const char *l
 	}
 	*open = l;
 	const char *p = parse_access(l, a, close);
-	if (p)
+	if (p) {
 		a->pid = pid;
+		a->hit_key = access_hit_key(a);
+	}
 	return p;
 }
 
@@ -611,8 +604,8 @@ size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 	const char *open, *close;
 	while (n < max && end - pos >= 8) {
 		const char *p = parse_access_line(r, b + pos, &a[n], &open, &close);
-		if (!p)
-			break;
+		if (!p || (n && a[n].pid != a[0].pid))
+			break; /* not an access line, or another process's */
 		size_t k = (size_t)(p - b);
 		if (k < end && b[k] == '\n')
 			k++;
@@ -663,8 +656,7 @@ static int bin_block(struct trace_reader *r)
 	if (bin_checksum((const unsigned char *)r->buf, bytes) != sum)
 		return tr_fail_col(r, rec, 1, "binary trace corrupt: the checksum of the block of "
 				   "records %lu on does not match", rec);
-	r->bin_n = slots;
-	r->bin_i = 0;
+	bin_cursor_start(&r->cur, r->bin_version, (const unsigned char *)r->buf, slots);
 	return 1;
 }
 
@@ -676,20 +668,18 @@ static int bin_block(struct trace_reader *r)
  */
 static int bin_next(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
 {
-	if (r->bin_i >= r->bin_n) {
-		int k = bin_block(r);
-		if (k <= 0)
-			return k;
-	}
-	const unsigned char *s = (const unsigned char *)r->buf + (size_t)r->bin_i * BIN_SLOT;
 	struct bin_rec rec;
-	bin_get_slot(s, &rec);
+	const unsigned char *text = NULL;
+	int k;
+	while ((k = bin_cursor_next(&r->cur, &rec, &text)) == BIN_NEXT_END) {
+		int b = bin_block(r);
+		if (b <= 0)
+			return b;
+	}
 	unsigned long no = r->lineno + 1;
-	if (rec.kind == BIN_TEXT) {
-		size_t slots = 1 + ((size_t)rec.length + BIN_SLOT - 1) / BIN_SLOT;
-		if (slots > r->bin_n - r->bin_i)
-			return tr_fail_col(r, no, 1, "binary trace corrupt: text record %lu runs past "
-					   "its block", no);
+	if (k == BIN_NEXT_BAD)
+		return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu %s", no, r->cur.why);
+	if (k == BIN_NEXT_TEXT) {
 		if (rec.length + 1 > r->bin_textcap) {
 			char *t = vm_realloc(r->bin_text, rec.length + 1);
 			if (!t)
@@ -697,40 +687,29 @@ static int bin_next(struct trace_reader *r, struct event *ev, const struct event
 			r->bin_text = t;
 			r->bin_textcap = rec.length + 1;
 		}
-		memcpy(r->bin_text, s + BIN_SLOT, rec.length);
-		r->bin_i += (unsigned)slots;
+		memcpy(r->bin_text, text, rec.length);
 		r->line = r->bin_text;
 		r->len = rec.length;
-	} else if (rec.kind == BIN_TOUCH || rec.kind == BIN_FAULT) {
-		r->bin_i++;
-		if (rec.mode != BIN_READ && rec.mode != BIN_WRITE && rec.mode != BIN_EXEC)
-			return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu has access mode %u",
-					   no, rec.mode);
+	} else {
 		bool touch = rec.kind == BIN_TOUCH;
 		uint64_t val = rec.value;
 		enum res_kind res = RES_VALUE;
 		if (rec.result == BIN_RES_UNKNOWN)
 			res = RES_UNKNOWN;
 		else if (rec.result == BIN_RES_MINOR || rec.result == BIN_RES_MAJOR) {
-			if (touch || systab_sym(SK_FAULTRES, rec.result == BIN_RES_MINOR ? "MINOR" : "MAJOR",
-						5, &val))
+			if (systab_sym(SK_FAULTRES, rec.result == BIN_RES_MINOR ? "MINOR" : "MAJOR", 5, &val))
 				return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu", no);
-		} else if (rec.result != BIN_RES_VALUE) {
-			return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu has result kind %u",
-					   no, rec.result);
 		}
 		/* the fast path's conditions (fast_line()); otherwise the line
 		 * goes the way its text would */
 		if (fast_ok(r)) {
-			struct access_rec a = { rec.addr, rec.size, (int64_t)val, ++r->lineno, 0, touch,
+			struct access_rec a = { 0, rec.addr, rec.size, (int64_t)val, ++r->lineno, 0, touch,
 						rec.mode, (uint8_t)res };
 			fill_access(r, ev, prev_fast, &a, (struct strslice){ "", 0 });
 			return 2;
 		}
 		r->len = bin_format(&rec, r->bin_line, sizeof(r->bin_line));
 		r->line = r->bin_line;
-	} else {
-		return tr_fail_col(r, no, 1, "binary trace corrupt: record %lu has kind %u", no, rec.kind);
 	}
 	r->lineno++;
 	r->line[r->len] = '\0';
@@ -745,19 +724,72 @@ static int bin_next(struct trace_reader *r, struct event *ev, const struct event
 static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t max)
 {
 	size_t n = 0;
-	const unsigned char *s = (const unsigned char *)r->buf + (size_t)r->bin_i * BIN_SLOT;
-	for (; n < max && r->bin_i < r->bin_n; r->bin_i++, s += BIN_SLOT) {
+	struct bin_cursor *c = &r->cur;
+	unsigned long line = r->lineno;
+	while (n < max) {
+		struct bin_rec rec;
+		if (c->k < c->n) { /* a run: the hot case */
+			uint32_t m = c->n - c->k;
+			if (m > max - n)
+				m = (uint32_t)(max - n);
+			const struct bin_rec *h = &c->run;
+			/* the entries' addresses differ by whole pages: one answer
+			 * for the run's access_rec_hot() */
+			struct access_rec x = { 0, h->addr, h->size, (int64_t)h->value, 0, 0, true, h->mode,
+						h->result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
+			bool hit = access_hit_key(&x) != ACCESS_NOT_HIT;
+			uint64_t w = h->mode == BIN_WRITE;
+			const unsigned char *e = c->ent + 4 * (size_t)c->k;
+			bool wrapped = false;
+			for (uint32_t i = 0; i < m; i++, e += 4) {
+				int32_t d = (int32_t)bin_le32(e);
+				x.addr = h->addr + ((uint64_t)(int64_t)d << 12);
+				wrapped |= (x.addr < h->addr) != (d < 0);
+				x.hit_key = hit ? x.addr >> 12 << 1 | w : ACCESS_NOT_HIT;
+				x.line = ++line;
+				a[n++] = x;
+			}
+			if (wrapped) {
+				/* keep those before the first that wrapped (the cursor
+				 * steps to it): bin_next() names it */
+				uint32_t ok = 0;
+				while (bin_cursor_entry(c, &rec) == BIN_NEXT_ACCESS)
+					ok++;
+				n -= m - ok;
+				line -= m - ok;
+				break;
+			}
+			c->k += m;
+			continue;
+		}
+		if (c->i >= c->slots)
+			break;
+		const unsigned char *s = c->blk + (size_t)c->i * BIN_SLOT;
+		if (s[0] == BIN_RUN && c->version >= 2) {
+			const unsigned char *text;
+			if (bin_cursor_slot(c, &rec, &text) != BIN_NEXT_ACCESS) {
+				/* not to be taken here: read it again the slow way */
+				c->k = c->n = 0;
+				c->i = (unsigned)((s - c->blk) / BIN_SLOT);
+				break;
+			}
+			c->k--; /* the first entry again, in the loop above */
+			continue;
+		}
 		uint8_t kind = s[0], mode = s[1], result = s[2];
 		if ((kind != BIN_TOUCH && kind != BIN_FAULT) ||
 		    (mode != BIN_READ && mode != BIN_WRITE && mode != BIN_EXEC) ||
 		    (result != BIN_RES_VALUE && result != BIN_RES_UNKNOWN))
 			break;
-		struct bin_rec rec;
 		bin_get_slot(s, &rec);
-		a[n++] = (struct access_rec){ rec.addr, rec.size, (int64_t)rec.value, ++r->lineno, 0,
-					      kind == BIN_TOUCH, mode,
-					      result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
+		a[n] = (struct access_rec){ 0, rec.addr, rec.size, (int64_t)rec.value, ++line, 0,
+					    kind == BIN_TOUCH, mode,
+					    result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
+		a[n].hit_key = access_hit_key(&a[n]);
+		n++;
+		c->i++;
 	}
+	r->lineno = line;
 	if (n)
 		r->line_pid = 0;
 	return n;

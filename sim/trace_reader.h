@@ -21,7 +21,7 @@
  *
  * Owns: struct trace_reader, the state the reader's units share, and the
  *   character classes.
- * May call: flagtab, trace.
+ * May call: flagtab, trace, trace_bin.
  */
 #ifndef VMSIM_TRACE_READER_H
 #define VMSIM_TRACE_READER_H
@@ -34,6 +34,7 @@
 
 #include "flagtab.h"
 #include "trace.h"
+#include "trace_bin.h"
 
 #define BLOCK 65536
 #define MAXARGS 8
@@ -67,9 +68,10 @@ struct trace_reader {
 	bool reprocess;        /* handle the current line again */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
 	struct event *fast_ev; /* the event the hot path filled last (all else zero in it) */
-	/* the binary form (trace_bin.h): the slots of the block in buf */
+	/* the binary form (trace_bin.h): the records of the block in buf */
 	bool bin;
-	unsigned bin_n, bin_i;
+	unsigned bin_version;
+	struct bin_cursor cur;
 	char bin_line[128];    /* a touch or fault record as its text line */
 	char *bin_text;        /* a text record's line, NUL-terminated */
 	size_t bin_textcap;

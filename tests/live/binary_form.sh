@@ -56,11 +56,28 @@ $vmsim replay -q "$tmp/short" >"$tmp/o" 2>&1
 $vmsim convert "$tmp/short" "$tmp/short.t" >"$tmp/o" 2>&1
 [ $? -eq 2 ] && grep -q 'truncated' "$tmp/o" && ok || { bad "convert of a truncated binary:"; cat "$tmp/o"; }
 cp "$tmp/named.trace" "$tmp/ver"
-printf '\002' | dd of="$tmp/ver" bs=1 seek=8 conv=notrunc 2>/dev/null
+printf '\003' | dd of="$tmp/ver" bs=1 seek=8 conv=notrunc 2>/dev/null
 $vmsim replay -q "$tmp/ver" >"$tmp/o" 2>&1
-[ $? -eq 2 ] && grep -q 'version 2' "$tmp/o" && ok || { bad "an unknown version:"; cat "$tmp/o"; }
-# a block of two slots: an access record of kind 9, with its right checksum
-python3 - "$tmp/kind" <<'EOF' && ok || bad "python3 could not write the test input"
+[ $? -eq 2 ] && grep -q 'version 3' "$tmp/o" && ok || { bad "an unknown version:"; cat "$tmp/o"; }
+# runs: 20,000 touches alike but for their pages (more than one run holds,
+# over block boundaries, entries below and above the first), a touch that
+# ends a run, then another run
+awk 'BEGIN { print "# vmsim-trace: 1"; print "mmap(0x100000000, 1073741824, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x100000000"
+	s = 1; for (i = 0; i < 20000; i++) { s = (s * 1103515245 + 12345) % 2147483648; printf "touch(%#x, 4096, READ) = ?\n", 4294967296 + (s % 262144) * 4096 }
+	print "touch(0x100000010, 16, WRITE) = 0"
+	for (i = 0; i < 9; i++) printf "touch(%#x, 4096, WRITE) = ?\n", 4294967296 + 8192 * i }' >"$tmp/runs"
+$vmsim convert "$tmp/runs" "$tmp/runs.b" && $vmsim convert "$tmp/runs.b" "$tmp/runs.t" && cmp -s "$tmp/runs" "$tmp/runs.t" && ok ||
+	bad "a trace of runs: text -> binary -> text differs"
+[ "$(wc -c <"$tmp/runs.b")" -lt $(( $(wc -l <"$tmp/runs") * 5 )) ] && ok ||
+	bad "20,000 touches alike but for their pages take more than 5 bytes each in binary"
+$vmsim replay "$tmp/runs" >"$tmp/o1" 2>&1; $vmsim replay "$tmp/runs.b" >"$tmp/o2" 2>&1
+sed -i "s|$tmp/runs.b|$tmp/runs|g" "$tmp/o2"
+cmp -s "$tmp/o1" "$tmp/o2" && grep -q '20011 events' "$tmp/o1" && ok || { bad "a trace of runs replays otherwise from binary:"; cat "$tmp/o1" "$tmp/o2"; }
+# hand-made inputs, each with its right checksum: a record of kind 9 (kind);
+# a version 1 file read as ever (v1) and one with a run, which version 1
+# has not (v1run); a run whose second entry's address wraps past 2^64
+# (wrap); a run whose entries run past its block (past); a run of none (none)
+python3 - "$tmp" <<'EOF' && ok || bad "python3 could not write the test input"
 import struct, sys
 P = 0x9e3779b97f4a7c15
 M = (1 << 64) - 1
@@ -77,14 +94,42 @@ def checksum(b):
     return x ^ (x >> 29)
 text = b'# vmsim-trace: 1'
 slots = struct.pack('<BBBBIQQQ', 3, 0, 0, 0, len(text), 0, 0, 0) + text.ljust(32, b'\0')
-slots += struct.pack('<BBBBIQQQ', 9, 1, 0, 0, 0, 0x1000, 4096, 1)
-hdr = b'vmsim-bt' + struct.pack('<IIII', 1, 32, 0, 0)
-blk = struct.pack('<I', 3) + b'VBLK' + struct.pack('<Q', checksum(slots))
-open(sys.argv[1], 'wb').write(hdr + blk + slots)
+def write(name, version, recs):
+    hdr = b'vmsim-bt' + struct.pack('<IIII', version, 32, 0, 0)
+    body = slots + recs
+    blk = struct.pack('<I', len(body) // 32) + b'VBLK' + struct.pack('<Q', checksum(body))
+    open(sys.argv[1] + '/' + name, 'wb').write(hdr + blk + body)
+def run(n, addr, ents):
+    b = struct.pack('<BBBBIQQQ', 4, 1, 1, 0, n, addr, 4096, 0) + struct.pack('<%di' % len(ents), *ents)
+    return b.ljust((len(b) + 31) // 32 * 32, b'\0')
+touch = struct.pack('<BBBBIQQQ', 1, 1, 1, 0, 0, 0x1000, 4096, 0)
+write('kind', 1, struct.pack('<BBBBIQQQ', 9, 1, 0, 0, 0, 0x1000, 4096, 1))
+write('v1', 1, touch + touch)
+write('v1run', 1, touch + run(2, 0x1000, [0, 1]))
+write('wrap', 2, touch + run(3, 0xfffffffffffff000, [-1, 1, 0]))
+write('past', 2, touch + run(9, 0x1000, [0] * 8))
+write('none', 2, run(0, 0x1000, [0]))
 EOF
 $vmsim replay -q "$tmp/kind" >"$tmp/o" 2>&1
 [ $? -eq 2 ] && grep -q ':2:1: error: binary trace corrupt: record 2 has kind 9' "$tmp/o" && ok ||
 	{ bad "a record of an unknown kind (also checks the checksum as documented):"; cat "$tmp/o"; }
+$vmsim convert "$tmp/v1" - >"$tmp/o" 2>&1 && [ "$(cat "$tmp/o")" = "# vmsim-trace: 1
+touch(0x1000, 4096, READ) = ?
+touch(0x1000, 4096, READ) = ?" ] && ok || { bad "a version 1 file:"; cat "$tmp/o"; }
+$vmsim replay -q "$tmp/v1run" >"$tmp/o" 2>&1
+[ $? -eq 2 ] && grep -q ':3:1: error: binary trace corrupt: record 3 has kind 4' "$tmp/o" && ok ||
+	{ bad "a run in a version 1 file:"; cat "$tmp/o"; }
+for c in "replay -q" convert; do
+	$vmsim $c "$tmp/wrap" "$tmp/wrap.t" >"$tmp/o" 2>&1
+	[ $? -eq 2 ] && grep -q ':4:1: error: binary trace corrupt: record 4 has an address past 2^64' "$tmp/o" && ok ||
+		{ bad "$c: a run entry past 2^64:"; cat "$tmp/o"; }
+	$vmsim $c "$tmp/past" "$tmp/past.t" >"$tmp/o" 2>&1
+	[ $? -eq 2 ] && grep -q ':3:1: error: binary trace corrupt: record 3 runs past its block' "$tmp/o" && ok ||
+		{ bad "$c: a run past its block:"; cat "$tmp/o"; }
+	$vmsim $c "$tmp/none" "$tmp/none.t" >"$tmp/o" 2>&1
+	[ $? -eq 2 ] && grep -q ':2:1: error: binary trace corrupt: record 2 is a run of no touches' "$tmp/o" && ok ||
+		{ bad "$c: a run of none:"; cat "$tmp/o"; }
+done
 $vmsim convert --to nonsense "$T" "$tmp/z" >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--to nonsense: not exit 2"
 $vmsim convert "$T" >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "convert without OUT: not exit 2"
 finish binary_form

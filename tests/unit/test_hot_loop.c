@@ -17,7 +17,9 @@
  * PROT_NONE page is still mapped) shows as a lost SIGSEGV here, a hit
  * bit kept across a change that made it untrue as a lost accessed or dirty
  * bit.  Both paths check the model's own invariants after every event they
- * see (among them pte-vma and hitmap, which the hot loop rests on).
+ * see (among them pte-vma and hitmap, which the hot loop rests on).  One
+ * trace in three is replayed through the hot loop from its binary form
+ * too, whose runs of touches (bursts in the traces) the bulk decoder reads.
  */
 #include "check_run.h"
 #include <check.h>
@@ -30,6 +32,7 @@
 #include "diff.h"
 #include "semantics.h"
 #include "session.h"
+#include "trace_bin.h"
 #include "vmstat.h"
 #include "vmsys.h"
 
@@ -37,6 +40,7 @@
 #define ARENA_PAGES 48
 #define PG 4096ULL
 #define LINES 500
+#define MAXLINE (3 * LINES + 16) /* lines of a trace, bursts of touches among them */
 
 static uint64_t rx;
 static unsigned rnd(unsigned n)
@@ -120,7 +124,15 @@ static void gen_trace(FILE *f, const char *kernel)
 		else if (k < 35)
 			fprintf(f, "fault(%#llx, %s) = MINOR\n", (unsigned long long)(a + rnd(4096)),
 				rnd(2) ? "READ" : "WRITE");
-		else {
+		else if (rnd(4) == 0) {
+			/* a burst of touches alike but for their pages (the binary
+			 * form's runs, read by its bulk decoder) */
+			static const char *const modes[] = { "READ", "READ", "WRITE", "WRITE", "EXEC" };
+			const char *m = modes[rnd(5)];
+			for (unsigned b = 2 + rnd(7); b; b--)
+				fprintf(f, "touch(%#llx, 4096, %s) = ?\n",
+					(unsigned long long)(ARENA + rnd(ARENA_PAGES) * PG), m);
+		} else {
 			static const char *const modes[] = { "READ", "READ", "WRITE", "WRITE", "EXEC" };
 			uint64_t off = rnd(3) ? 0 : rnd(4096), n = rnd(4) ? 1 + rnd(4096 - (unsigned)off) : len;
 			fprintf(f, "touch(%#llx, %llu, %s) = %s\n", (unsigned long long)(a + off),
@@ -130,8 +142,9 @@ static void gen_trace(FILE *f, const char *kernel)
 }
 
 struct run {
-	int8_t kind[LINES + 16];     /* per line: outcome kind + 1 (0: no access line) */
-	int64_t value[LINES + 16];
+	int8_t kind[MAXLINE];     /* per line: outcome kind + 1 (0: no access line) */
+	int64_t value[MAXLINE];
+	int8_t recorded[MAXLINE]; /* the line's recorded result: 1 none (?), 2 0, 3 another */
 	struct vm_page_info page[ARENA_PAGES];
 	int64_t stat[NR_VMSTAT_ITEMS];
 	unsigned long hits;
@@ -167,6 +180,25 @@ static void write_trace(const char *path, void (*gen)(FILE *, const char *), con
 	free(buf);
 }
 
+/* The trace at path in the binary form at bin, line by line as vmsim
+ * convert writes it (runs of touches among its records) */
+static void write_binary(const char *path, const char *bin)
+{
+	FILE *in = fopen(path, "r"), *out = fopen(bin, "w");
+	ck_assert(in && out);
+	struct bin_writer w;
+	ck_assert(bin_writer_open(&w, out, 0));
+	char line[1024];
+	while (fgets(line, sizeof(line), in)) {
+		size_t n = strcspn(line, "\n");
+		struct bin_rec rec;
+		ck_assert(bin_parse_line(line, n, &rec) ? bin_write_rec(&w, &rec) : bin_write_text(&w, line, n));
+	}
+	ck_assert(bin_writer_close(&w));
+	fclose(in);
+	fclose(out);
+}
+
 static void replay(const char *path, bool hot, struct run *r, int first_pid)
 {
 	memset(r, 0, sizeof(*r));
@@ -188,9 +220,10 @@ static void replay(const char *path, bool hot, struct run *r, int first_pid)
 			      "%s:%lu: the model's invariant (%s path): %s", path, ev->line,
 			      hot ? "hot" : "full", msg);
 		if (ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT) &&
-		    ev->line < LINES + 16) {
+		    ev->line < MAXLINE) {
 			r->kind[ev->line] = (int8_t)(out.kind + 1);
 			r->value[ev->line] = out.value;
+			r->recorded[ev->line] = ev->res != RES_VALUE ? 1 : ev->value == 0 ? 2 : 3;
 		}
 	}
 	ck_assert_msg(rc == 0, "%s", trace_error(ss.reader));
@@ -214,15 +247,56 @@ static bool page_eq(const struct vm_page_info *a, const struct vm_page_info *b)
 	       a->pte_young == b->pte_young && a->pte_dirty == b->pte_dirty;
 }
 
+/* x, a replay through the hot loop, against the full path's: every
+ * line's outcome (a line it ran itself was a hit: 0 faults, recorded as
+ * ? or 0), every page of the arena, every counter.  The lines that raised
+ * a signal on both. */
+static unsigned long same_as_full(const struct run *full, const struct run *x, unsigned seed,
+				  const char *kernel, const char *form)
+{
+	unsigned long segv = 0;
+	for (unsigned l = 0; l < MAXLINE; l++) {
+		if (!x->kind[l] && full->kind[l]) { /* run by the hot loop: a hit */
+			ck_assert_msg(full->kind[l] == OUT_VALUE + 1 && full->value[l] == 0,
+				      "seed %u, %s, %s, line %u: the full path gives kind %d value %lld, "
+				      "the hot loop took it as a hit", seed, kernel, form, l,
+				      full->kind[l] - 1, (long long)full->value[l]);
+			/* and a hit of a line that says otherwise is a divergence
+			 * the full path must report */
+			ck_assert_msg(full->recorded[l] != 3, "seed %u, %s, %s, line %u: recorded "
+				      "with a fault count, the hot loop took it as a hit", seed, kernel,
+				      form, l);
+			continue;
+		}
+		segv += full->kind[l] == OUT_SIGNAL + 1;
+		ck_assert_msg(x->kind[l] == full->kind[l] && x->value[l] == full->value[l],
+			      "seed %u, %s, %s, line %u: outcome %d/%lld, full path %d/%lld", seed, kernel,
+			      form, l, x->kind[l] - 1, (long long)x->value[l], full->kind[l] - 1,
+			      (long long)full->value[l]);
+	}
+	for (unsigned i = 0; i < ARENA_PAGES; i++)
+		ck_assert_msg(page_eq(&x->page[i], &full->page[i]),
+			      "seed %u, %s, %s: page %u of the arena differs", seed, kernel, form, i);
+	for (int i = 0; i < NR_VMSTAT_ITEMS; i++)
+		ck_assert_msg(x->stat[i] == full->stat[i], "seed %u, %s, %s: %s %lld, full path %lld",
+			      seed, kernel, form, vmstat_name(i), (long long)x->stat[i],
+			      (long long)full->stat[i]);
+	return segv;
+}
+
 START_TEST(hot_loop_equals_full_path)
 {
 	static const char *const kernels[] = { "4.0", "lof-v1", "4.4", "6.1", "6.18" };
 	static struct run full, hot;
-	char path[] = "/tmp/vmsim-hot-XXXXXX";
+	static struct run hotbin;
+	char path[] = "/tmp/vmsim-hot-XXXXXX", bin[] = "/tmp/vmsim-hotbin-XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	unsigned long hits = 0, prefixed_hits = 0, segv_checked = 0;
+	fd = mkstemp(bin);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unsigned long hits = 0, prefixed_hits = 0, segv_checked = 0, bin_hits = 0;
 	for (unsigned seed = 1; seed <= 60; seed++) {
 		for (unsigned k = 0; k < 5; k++) {
 			rx = 0x9E3779B97F4A7C15ULL * (seed * 8 + k + 1);
@@ -233,33 +307,23 @@ START_TEST(hot_loop_equals_full_path)
 			replay(path, true, &hot, first);
 			hits += hot.hits;
 			prefixed_hits += prefixed ? hot.hits : 0;
-			for (unsigned l = 0; l < LINES + 16; l++) {
-				if (!hot.kind[l] && full.kind[l]) { /* run by the hot loop: a hit */
-					ck_assert_msg(full.kind[l] == OUT_VALUE + 1 && full.value[l] == 0,
-						      "seed %u, %s, line %u: the full path gives kind %d value %lld, "
-						      "the hot loop took it as a hit", seed, kernels[k], l,
-						      full.kind[l] - 1, (long long)full.value[l]);
-					continue;
-				}
-				segv_checked += full.kind[l] == OUT_SIGNAL + 1;
-				ck_assert_msg(hot.kind[l] == full.kind[l] && hot.value[l] == full.value[l],
-					      "seed %u, %s, line %u: outcome %d/%lld, full path %d/%lld", seed,
-					      kernels[k], l, hot.kind[l] - 1, (long long)hot.value[l],
-					      full.kind[l] - 1, (long long)full.value[l]);
+			segv_checked += same_as_full(&full, &hot, seed, kernels[k], "text");
+			/* and, one trace in three, the binary form through the hot
+			 * loop (its runs of touches read in bulk) */
+			if ((seed + k) % 3 == 0) {
+				write_binary(path, bin);
+				replay(bin, true, &hotbin, first);
+				bin_hits += hotbin.hits;
+				same_as_full(&full, &hotbin, seed, kernels[k], "binary");
 			}
-			for (unsigned i = 0; i < ARENA_PAGES; i++)
-				ck_assert_msg(page_eq(&hot.page[i], &full.page[i]),
-					      "seed %u, %s: page %u of the arena differs", seed, kernels[k], i);
-			for (int i = 0; i < NR_VMSTAT_ITEMS; i++)
-				ck_assert_msg(hot.stat[i] == full.stat[i], "seed %u, %s: %s %lld, full path %lld",
-					      seed, kernels[k], vmstat_name(i), (long long)hot.stat[i],
-					      (long long)full.stat[i]);
 		}
 	}
 	unlink(path);
+	unlink(bin);
 	/* the hot loop ran, and accesses the full path refuses were among
 	 * those it had to leave alone */
 	ck_assert_uint_gt(hits, 10000);
+	ck_assert_uint_gt(bin_hits, 2000);
 	ck_assert_uint_gt(prefixed_hits, 5000);
 	ck_assert_uint_gt(segv_checked, 1000);
 }

@@ -762,9 +762,31 @@ static size_t mixed_stream(char *text)
 			continue;
 		if (fp_rand(4) == 0)
 			len += (size_t)sprintf(text + len, "mlock2(0x7f0000000000, 4096, MLOCK_ONFAULT) = 0\n");
+		/* a run of touches alike but for their pages (the binary form's
+		 * runs): a size, mode and result for all, pages spread over 2^31
+		 * of them from the first or a little more, now and then one near
+		 * the ends of the address space */
+		static const char *const md[] = { "READ", "WRITE", "EXEC" };
+		unsigned size = fp_rand(2) ? 4096 : 1 + fp_rand(8192), mode = fp_rand(3), res = fp_rand(3);
+		unsigned long long base = 0x7f0000000000ULL + ((unsigned long long)fp_rand(1u << 20) << 12) +
+					  fp_rand(4096);
+		for (unsigned k = fp_rand(3) ? 0 : 1 + fp_rand(fp_rand(4) ? 20 : 600); k; k--) {
+			unsigned long long a = base + ((unsigned long long)fp_rand(1u << 30) << 12) -
+					       ((unsigned long long)fp_rand(1u << 30) << 12);
+			unsigned w = fp_rand(200);
+			if (w == 0)
+				a = base - ((1ULL << 31) << 12);   /* the lowest an entry reaches */
+			else if (w == 1)
+				a = base + ((1ULL << 31) << 12);   /* one page past the highest */
+			else if (w == 2)
+				a = (a & 4095) | (0xfffffffffffff000ULL - ((unsigned long long)fp_rand(64) << 12));
+			else if (w == 3)
+				a &= 4095;                          /* page 0 */
+			len += (size_t)sprintf(text + len, "touch(%#llx, %u, %s) = %s\n", a, size, md[mode],
+					       res == 0 ? "?" : res == 1 ? "0" : "1");
+		}
 		for (unsigned k = fp_rand(2) ? 1 + fp_rand(fp_rand(8) ? 4 : 300) : 0; k; k--) {
 			/* a run of access lines in their canonical text */
-			static const char *const md[] = { "READ", "WRITE", "EXEC" };
 			unsigned long long a = 0x7f0000000000ULL + ((unsigned long long)fp_rand(1u << 20) << 12);
 			if (fp_rand(2))
 				len += (size_t)sprintf(text + len, "touch(%#llx, %u, %s) = %s%s\n", a, 1 + fp_rand(65536),
@@ -840,15 +862,43 @@ static char *to_binary(const char *text, size_t len, size_t *binlen, unsigned *a
  * general parser (each access record as its canonical text) - gives the
  * same events.  Only the argument text of a directly filled access event is
  * empty (the writer and replay never read it for touch and fault). */
+/* The records of a binary trace held in runs (kind 4), and the runs */
+static unsigned long run_records(const char *bin, size_t len, unsigned long *runs)
+{
+	unsigned long recs = 0;
+	*runs = 0;
+	for (size_t p = BIN_HEADER; p + BIN_BLOCK_HEADER <= len;) {
+		const unsigned char *h = (const unsigned char *)bin + p;
+		uint32_t slots = bin_le32(h);
+		for (uint32_t i = 0; i < slots;) {
+			struct bin_rec r;
+			bin_get_slot(h + BIN_BLOCK_HEADER + (size_t)i * BIN_SLOT, &r);
+			if (r.kind == BIN_RUN) {
+				recs += r.length;
+				++*runs;
+				i += 1 + (r.length + BIN_RUN_ENTRIES - 1) / BIN_RUN_ENTRIES;
+			} else {
+				i += r.kind == BIN_TEXT ? 1 + (r.length + BIN_SLOT - 1) / BIN_SLOT : 1;
+			}
+		}
+		p += BIN_BLOCK_HEADER + (size_t)slots * BIN_SLOT;
+	}
+	return recs;
+}
+
 /* The mixed stream and its binary form (free both) */
 static char *mixed_pair(size_t *len, char **bin, size_t *binlen)
 {
-	char *text = malloc(4u << 20);
+	char *text = malloc(8u << 20);
 	ck_assert_ptr_nonnull(text);
 	*len = mixed_stream(text);
+	ck_assert_uint_lt(*len, 8u << 20);
 	unsigned access_lines;
 	*bin = to_binary(text, *len, binlen, &access_lines);
 	ck_assert_uint_gt(access_lines, 1000);
+	unsigned long runs, in_runs = run_records(*bin, *binlen, &runs);
+	ck_assert_uint_gt(runs, 300);
+	ck_assert_uint_gt(in_runs, 10000);
 	return text;
 }
 
@@ -903,10 +953,11 @@ START_TEST(bulk_reader_equals_general)
 {
 	size_t len, binlen = 0;
 	char *bin, *text = mixed_pair(&len, &bin, &binlen);
-	char *pre = malloc(6u << 20);
+	char *pre = malloc(12u << 20);
 	ck_assert_ptr_nonnull(pre);
 	size_t prelen = prefixed_stream(text, len, pre);
 	/* the text, its binary form, the text with pids */
+	static const char *const fname[] = { "text", "binary", "text with pids" };
 	for (int form = 0; form < 3; form++) {
 		struct rd g, b;
 		const char *src = form == 2 ? pre : text;
@@ -923,6 +974,11 @@ START_TEST(bulk_reader_equals_general)
 			if (qi == qn) {
 				qi = 0;
 				qn = trace_read_accesses(b.r, q, 1 + fp_rand(fp_rand(4) ? 300 : 3));
+				/* one process's, each with the key its fields give */
+				for (size_t k = 0; k < qn; k++)
+					ck_assert_msg(q[k].pid == q[0].pid && q[k].hit_key == access_hit_key(&q[k]),
+						      "%s: a bulk read of lines %lu on: record %zu", fname[form],
+						      q[0].line, k);
 			}
 			if (qi < qn) {
 				memset(&made, 0, sizeof(made));
@@ -933,7 +989,6 @@ START_TEST(bulk_reader_equals_general)
 			} else {
 				rb = trace_read(b.r, &b.ev);
 			}
-			static const char *const fname[] = { "text", "binary", "text with pids" };
 			ck_assert_msg(rg == rb, "%s event %u: rc %d / %d (%s / %s)", fname[form], n, rg,
 				      rb, trace_error(g.r), trace_error(b.r));
 			if (rg <= 0)
