@@ -66,7 +66,7 @@ static struct radix_leaf *find_leaf(struct radix *r, uint64_t key)
 	return leaf;
 }
 
-uint64_t radix_get(struct radix *r, uint64_t key)
+uint64_t radix_get_walk(struct radix *r, uint64_t key)
 {
 	if (key > RADIX_KEY_MAX)
 		return 0;
@@ -74,7 +74,7 @@ uint64_t radix_get(struct radix *r, uint64_t key)
 	return leaf ? leaf->v[key & (RADIX_FAN - 1)] : 0;
 }
 
-uint64_t *radix_peek(struct radix *r, uint64_t key)
+uint64_t *radix_peek_walk(struct radix *r, uint64_t key)
 {
 	if (key > RADIX_KEY_MAX)
 		return NULL;

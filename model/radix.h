@@ -57,10 +57,24 @@ struct radix {
 void radix_init(struct radix *r);
 void radix_destroy(struct radix *r);
 
-/* Value at key, 0 when absent. */
-uint64_t radix_get(struct radix *r, uint64_t key);
+/* radix_get() and radix_peek() past the one-entry leaf cache */
+uint64_t radix_get_walk(struct radix *r, uint64_t key);
+uint64_t *radix_peek_walk(struct radix *r, uint64_t key);
+/* Value at key, 0 when absent.  Inline, the leaf cache's hit: a key past
+ * RADIX_KEY_MAX never matches cache_base (UINT64_MAX when empty). */
+static inline uint64_t radix_get(struct radix *r, uint64_t key)
+{
+	if (key >> RADIX_BITS == r->cache_base)
+		return r->cache_leaf->v[key & (RADIX_FAN - 1)];
+	return radix_get_walk(r, key);
+}
 /* Pointer to the slot for key, or NULL if its leaf does not exist. */
-uint64_t *radix_peek(struct radix *r, uint64_t key);
+static inline uint64_t *radix_peek(struct radix *r, uint64_t key)
+{
+	if (key >> RADIX_BITS == r->cache_base)
+		return &r->cache_leaf->v[key & (RADIX_FAN - 1)];
+	return radix_peek_walk(r, key);
+}
 /* A hint: key will be looked up soon.  Its slot is prefetched, if its
  * leaf exists, and the leaf remembered for that lookup; nothing else
  * changes (the one-entry leaf cache stays), nothing fails. */

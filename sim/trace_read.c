@@ -737,7 +737,8 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 			 * for the run's access_rec_hot() */
 			struct access_rec x = { 0, h->addr, h->size, (int64_t)h->value, 0, 0, true, h->mode,
 						h->result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
-			bool hit = access_hit_key(&x) != ACCESS_NOT_HIT;
+			/* every key ACCESS_NOT_HIT, or the page's with the write bit */
+			uint64_t miss = access_hit_key(&x) == ACCESS_NOT_HIT ? ACCESS_NOT_HIT : 0;
 			uint64_t w = h->mode == BIN_WRITE;
 			const unsigned char *e = c->ent + 4 * (size_t)c->k;
 			bool wrapped = false;
@@ -745,7 +746,7 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 				int32_t d = (int32_t)bin_le32(e);
 				x.addr = h->addr + ((uint64_t)(int64_t)d << 12);
 				wrapped |= (x.addr < h->addr) != (d < 0);
-				x.hit_key = hit ? x.addr >> 12 << 1 | w : ACCESS_NOT_HIT;
+				x.hit_key = (x.addr >> 12 << 1 | w) | miss;
 				x.line = ++line;
 				a[n++] = x;
 			}
