@@ -37,6 +37,22 @@ int inv_find(const char *name)
 
 struct pref { struct task *t; uint64_t vpn; };
 
+/* A locked VMA's range, as check_mm() walks its pages */
+struct lrange { uint64_t start, end; };
+
+/* One mm's VMAs as the last full walk found them: the locked pages they
+ * sum to, the locked ranges, and what the walk saw of the mm (a memo
+ * whose walk found the tree broken is not kept) */
+struct vma_memo {
+	const struct mm *mm;
+	uint32_t id;           /* mm->id: an mm freed and another at its address is another */
+	bool valid;            /* false: walk again */
+	bool seen;             /* in this after-check's walk of the live mms */
+	uint64_t total_vm, map_count, locked;
+	struct lrange *r;
+	size_t nr, cap;
+};
+
 struct check_inv {
 	struct vmsys *s;
 	uint32_t mask;
@@ -44,6 +60,7 @@ struct check_inv {
 	vm_flags_t never;      /* VMAs the kernel never locks */
 	/* before-state of the current event */
 	struct task *caller;
+	uint32_t caller_mm;    /* the caller's mm->id before the event, 0 without one */
 	bool caller_cap;
 	uint64_t caller_rlim, caller_locked;
 	bool use_next;         /* this before-check reuses the last after-check's walk */
@@ -68,6 +85,12 @@ struct check_inv {
 	const struct mm *lk_mm[64];
 	uint64_t lk_pages[64];
 	unsigned nlk;
+	/* what the last walk of each mm's VMAs found (check_mm()), for an
+	 * after-check of an access, which changes no VMA but by growing a
+	 * stack (expand_stack(): total_vm moves) */
+	struct vma_memo memo[64];
+	unsigned nmemo;
+	bool full_walks;       /* never reuse a memo (check_inv_set_full_walks()) */
 	char msg[INV_NR][320];
 };
 
@@ -90,10 +113,17 @@ struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask)
 	return ci;
 }
 
+void check_inv_set_full_walks(struct check_inv *ci, bool on)
+{
+	ci->full_walks = on;
+}
+
 void check_inv_free(struct check_inv *ci)
 {
 	if (!ci)
 		return;
+	for (unsigned i = 0; i < sizeof(ci->memo) / sizeof(ci->memo[0]); i++)
+		free(ci->memo[i].r);
 	free(ci->vpns);
 	free(ci->pr);
 	free(ci->stamp);
@@ -165,6 +195,7 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 	struct vmsys *s = ci->s;
 	ci->after_ran = false; /* whatever happens next changes the state */
 	ci->caller = NULL;
+	ci->caller_mm = 0;
 	ci->onfault_req = ci->reclaim_kind = ci->madv_refuse = false;
 	ci->nvpn = ci->npr = 0;
 	if (ev->type != EV_CALL)
@@ -173,6 +204,7 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 	if (t && (!t->alive || !t->mm))
 		t = NULL;
 	ci->caller = t;
+	ci->caller_mm = t ? t->mm->id : 0;
 	if (t) {
 		ci->caller_cap = t->cap_ipc_lock;
 		ci->caller_rlim = rlimit_memlock_pages(t);
@@ -285,29 +317,102 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 #define ON(id) (ci->mask & (1u << (id)))
 #define ULL(x) ((unsigned long long)(x))
 
-static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol)
+/* The walk of mm's VMAs into m: the vma-tree rules, the locked pages, the
+ * locked ranges; *kept false when m may not stand for the next walk (a
+ * rule failed, whose message must come from a walk, or no memory). */
+/* FAILV() in walk_vmas(), noting that a rule failed in this walk */
+#define FAILW(id, ...)                   \
+	do {                             \
+		bad = true;              \
+		FAILV(id, __VA_ARGS__);  \
+	} while (0)
+
+static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo *m, uint32_t viol,
+			  bool *kept)
 {
 	struct vmsys *s = ci->s;
 	struct mm *mm = t->mm;
 	uint64_t locked = 0, n = 0, prev_end = 0;
+	bool bad = false; /* a rule failed here (viol may hold its bit already) */
+	m->nr = 0;
 	for (const struct vma *v = mm->vmas.first; v; v = v->next) {
 		n++;
 		if (ON(INV_VMA_TREE)) {
 			if (v->start >= v->end || (v->start & ~PAGE_MASK) || (v->end & ~PAGE_MASK))
-				FAILV(INV_VMA_TREE, "pid %d: malformed VMA [0x%llx, 0x%llx)", t->pid,
+				FAILW(INV_VMA_TREE, "pid %d: malformed VMA [0x%llx, 0x%llx)", t->pid,
 				      ULL(v->start), ULL(v->end));
 			if (v->start < prev_end)
-				FAILV(INV_VMA_TREE, "pid %d: VMA [0x%llx, 0x%llx) overlaps or precedes its predecessor ending at 0x%llx",
+				FAILW(INV_VMA_TREE, "pid %d: VMA [0x%llx, 0x%llx) overlaps or precedes its predecessor ending at 0x%llx",
 				      t->pid, ULL(v->start), ULL(v->end), ULL(prev_end));
 		}
 		prev_end = v->end;
 		if (!vma_locked(ci, v))
 			continue;
 		locked += vma_pages(v);
-		if (!ON(INV_MLOCKED_PAGES))
-			continue;
+		if (grow((void **)&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))
+			m->r[m->nr++] = (struct lrange){ v->start, v->end };
+		else
+			bad = true;
+	}
+	if (ON(INV_VMA_TREE)) {
+		if (n != mm->map_count)
+			FAILW(INV_VMA_TREE, "pid %d: %llu VMAs but map_count %llu", t->pid, ULL(n),
+			      ULL(mm->map_count));
+		/* the promise of proc(5), "maximum number of memory map areas a
+		 * process may have"; the kernels reach max + 1 through mmap and
+		 * brk (do_mmap()/do_brk_flags() refuse only map_count > max; a
+		 * split refuses map_count >= max): finding 2 of docs/findings.md */
+		if (mm->map_count > s->max_map_count)
+			FAILW(INV_VMA_TREE, "pid %d: map_count %llu exceeds max_map_count %llu (proc(5); the "
+			      "kernel's do_mmap() allows max + 1)", t->pid, ULL(mm->map_count), ULL(s->max_map_count));
+	}
+	*kept = !bad; /* a failed rule's message must come again from a walk */
+	m->mm = mm;
+	m->id = mm->id;
+	m->total_vm = mm->total_vm;
+	m->map_count = mm->map_count;
+	m->locked = locked;
+	return viol;
+}
+
+/* mm's memo, if one is kept */
+static struct vma_memo *find_memo(struct check_inv *ci, const struct mm *mm)
+{
+	for (unsigned i = 0; i < ci->nmemo; i++)
+		if (ci->memo[i].mm == mm && ci->memo[i].id == mm->id)
+			return &ci->memo[i];
+	return NULL;
+}
+
+/*
+ * One mm's VMA rules, locked pages and mlocked-pages rule.  The VMAs are
+ * the last walk's (reuse) unless total_vm or map_count moved: the caller
+ * says which mms the event may have changed otherwise (check_inv_after());
+ * test_check_inv.c compares this with a full walk after every step.  The
+ * pages of the locked ranges are walked every time: reclaim, migration
+ * and other processes change them.
+ */
+static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol, bool reuse)
+{
+	struct vmsys *s = ci->s;
+	struct mm *mm = t->mm;
+	struct vma_memo *m = find_memo(ci, mm), spare;
+	if (!reuse || ci->full_walks || !m || !m->valid || m->total_vm != mm->total_vm ||
+	    m->map_count != mm->map_count) {
+		if (!m && ci->nmemo < sizeof(ci->memo) / sizeof(ci->memo[0]))
+			m = &ci->memo[ci->nmemo++];
+		if (!m) { /* more mms than memos: a walk of its own */
+			spare = (struct vma_memo){ 0 };
+			m = &spare;
+		}
+		viol = walk_vmas(ci, t, m, viol, &m->valid);
+	}
+	m->seen = true;
+	uint64_t locked = m->locked;
+	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+	for (size_t i = 0; ON(INV_MLOCKED_PAGES) && i < m->nr; i++) {
+		const struct lrange *v = &m->r[i];
 		uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
-		bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
 		while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 			uint64_t pte = radix_get(&mm->pt, vpn);
 			pfn_t pfn = pte_pfn(pte);
@@ -334,18 +439,8 @@ static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol)
 			vpn++;
 		}
 	}
-	if (ON(INV_VMA_TREE)) {
-		if (n != mm->map_count)
-			FAILV(INV_VMA_TREE, "pid %d: %llu VMAs but map_count %llu", t->pid, ULL(n),
-			      ULL(mm->map_count));
-		/* the promise of proc(5), "maximum number of memory map areas a
-		 * process may have"; the kernels reach max + 1 through mmap and
-		 * brk (do_mmap()/do_brk_flags() refuse only map_count > max; a
-		 * split refuses map_count >= max): finding 2 of docs/findings.md */
-		if (mm->map_count > s->max_map_count)
-			FAILV(INV_VMA_TREE, "pid %d: map_count %llu exceeds max_map_count %llu (proc(5); the "
-			      "kernel's do_mmap() allows max + 1)", t->pid, ULL(mm->map_count), ULL(s->max_map_count));
-	}
+	if (m == &spare)
+		free(spare.r);
 	if (ci->nlk < sizeof(ci->lk_mm) / sizeof(ci->lk_mm[0])) {
 		ci->lk_mm[ci->nlk] = mm;
 		ci->lk_pages[ci->nlk++] = locked;
@@ -454,9 +549,26 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	ci->next_ok = ON(INV_MLOCKED_PAGES) && ON(INV_LOCKED_NEVER_RECLAIMED);
 	ci->nnx = 0;
 	ci->nlk = 0;
+	/* Which mms the event may have changed the VMAs of: a call, its
+	 * caller's (an access only by growing a stack, which moves total_vm:
+	 * check_mm() sees that) and those it makes (fork, execve: no memo
+	 * yet); an event that is not a call is not looked into: every mm */
+	bool all = ev->type != EV_CALL;
+	uint32_t dirty = ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT ? 0 : ci->caller_mm;
+	for (unsigned i = 0; i < ci->nmemo; i++)
+		ci->memo[i].seen = false;
 	for (struct task *t = s->live_head; t; t = t->live_next)
 		if (task_owns_mm(s, t))
-			viol = check_mm(ci, t, viol);
+			viol = check_mm(ci, t, viol, !all && t->mm->id != dirty);
+	/* the memos of mms gone go (an mm's memo is its own: mm->id) */
+	unsigned k = 0;
+	for (unsigned i = 0; i < ci->nmemo; i++)
+		if (ci->memo[i].seen) {
+			struct vma_memo m = ci->memo[k];
+			ci->memo[k++] = ci->memo[i];
+			ci->memo[i] = m; /* its ranges' buffer stays for reuse */
+		}
+	ci->nmemo = k;
 	ci->snap_ok = ci->next_ok;
 	ci->after_ran = true;
 	if (ON(INV_LRU_CONSISTENT) || ON(INV_MLOCKED_PAGES))
@@ -469,7 +581,10 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	 * grew what it has locked beyond RLIMIT_MEMLOCK */
 	if (ON(INV_RLIMIT_MEMLOCK) && alive && ok && !ci->caller_cap && ev->sys != SYS_FORK &&
 	    ci->caller_rlim != UINT64_MAX >> PAGE_SHIFT) {
-		uint64_t now = mm_locked_pages(ci, t->mm);
+		unsigned i = 0; /* the sum check_mm() just made, if it kept it */
+		while (i < ci->nlk && ci->lk_mm[i] != t->mm)
+			i++;
+		uint64_t now = i < ci->nlk ? ci->lk_pages[i] : mm_locked_pages(ci, t->mm);
 		if (now > ci->caller_locked && now > ci->caller_rlim)
 			FAILV(INV_RLIMIT_MEMLOCK, "pid %d: %s succeeded without CAP_IPC_LOCK and raised the locked pages from %llu to %llu, over RLIMIT_MEMLOCK = %llu pages",
 			      t->pid, trace_sys_name(ev->sys), ULL(ci->caller_locked), ULL(now), ULL(ci->caller_rlim));

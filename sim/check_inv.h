@@ -64,6 +64,12 @@ void check_inv_before_next(struct check_inv *ci, const struct event *ev);
 /* Returns the set of invariants violated after ev (bit i = enum inv_id i);
  * the first violation of each is described in check_inv_msg(ci, i). */
 uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const struct outcome *out);
+/* on: walk every mm's VMAs after every event.  Off (the default), an
+ * after-check reuses the last walk of each mm the event could not have
+ * changed the VMAs of (another process's, or any after an access) and
+ * whose total_vm and map_count stayed; the result is the same
+ * (test_check_inv.c). */
+void check_inv_set_full_walks(struct check_inv *ci, bool on);
 const char *check_inv_msg(const struct check_inv *ci, unsigned id);
 
 #endif
