@@ -643,10 +643,13 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
 	s->nevents = 0;
 	/* mm/memcontrol.c:memory_reclaim() @ v6.1: try_to_free_mem_cgroup_pages()
 	 * for what is still missing (at least SWAP_CLUSTER_MAX a call) until
-	 * it is reclaimed or MAX_RECLAIM_RETRIES calls freed nothing */
+	 * it is reclaimed or MAX_RECLAIM_RETRIES calls freed nothing; @ v6.18
+	 * (mm/vmscan.c:user_proactive_reclaim()) for a quarter of it a call */
 	uint64_t freed = 0;
 	for (int retries = MAX_RECLAIM_RETRIES; freed < nr_pages;) {
 		uint64_t want = nr_pages - freed;
+		if (s->sem->proactive_reclaim_quarter)
+			want /= 4;
 		if (!retries)
 			lru_add_drain(s); /* the last try: lru_add_drain_all() */
 		uint64_t got = do_reclaim(s, want > SWAP_CLUSTER_MAX ? want : SWAP_CLUSTER_MAX, RM_CGROUP);

@@ -391,6 +391,12 @@ struct semantics {
 	 * limit (try_charge() @ v4.4, try_charge_memcg() @ v6.1):
 	 * MEM_CGROUP_RECLAIM_RETRIES 5 @ v4.0, v4.4; MAX_RECLAIM_RETRIES 16 @ v6.1 */
 	uint8_t memcg_reclaim_retries;
+	/* how much of what reclaim(N) still misses each try asks
+	 * try_to_free_mem_cgroup_pages() for (at least SWAP_CLUSTER_MAX there):
+	 * all of it (mm/memcontrol.c:memory_reclaim() @ v6.1; the 4.x
+	 * kernels have no memory.reclaim, and vmsim's reclaim(N) follows 6.1
+	 * there) or a quarter (mm/vmscan.c:user_proactive_reclaim() @ v6.18) */
+	bool proactive_reclaim_quarter;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */
