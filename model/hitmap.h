@@ -1,6 +1,6 @@
 /*
  * hitmap.h - the accesses that would change nothing: derived state of a
- * page table, for the replay's hot loop (vm_touch_hit()).
+ * page table, for the replay's hot loop (vm_touch_hits()).
  *
  * A random stream over gigabytes misses the cache on nearly every PTE it
  * reads (10 MB of PTEs for 5 GB); two bits per page fit in 1/32 of that.
@@ -12,7 +12,7 @@
  * The bits sit in slots of 512 pages (one PTE table), found by the table's
  * number modulo HITMAP_SLOTS (a slot taken by another table is simply
  * reused).  A bit is set from a PTE just read or written - by
- * vm_touch_hit(), and by the fault path's set_pte()/touch_pte() once the
+ * vm_touch_hits(), and by the fault path's set_pte()/touch_pte() once the
  * hot loop made the map - and holds while the machine's PTE generation (vmsys.pt_gen) is
  * the one its slot was filled under.  Whatever can make a bit untrue -
  * clear a PTE, its young, dirty or write bit, change its pfn, mark it
@@ -47,20 +47,16 @@ static inline const struct hitmap_slot *hitmap_slot_of(const struct hitmap *h, u
 	return &h->slot[(vpn >> 9) % HITMAP_SLOTS];
 }
 
-/* hitmap_test() of a map that has its slots */
-static inline bool hitmap_test_slots(const struct hitmap_slot *slot, uint64_t gen, uint64_t vpn,
-				     bool write)
+/* Would an access (a write if write) of page vpn change nothing?  slot:
+ * the slots of a map that has them (h->slot, kept in a register by the
+ * caller's loop). */
+static inline bool hitmap_test(const struct hitmap_slot *slot, uint64_t gen, uint64_t vpn,
+			       bool write)
 {
 	const struct hitmap_slot *sl = &slot[(vpn >> 9) % HITMAP_SLOTS];
 	unsigned i = (unsigned)(vpn & 511);
 	const uint64_t *bits = write ? sl->w : sl->r;
 	return sl->table == vpn >> 9 && sl->gen == gen && (bits[i >> 6] >> (i & 63) & 1);
-}
-
-/* Would an access (a write if write) of page vpn change nothing? */
-static inline bool hitmap_test(const struct hitmap *h, uint64_t gen, uint64_t vpn, bool write)
-{
-	return h->slot && hitmap_test_slots(h->slot, gen, vpn, write);
 }
 
 /* A hint: page vpn will be tested soon (its slot's tag and its word are

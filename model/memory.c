@@ -992,15 +992,10 @@ __attribute__((noinline)) static bool touch_hit_pte(struct vmsys *s, struct mm *
 
 bool vm_touch_hit(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode)
 {
-	if ((mode & 4) || !len || (addr & ~PAGE_MASK) + len > PAGE_SIZE || !t->mm)
+	if ((mode & 4) || !len || (addr & ~PAGE_MASK) + len > PAGE_SIZE)
 		return false;
-	struct mm *mm = t->mm;
-	bool write = (mode & 2) != 0;
-	uint64_t vpn = addr >> PAGE_SHIFT;
-	s->nevents = 0;
-	if (hitmap_test(&mm->hm, s->pt_gen, vpn, write))
-		return true; /* young (and dirty) already: nothing to set */
-	return touch_hit_pte(s, mm, vpn, write);
+	uint64_t key = VM_HIT_KEY(addr, mode & 2);
+	return vm_touch_hits(s, t, &key, sizeof(key), 1) == 1;
 }
 
 static inline void prefetch_vpn(struct mm *mm, uint64_t vpn)
@@ -1045,8 +1040,9 @@ size_t vm_touch_hits(struct vmsys *s, struct task *t, const uint64_t *key, size_
 			hitmap_prefetch(&mm->hm, KEY(i + VM_HITS_AHEAD) >> 1);
 		uint64_t k = KEY(i), vpn = k >> 1;
 		bool write = k & 1;
-		if (hitmap_test_slots(slot, gen, vpn, write))
-			continue; /* VM_NOT_HIT's page is past every table: never a hit here */
+		if (hitmap_test(slot, gen, vpn, write))
+			continue; /* young (and dirty) already: nothing to set; VM_NOT_HIT's
+				   * page is past every table, never a hit here */
 		if (k == VM_NOT_HIT || !touch_hit_pte(s, mm, vpn, write))
 			break;
 		slot = mm->hm.slot;

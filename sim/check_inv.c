@@ -40,13 +40,12 @@ struct pref { struct task *t; uint64_t vpn; };
 /* A locked VMA's range, as check_mm() walks its pages */
 struct lrange { uint64_t start, end; };
 
-/* One mm's VMAs as the last full walk found them: the locked pages they
- * sum to, the locked ranges, and what the walk saw of the mm (a memo
- * whose walk found the tree broken is not kept) */
+/* One mm's VMAs as the last walk found them: the locked pages they sum
+ * to, the locked ranges, and the total_vm and map_count it saw */
 struct vma_memo {
-	const struct mm *mm;
-	uint32_t id;           /* mm->id: an mm freed and another at its address is another */
-	bool valid;            /* false: walk again */
+	uint32_t id;           /* the mm's id: an mm freed and another at its address is another */
+	bool valid;            /* false: walk again (the walk found a rule broken,
+				* whose message must come from a walk) */
 	bool seen;             /* in this after-check's walk of the live mms */
 	uint64_t total_vm, map_count, locked;
 	struct lrange *r;
@@ -81,13 +80,11 @@ struct check_inv {
 	 * takes) and each mm's locked pages */
 	struct pref *nx; size_t nnx, capnx;
 	bool next_ok;          /* recording nx in this after-check */
-	bool after_ran, snap_ok; /* lk_* (and nx, if snap_ok) describe the state now */
-	const struct mm *lk_mm[64];
-	uint64_t lk_pages[64];
-	unsigned nlk;
-	/* what the last walk of each mm's VMAs found (check_mm()), for an
-	 * after-check of an access, which changes no VMA but by growing a
-	 * stack (expand_stack(): total_vm moves) */
+	bool after_ran, snap_ok; /* memo (and nx, if snap_ok) describe the state now */
+	/* what the last walk of each live mm's VMAs found (check_mm()), up to
+	 * 64 mms: the after-check reuses it for the mms an event could not
+	 * have changed, the before-check and the rlimit rule take the locked
+	 * pages from it */
 	struct vma_memo memo[64];
 	unsigned nmemo;
 	bool full_walks;       /* never reuse a memo (check_inv_set_full_walks()) */
@@ -160,6 +157,23 @@ static uint64_t mm_locked_pages(const struct check_inv *ci, const struct mm *mm)
 	return n;
 }
 
+/* mm's memo, if one is kept */
+static struct vma_memo *find_memo(struct check_inv *ci, const struct mm *mm)
+{
+	for (unsigned i = 0; i < ci->nmemo; i++)
+		if (ci->memo[i].id == mm->id)
+			return &ci->memo[i];
+	return NULL;
+}
+
+/* mm's locked pages: the last after-check's sum when it stands (known:
+ * nothing changed since, or this after-check made it), else a walk */
+static uint64_t locked_pages(struct check_inv *ci, const struct mm *mm, bool known)
+{
+	const struct vma_memo *m = known ? find_memo(ci, mm) : NULL;
+	return m ? m->locked : mm_locked_pages(ci, mm);
+}
+
 static bool pte_present(uint64_t pte) { return (pte & PTE_PRESENT) != 0; }
 
 /* present vpns of mm in [lo, hi] into ci->vpns (appends) */
@@ -208,11 +222,7 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 	if (t) {
 		ci->caller_cap = t->cap_ipc_lock;
 		ci->caller_rlim = rlimit_memlock_pages(t);
-		/* the last after-check summed every owned mm (at most 64) */
-		unsigned i = 0;
-		while (ci->use_next && i < ci->nlk && ci->lk_mm[i] != t->mm)
-			i++;
-		ci->caller_locked = ci->use_next && i < ci->nlk ? ci->lk_pages[i] : mm_locked_pages(ci, t->mm);
+		ci->caller_locked = locked_pages(ci, t->mm, ci->use_next);
 	}
 	const uint64_t *a = ev->args;
 	const struct arch_flags *af = &s->af;
@@ -367,21 +377,11 @@ static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo 
 			      "kernel's do_mmap() allows max + 1)", t->pid, ULL(mm->map_count), ULL(s->max_map_count));
 	}
 	*kept = !bad; /* a failed rule's message must come again from a walk */
-	m->mm = mm;
 	m->id = mm->id;
 	m->total_vm = mm->total_vm;
 	m->map_count = mm->map_count;
 	m->locked = locked;
 	return viol;
-}
-
-/* mm's memo, if one is kept */
-static struct vma_memo *find_memo(struct check_inv *ci, const struct mm *mm)
-{
-	for (unsigned i = 0; i < ci->nmemo; i++)
-		if (ci->memo[i].mm == mm && ci->memo[i].id == mm->id)
-			return &ci->memo[i];
-	return NULL;
 }
 
 /*
@@ -441,10 +441,6 @@ static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol, bo
 	}
 	if (m == &spare)
 		free(spare.r);
-	if (ci->nlk < sizeof(ci->lk_mm) / sizeof(ci->lk_mm[0])) {
-		ci->lk_mm[ci->nlk] = mm;
-		ci->lk_pages[ci->nlk++] = locked;
-	}
 	if (ON(INV_LOCKED_VM_ACCOUNTING) && mm->locked_vm != locked)
 		FAILV(INV_LOCKED_VM_ACCOUNTING, "pid %d: locked_vm is %lld pages but its locked VMAs hold %llu pages",
 		      t->pid, (long long)mm->locked_vm, ULL(locked));
@@ -548,7 +544,6 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	 * walk of every locked VMA, which only runs for mlocked-pages */
 	ci->next_ok = ON(INV_MLOCKED_PAGES) && ON(INV_LOCKED_NEVER_RECLAIMED);
 	ci->nnx = 0;
-	ci->nlk = 0;
 	/* Which mms the event may have changed the VMAs of: a call, its
 	 * caller's (an access only by growing a stack, which moves total_vm:
 	 * check_mm() sees that) and those it makes (fork, execve: no memo
@@ -581,10 +576,7 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	 * grew what it has locked beyond RLIMIT_MEMLOCK */
 	if (ON(INV_RLIMIT_MEMLOCK) && alive && ok && !ci->caller_cap && ev->sys != SYS_FORK &&
 	    ci->caller_rlim != UINT64_MAX >> PAGE_SHIFT) {
-		unsigned i = 0; /* the sum check_mm() just made, if it kept it */
-		while (i < ci->nlk && ci->lk_mm[i] != t->mm)
-			i++;
-		uint64_t now = i < ci->nlk ? ci->lk_pages[i] : mm_locked_pages(ci, t->mm);
+		uint64_t now = locked_pages(ci, t->mm, true); /* check_mm()'s sum, just made */
 		if (now > ci->caller_locked && now > ci->caller_rlim)
 			FAILV(INV_RLIMIT_MEMLOCK, "pid %d: %s succeeded without CAP_IPC_LOCK and raised the locked pages from %llu to %llu, over RLIMIT_MEMLOCK = %llu pages",
 			      t->pid, trace_sys_name(ev->sys), ULL(ci->caller_locked), ULL(now), ULL(ci->caller_rlim));

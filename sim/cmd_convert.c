@@ -120,9 +120,13 @@ static int to_binary(FILE *in, const char *inname, const unsigned char *head, si
 static int to_text(FILE *in, const char *inname, const unsigned char *head, FILE *out)
 {
 	uint32_t flags = head[16] | (uint32_t)head[17] << 8;
-	unsigned version = head[8] | head[9] << 8 | (unsigned)head[10] << 16 | (unsigned)head[11] << 24;
-	if (version < 1 || version > BIN_VERSION || (head[12] | head[13] << 8) != BIN_SLOT)
-		return fail(inname, 1, "not a binary trace of version 1 or 2 with 32-byte slots");
+	uint32_t version, slot;
+	if (!bin_header_ok(head, &version, &slot)) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "binary trace version %u with %u-byte slots: this vmsim reads "
+			 "versions 1 to %u, %u-byte slots", version, slot, BIN_VERSION, BIN_SLOT);
+		return fail(inname, 1, msg);
+	}
 	unsigned char *blk = malloc((size_t)BIN_BLOCK_SLOTS * BIN_SLOT);
 	if (!blk)
 		return fail(inname, 1, "out of memory");

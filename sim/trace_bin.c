@@ -66,6 +66,13 @@ bool bin_is_magic(const unsigned char *p, size_t n)
 	return n >= 8 && !memcmp(p, BIN_MAGIC, 8);
 }
 
+bool bin_header_ok(const unsigned char *h, uint32_t *version, uint32_t *slot)
+{
+	*version = bin_le32(h + 8);
+	*slot = bin_le32(h + 12);
+	return *version >= 1 && *version <= BIN_VERSION && *slot == BIN_SLOT;
+}
+
 static const char *mode_name(unsigned m)
 {
 	return m == BIN_READ ? "READ" : m == BIN_WRITE ? "WRITE" : m == BIN_EXEC ? "EXEC" : NULL;

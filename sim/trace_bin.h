@@ -95,6 +95,9 @@ uint64_t bin_checksum(const unsigned char *p, size_t n);
 
 /* Is p (n bytes) the start of a binary trace? */
 bool bin_is_magic(const unsigned char *p, size_t n);
+/* The version and slot size a header (BIN_HEADER bytes) gives; whether
+ * this vmsim reads them (versions 1 to BIN_VERSION, BIN_SLOT-byte slots). */
+bool bin_header_ok(const unsigned char *h, uint32_t *version, uint32_t *slot);
 
 /*
  * Reading one block's records in order.  bin_cursor_next(): BIN_NEXT_ACCESS
@@ -131,11 +134,24 @@ static inline int bin_cursor_entry(struct bin_cursor *c, struct bin_rec *rec)
 	c->k++;
 	return BIN_NEXT_ACCESS;
 }
+/* Is slot s a touch or fault record with a valid mode and result kind? */
+static inline bool bin_access_slot_ok(const unsigned char *s)
+{
+	return (s[0] == BIN_TOUCH || s[0] == BIN_FAULT) &&
+	       (s[1] == BIN_READ || s[1] == BIN_WRITE || s[1] == BIN_EXEC) &&
+	       s[2] <= (s[0] == BIN_FAULT ? BIN_RES_MAJOR : BIN_RES_UNKNOWN);
+}
+/* Inline: a run's entries and the touch and fault records; the rest, and
+ * every error, bin_cursor_slot() */
 static inline int bin_cursor_next(struct bin_cursor *c, struct bin_rec *rec,
 				  const unsigned char **text)
 {
 	if (c->k < c->n)
 		return bin_cursor_entry(c, rec);
+	if (c->i < c->slots && bin_access_slot_ok(c->blk + (size_t)c->i * BIN_SLOT)) {
+		bin_get_slot(c->blk + (size_t)c->i++ * BIN_SLOT, rec);
+		return BIN_NEXT_ACCESS;
+	}
 	return bin_cursor_slot(c, rec, text);
 }
 /* The address of the next record if it is an access (false otherwise). */

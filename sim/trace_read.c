@@ -71,8 +71,8 @@ static struct trace_reader *reader_new(FILE *f, bool own, const char *name,
 	unsigned char h[BIN_HEADER];
 	size_t n = f ? fread(h, 1, sizeof(h), f) : 0; /* no file: the reader of merged -ff parts */
 	if (n == sizeof(h) && bin_is_magic(h, n)) {
-		uint32_t ver = h[8] | (uint32_t)h[9] << 8, slot = h[12] | (uint32_t)h[13] << 8;
-		if (ver < 1 || ver > BIN_VERSION || slot != BIN_SLOT) {
+		uint32_t ver, slot;
+		if (!bin_header_ok(h, &ver, &slot)) {
 			snprintf(err, errlen, "%s: binary trace version %u with %u-byte slots: this vmsim "
 				 "reads versions 1 to %u, 32-byte slots", r->name, ver, slot, BIN_VERSION);
 			goto out;
@@ -734,7 +734,7 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 				m = (uint32_t)(max - n);
 			const struct bin_rec *h = &c->run;
 			/* the entries' addresses differ by whole pages: one answer
-			 * for the run's access_rec_hot() */
+			 * of access_hit_key() for the run */
 			struct access_rec x = { 0, h->addr, h->size, (int64_t)h->value, 0, 0, true, h->mode,
 						h->result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
 			/* every key ACCESS_NOT_HIT, or the page's with the write bit */
@@ -763,32 +763,34 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 			c->k += m;
 			continue;
 		}
-		if (c->i >= c->slots)
-			break;
+		/* a touch or fault record whose result is a value or '?', straight
+		 * from its slot (through a bin_rec the compiler keeps in memory,
+		 * for the call below, it cost a fifth more) */
 		const unsigned char *s = c->blk + (size_t)c->i * BIN_SLOT;
-		if (s[0] == BIN_RUN && c->version >= 2) {
-			const unsigned char *text;
-			if (bin_cursor_slot(c, &rec, &text) != BIN_NEXT_ACCESS) {
-				/* not to be taken here: read it again the slow way */
-				c->k = c->n = 0;
-				c->i = (unsigned)((s - c->blk) / BIN_SLOT);
-				break;
-			}
-			c->k--; /* the first entry again, in the loop above */
+		if (c->i < c->slots && bin_access_slot_ok(s) && s[2] <= BIN_RES_UNKNOWN) {
+			a[n] = (struct access_rec){ 0, bin_le64(s + 8), bin_le64(s + 16), (int64_t)bin_le64(s + 24),
+						    ++line, 0, s[0] == BIN_TOUCH, s[1],
+						    s[2] == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
+			a[n].hit_key = access_hit_key(&a[n]);
+			n++;
+			c->i++;
 			continue;
 		}
-		uint8_t kind = s[0], mode = s[1], result = s[2];
-		if ((kind != BIN_TOUCH && kind != BIN_FAULT) ||
-		    (mode != BIN_READ && mode != BIN_WRITE && mode != BIN_EXEC) ||
-		    (result != BIN_RES_VALUE && result != BIN_RES_UNKNOWN))
+		/* any other record through the cursor: a run's first entry is
+		 * taken; anything else is left, the cursor put back, for
+		 * bin_next() to read */
+		unsigned i0 = c->i;
+		const unsigned char *text;
+		if (bin_cursor_next(c, &rec, &text) != BIN_NEXT_ACCESS || rec.result > BIN_RES_UNKNOWN) {
+			c->i = i0;
+			c->k = c->n = 0;
 			break;
-		bin_get_slot(s, &rec);
+		}
 		a[n] = (struct access_rec){ 0, rec.addr, rec.size, (int64_t)rec.value, ++line, 0,
-					    kind == BIN_TOUCH, mode,
-					    result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
+					    rec.kind == BIN_TOUCH, rec.mode,
+					    rec.result == BIN_RES_UNKNOWN ? RES_UNKNOWN : RES_VALUE };
 		a[n].hit_key = access_hit_key(&a[n]);
 		n++;
-		c->i++;
 	}
 	r->lineno = line;
 	if (n)

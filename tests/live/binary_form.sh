@@ -59,6 +59,9 @@ cp "$tmp/named.trace" "$tmp/ver"
 printf '\003' | dd of="$tmp/ver" bs=1 seek=8 conv=notrunc 2>/dev/null
 $vmsim replay -q "$tmp/ver" >"$tmp/o" 2>&1
 [ $? -eq 2 ] && grep -q 'version 3' "$tmp/o" && ok || { bad "an unknown version:"; cat "$tmp/o"; }
+$vmsim convert "$tmp/ver" "$tmp/ver.t" >"$tmp/o" 2>&1
+[ $? -eq 2 ] && grep -q ':1:1: error: binary trace version 3 with 32-byte slots' "$tmp/o" && ok ||
+	{ bad "convert of an unknown version:"; cat "$tmp/o"; }
 # runs: 20,000 touches alike but for their pages (more than one run holds,
 # over block boundaries, entries below and above the first), a touch that
 # ends a run, then another run
