@@ -22,6 +22,18 @@ void file_get(struct file *f)
 	f->refs++;
 }
 
+/* mm/shmem.c:shmem_undo_range() -> shmem_free_swap() @ v4.4, v6.1: the
+ * swap entries of [first, last] are freed with the pages */
+static void shmem_free_swap(struct vmsys *s, struct file *f, uint64_t first, uint64_t last)
+{
+	uint64_t idx = first;
+	while (idx <= last && radix_next(&f->swapped, &idx, last)) {
+		swap_free_slot(s, (uint32_t)(radix_get(&f->swapped, idx) - 1));
+		radix_clear(&f->swapped, idx);
+		idx++;
+	}
+}
+
 static void file_drop_cache(struct vmsys *s, struct file *f, uint64_t from)
 {
 	uint64_t idx = from;
@@ -29,6 +41,7 @@ static void file_drop_cache(struct vmsys *s, struct file *f, uint64_t from)
 		file_remove_page(s, f, idx);
 		idx++;
 	}
+	shmem_free_swap(s, f, from, RADIX_KEY_MAX);
 }
 
 void file_put(struct vmsys *s, struct file *f)
@@ -39,6 +52,7 @@ void file_put(struct vmsys *s, struct file *f)
 		file_drop_cache(s, f, 0);
 	radix_destroy(&f->cache);
 	radix_destroy(&f->shadows);
+	radix_destroy(&f->swapped);
 	for (struct file **pp = &s->files; *pp; pp = &(*pp)->next_file)
 		if (*pp == f) {
 			*pp = f->next_file;
@@ -80,6 +94,7 @@ static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool
 	f->ino = ++s->next_ino;
 	radix_init(&f->cache);
 	radix_init(&f->shadows);
+	radix_init(&f->swapped);
 	f->refs = 1; /* the name */
 	f->next_file = s->files;
 	s->files = f;
@@ -140,8 +155,82 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index, bool 
 /* Add a page for index to the cache: *major says whether it had to be read
  * from disk; a shadow there is judged (workingset_refault()), and the page
  * joins the LRU through the lru_add batch (filemap_add_folio()). */
+bool shmem_index_swapped(struct file *f, uint64_t index)
+{
+	return f->shmem && radix_get(&f->swapped, index);
+}
+
+/* shmem_partial_swap_usage(): the pages of [first, end) out on swap */
+uint64_t shmem_swapped_pages(struct file *f, uint64_t first, uint64_t end)
+{
+	uint64_t n = 0, idx = first;
+	while (end > first && idx < end && radix_next(&f->swapped, &idx, end - 1)) {
+		n++;
+		idx++;
+	}
+	return n;
+}
+
+/*
+ * mm/shmem.c:shmem_writepage() @ v4.4, v6.1 (shmem_writeout() @ v6.18),
+ * from reclaim's pageout(): a slot is taken (none, or no swap at all:
+ * redirty, the page is activated), the page leaves the page cache for the
+ * swap cache and the mapping keeps the swap entry in its place
+ * (shmem_delete_from_page_cache()).  As for anonymous pages, the write is
+ * taken as done and the page freed at once (docs/model.md: no swap cache),
+ * its shadow left in the slot (__remove_mapping() of a swap-cache folio,
+ * 6.x).  A page fallocate left not uptodate is zeroed and written too.
+ */
+bool shmem_swap_out(struct vmsys *s, struct file *f, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	uint64_t index = page_index(p);
+	uint32_t slot;
+	if (!swap_alloc(s, &slot))
+		return false;
+	if (radix_set(&f->swapped, index, (uint64_t)slot + 1)) {
+		swap_free_slot(s, slot); /* no room for the entry: the page stays */
+		return false;
+	}
+	workingset_evict_anon(s, slot, p);
+	radix_clear(&f->cache, index);
+	count_vm(s, NR_FILE_PAGES, -1);
+	count_vm(s, NR_SHMEM, -1);
+	p->flags &= ~PG_DIRTY;
+	p->owner = 0;
+	p->refcount--; /* the cache's reference */
+	count_vm(s, PSWPOUT, 1);
+	return true;
+}
+
+/*
+ * mm/shmem.c:shmem_swapin_folio() @ v6.1 (shmem_getpage_gfp() @ v4.4): a
+ * swapped-out shmem page is read back - a major fault when a fault asked
+ * (VM_FAULT_MAJOR, PGMAJFAULT) - through the swap cache
+ * (read_swap_cache_async(): the shadow judged, the LRU add), then moved to
+ * the page cache, marked dirty, and its slot freed.
+ */
+static pfn_t shmem_swap_in(struct vmsys *s, struct file *f, uint64_t index, bool *major)
+{
+	uint32_t slot = (uint32_t)(radix_get(&f->swapped, index) - 1);
+	pfn_t pfn = cache_insert(s, f, index, true);
+	if (!pfn)
+		return PFN_NONE;
+	if (major)
+		*major = true;
+	workingset_refault_anon(s, slot, pfn);
+	radix_clear(&f->swapped, index);
+	swap_free_slot(s, slot);
+	count_vm(s, PSWPIN, 1);
+	spage(s, pfn)->flags |= PG_DIRTY; /* folio_mark_dirty() */
+	folio_add_lru(s, pfn);
+	return pfn;
+}
+
 pfn_t file_add_page_for(struct vmsys *s, struct file *f, uint64_t index, bool *major, bool for_write)
 {
+	if (shmem_index_swapped(f, index))
+		return shmem_swap_in(s, f, index, major);
 	pfn_t pfn = cache_insert(s, f, index, true);
 	if (!pfn)
 		return PFN_NONE;
@@ -512,8 +601,14 @@ static void shmem_dirty_partial(struct vmsys *s, struct file *f, uint64_t lstart
 	uint64_t ends[2] = { lstart >> PAGE_SHIFT, lend >> PAGE_SHIFT };
 	for (int i = 0; i < 2; i++) {
 		uint64_t first = ends[i] << PAGE_SHIFT, last = first + PAGE_SIZE - 1;
+		if (first >= lstart && last <= lend)
+			continue;
+		/* shmem_get_partial_folio() @ v6.1: a partial page out on swap
+		 * is read back (shmem_get_folio(SGP_READ)) to be zeroed */
 		pfn_t pfn = file_find_page(s, f, ends[i]);
-		if (pfn && (first < lstart || last > lend))
+		if (!pfn && shmem_index_swapped(f, ends[i]))
+			pfn = file_add_page(s, f, ends[i], NULL);
+		if (pfn)
 			spage(s, pfn)->flags |= PG_DIRTY; /* folio_mark_dirty() */
 	}
 }
@@ -631,8 +726,10 @@ void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len
 	}
 	for (uint64_t i = lo; i < hi; i++)
 		file_remove_page(s, f, i);
-	if (end > first) /* truncate_inode_pages_range(): the hole's shadows */
+	if (end > first) { /* truncate_inode_pages_range(): the hole's shadows */
 		workingset_forget_file(s, f, first, end - 1);
+		shmem_free_swap(s, f, first, end - 1);
+	}
 }
 
 /* mm/shmem.c:shmem_fallocate() @ v6.18 (the same in v4.0, v4.4, v6.1):
@@ -648,10 +745,12 @@ static int shmem_falloc_range(struct vmsys *s, struct file *f, uint64_t off, uin
 	for (uint64_t idx = off >> PAGE_SHIFT; idx < end; idx++) {
 		pfn_t pfn = file_find_page(s, f, idx);
 		if (!pfn) {
+			bool swapped = shmem_index_swapped(f, idx); /* read back, uptodate */
 			pfn = file_add_page(s, f, idx, NULL);
 			if (!pfn)
 				return -1;
-			spage(s, pfn)->flags &= ~PG_UPTODATE;
+			if (!swapped)
+				spage(s, pfn)->flags &= ~PG_UPTODATE;
 		} else {
 			/* shmem_get_folio_gfp(SGP_FALLOC): a folio an earlier
 			 * fallocate left not uptodate is zeroed now, uptodate */
@@ -790,7 +889,7 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 	if (n) {
 		for (uint64_t idx = pos >> PAGE_SHIFT; idx <= (pos + n - 1) >> PAGE_SHIFT; idx++) {
 			pfn_t pfn = file_find_page(s, f, idx);
-			if (!pfn && !write && f->shmem)
+			if (!pfn && !write && f->shmem && !shmem_index_swapped(f, idx))
 				continue; /* shmem_file_read_iter(): a hole reads as
 					   * ZERO_PAGE, nothing is added (hand test M) */
 			if (!pfn && !(pfn = file_add_page_for(s, f, idx, NULL, write)))

@@ -100,6 +100,9 @@ struct file {
 	uint64_t ino;
 	struct radix cache;    /* page index -> pfn */
 	struct radix shadows;  /* page index -> shadow of an evicted page (workingset.c) */
+	struct radix swapped;  /* shmem: page index -> swap slot + 1 of a page written
+				* to swap (the swap entry mm/shmem.c leaves in the
+				* mapping in the folio's place) */
 	struct vma *i_mmap;    /* VMAs mapping the file */
 	unsigned refs;         /* open fds + VMAs + being named */
 	struct file *next_file;
@@ -398,6 +401,12 @@ pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major
  * __GFP_WRITE) or read. */
 pfn_t file_add_page_for(struct vmsys *s, struct file *f, uint64_t index, bool *major, bool for_write);
 void file_remove_page(struct vmsys *s, struct file *f, uint64_t index);
+/* shmem: whether page index of f is out on swap; reclaim writing the
+ * isolated, unmapped, dirty shmem page pfn to swap (false: no slot, the
+ * page stays) */
+bool shmem_index_swapped(struct file *f, uint64_t index);
+uint64_t shmem_swapped_pages(struct file *f, uint64_t first, uint64_t end); /* of [first, end) */
+bool shmem_swap_out(struct vmsys *s, struct file *f, pfn_t pfn);
 void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx);
 void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len);
 void file_unmap_folio(struct vmsys *s, struct file *f, uint64_t head, uint64_t nr);

@@ -231,11 +231,26 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 		put_page(s, pfn); /* isolation reference */
 		VERDICT(TPR_RECLAIMED, true);
 	}
+	struct file *f = NULL;
+	if (!anon)
+		for (struct file *g = s->files; g; g = g->next_file)
+			if (g->id == p->owner) {
+				f = g;
+				break;
+			}
 	if (!anon && (p->flags & PG_SWAPBACKED) && (p->flags & PG_DIRTY)) {
-		/* dirty shmem must be written to swap (shmem_writeout()); without
-		 * swap it stays in the page cache, unmapped */
-		putback(s, pfn, true, false);
-		VERDICT(TPR_NO_SWAP, false);
+		/* pageout() of dirty shmem, which is not file-LRU, so memcg
+		 * reclaim writes it too: shmem_writepage() to swap (file.c);
+		 * with no slot it is redirtied, AOP_WRITEPAGE_ACTIVATE, and
+		 * stays in the page cache, unmapped (mm/vmscan.c:
+		 * shrink_folio_list() @ v6.1, shrink_page_list() @ v4.4) */
+		if (!f || !shmem_swap_out(s, f, pfn)) {
+			putback(s, pfn, true, false);
+			VERDICT(TPR_NO_SWAP, false);
+		}
+		count_vm(s, PGSTEAL_ANON, 1);
+		put_page(s, pfn); /* isolation reference */
+		VERDICT(TPR_RECLAIMED, true);
 	}
 	if (anon) {
 		/* lazily freed anon page (MADV_FREE): clean, just drop it */
@@ -264,12 +279,6 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 		VERDICT(TPR_WRITEBACK, false);
 	}
 	/* __remove_mapping(): out of the page cache */
-	struct file *f = NULL;
-	for (struct file *g = s->files; g; g = g->next_file)
-		if (g->id == p->owner) {
-			f = g;
-			break;
-		}
 	if (f) {
 		workingset_evict_file(s, f, page_index(p), p);
 		radix_clear(&f->cache, page_index(p));
@@ -278,7 +287,8 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 			count_vm(s, NR_SHMEM, -1); /* a clean shmem page is just dropped */
 		p->refcount--; /* the cache's reference */
 	}
-	count_vm(s, PGSTEAL_FILE, 1);
+	/* shrink_inactive_list() counts by the list: shmem is on the anon one */
+	count_vm(s, page_is_file_lru(p) ? PGSTEAL_FILE : PGSTEAL_ANON, 1);
 	put_page(s, pfn); /* isolation reference */
 	VERDICT(TPR_RECLAIMED, true);
 }

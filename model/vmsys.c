@@ -448,6 +448,24 @@ static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_in
 		info->path = "[stack]";
 	}
 	bool locked_vma = (v->flags & sem->smaps_locked_mask) != 0;
+	/* fs/proc/task_mmu.c:smap_gather_stats() @ v6.1: a shmem VMA's
+	 * pages out on swap are the file's (shmem_swap_usage(): all of them
+	 * when the VMA maps the file from 0 past i_size), except in a private
+	 * writable one, where only indices with no PTE count (a COW copy
+	 * hides the file's page: smaps_pte_entry(), smaps_pte_hole()) */
+	struct file *sf = v->file && v->file->shmem && v->file->swapped.count ? v->file : NULL;
+	if (sf && ((v->flags & VM_SHARED) || !(v->flags & VM_WRITE))) {
+		info->swap += PAGE_SIZE * (!v->pgoff && v->end - v->start >= sf->size
+						   ? sf->swapped.count
+						   : shmem_swapped_pages(sf, v->pgoff, v->pgoff + vma_pages(v)));
+	} else if (sf) {
+		uint64_t idx = v->pgoff, end = v->pgoff + vma_pages(v);
+		while (idx < end && radix_next(&sf->swapped, &idx, end - 1)) {
+			if (!radix_get(&mm->pt, (v->start >> PAGE_SHIFT) + idx - v->pgoff))
+				info->swap += PAGE_SIZE;
+			idx++;
+		}
+	}
 	uint64_t pss = 0, pss_dirty = 0, pss_locked = 0;
 	uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
