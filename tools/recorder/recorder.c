@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
@@ -225,7 +226,7 @@ static void drain(struct R *r)
 		die("migrate_pages: %s", strerror(errno));
 }
 
-struct vma { long start, end, rss, locked; char flags[128]; char perms[5]; };
+struct vma { long start, end, rss, locked, swap; char flags[128]; char perms[5]; };
 
 static int read_smaps(struct R *r, struct vma *v, int max)
 {
@@ -248,6 +249,8 @@ static int read_smaps(struct R *r, struct vma *v, int max)
 			v[n].rss = kb;
 		} else if (n >= 0 && sscanf(line, "Locked: %ld kB", &kb) == 1) {
 			v[n].locked = kb;
+		} else if (n >= 0 && sscanf(line, "Swap: %ld kB", &kb) == 1) {
+			v[n].swap = kb;
 		} else if (n >= 0 && !strncmp(line, "VmFlags:", 8)) {
 			char *p = line + 8;
 			while (*p == ' ') p++;
@@ -324,8 +327,12 @@ static void snapshot(struct R *r, bool vmlck, bool setup)
 	if (vmlck && !setup)
 		emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
 	for (int i = 0; i < n; i++)
-		emit(r, "expect(vma, %#lx) = {start=%#lx, end=%#lx, Rss=%ld kB, Locked=%ld kB, VmFlags=\"%s\"}",
-		     v[i].start, v[i].start, v[i].end, v[i].rss, v[i].locked, v[i].flags);
+		if (r->s->swap) /* and what smaps counts out on swap */
+			emit(r, "expect(vma, %#lx) = {start=%#lx, end=%#lx, Rss=%ld kB, Swap=%ld kB, Locked=%ld kB, VmFlags=\"%s\"}",
+			     v[i].start, v[i].start, v[i].end, v[i].rss, v[i].swap, v[i].locked, v[i].flags);
+		else
+			emit(r, "expect(vma, %#lx) = {start=%#lx, end=%#lx, Rss=%ld kB, Locked=%ld kB, VmFlags=\"%s\"}",
+			     v[i].start, v[i].start, v[i].end, v[i].rss, v[i].locked, v[i].flags);
 	emit(r, "expect(vmas, 0, 0x800000000000) = %d", n);
 	if (setup)
 		emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
@@ -451,6 +458,47 @@ void S_memcg_stat_prime(struct R *r)
 {
 	long v[4];
 	memcg_stat_read(r, v);
+}
+
+/* SwapTotal of /proc/meminfo, kB */
+static long swap_total_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char name[128];
+	long x, v = -1;
+	if (!f) die("/proc/meminfo: %s", strerror(errno));
+	while (fscanf(f, "%127s %ld kB", name, &x) == 2)
+		if (!strcmp(name, "SwapTotal:"))
+			v = x;
+	fclose(f);
+	if (v < 0) die("/proc/meminfo has no SwapTotal");
+	return v;
+}
+
+void S_memcg_swap(struct R *r)
+{
+	static const char *const keys[] = { "shmem", "swap", NULL };
+	char path[PATH_MAX + 32], name[128];
+	long v[2] = { -1, -1 }, x;
+	if (!r->memcg[0] || !r->s->swap) die("%s: memcg_swap without a memcg and swap", r->s->name);
+	/* memory.stat flushes the per-CPU counts only past a threshold
+	 * (mem_cgroup_flush_stats(): 64 updates a CPU); the periodic flusher
+	 * takes them all every FLUSH_TIME, 2 s (flush_memcg_stats_dwork() @
+	 * v6.18): wait for one */
+	struct timespec ts = { 2, 500000000 };
+	nanosleep(&ts, NULL);
+	snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
+	FILE *f = fopen(path, "r");
+	if (!f) die("%s: %s", path, strerror(errno));
+	while (fscanf(f, "%127s %ld", name, &x) == 2)
+		for (int i = 0; keys[i]; i++)
+			if (!strcmp(name, keys[i]) && v[i] < 0)
+				v[i] = x;
+	fclose(f);
+	for (int i = 0; keys[i]; i++)
+		if (v[i] < 0) die("%s has no %s (swap accounting off?)", path, keys[i]);
+	emit(r, "expect(nr_shmem) = %ld", v[0] / 4096);
+	emit(r, "expect(SwapFree) = %ld kB", swap_total_kb() - v[1] / 1024);
 }
 
 void S_memcg_stat(struct R *r)
@@ -903,14 +951,24 @@ static void header(struct R *r)
 	char *dash = strchr(rel, '-');
 	if (dash) *dash = 0;
 	FILE *o = r->out;
-	/* the header says swap: 0; a machine with swap would record other
-	 * reclaim (anonymous pages scanned and swapped) */
+	/* swap: 0, unless the scenario needs swap; a machine with swap would
+	 * record other reclaim (anonymous pages scanned and swapped) */
 	FILE *sw = fopen("/proc/swaps", "r");
 	char swl[256];
 	if (!sw || !fgets(swl, sizeof swl, sw)) die("/proc/swaps: %s", strerror(errno));
-	if (fgets(swl, sizeof swl, sw)) die("swap is on (/proc/swaps): the recorder writes swap: 0; swapoff -a first");
+	bool swap_on = fgets(swl, sizeof swl, sw) != NULL;
 	fclose(sw);
-	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n# swap: 0\n");
+	if (swap_on && !s->swap) die("swap is on (/proc/swaps): the recorder writes swap: 0; swapoff -a first");
+	if (!swap_on && s->swap) die("%s needs swap on (record-all.sh sets up a zram device)", s->name);
+	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n");
+	if (s->swap) {
+		/* the device's size: SwapTotal leaves out its header page */
+		long kb = swap_total_kb() + 4;
+		if (kb % 1024) die("swap of %ld kB: not whole MiB", kb);
+		fprintf(o, "# swap: %ldM\n", kb / 1024);
+	}
+	else
+		fprintf(o, "# swap: 0\n");
 	long rakb = tmp_read_ahead_kb();
 	if (rakb >= 0)
 		fprintf(o, "# read-ahead-kb: %ld\n", rakb);
@@ -934,6 +992,11 @@ static void header(struct R *r)
 			   "# memcg: before its first page; memcg_force_empty() is a write of 0 to its\n"
 			   "# memcg: memory.force_empty. expect(COUNTER) lines are /proc/vmstat deltas\n"
 			   "# memcg: since the trace began (the machine was otherwise idle)\n");
+	if (s->swap)
+		fprintf(o, "# swap-note: a zram device (synchronous writes: a page written to swap is freed in\n"
+			   "# swap-note: the pass that wrote it); DAMON's pageout scheme was paused while it was on.\n"
+			   "# swap-note: expect(nr_shmem) and expect(SwapFree) are the memcg's memory.stat shmem,\n"
+			   "# swap-note: and the swap size less its swap\n");
 	fprintf(o, "# page expectations are read after draining the per-cpu LRU batches\n"
 		   "# page keys: present mlocked unevictable lru (active is not stable under load)\n"
 		   "# recorder runtime: the traced process is a static program without libc. It copies\n"
@@ -1128,8 +1191,15 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	/* all scenarios: those of this swap state (with-swap.sh records the
+	 * others); a scenario named is recorded or refused by header() */
+	FILE *sw = fopen("/proc/swaps", "r");
+	char swl[256];
+	if (!sw || !fgets(swl, sizeof swl, sw)) die("/proc/swaps: %s", strerror(errno));
+	bool swap_on = fgets(swl, sizeof swl, sw) != NULL;
+	fclose(sw);
 	for (unsigned i = 0; i < rec_nscenarios; i++) {
-		bool want = optind == argc;
+		bool want = optind == argc && rec_scenarios[i].swap == swap_on;
 		for (int j = optind; j < argc; j++)
 			if (!strcmp(argv[j], rec_scenarios[i].name)) want = true;
 		if (!want) continue;

@@ -20,6 +20,7 @@ struct scen {
 	bool capture;         /* also write traces/views/NAME.{trace,maps,smaps,status} */
 	int gen;              /* random generator version: 1 sc_random() of scenarios.c, 2 and up scen_random.c; 0 for the others */
 	bool memcg;           /* the child runs alone in a fresh memcg v1 (/sys/fs/cgroup/memory/vmrec-PID) */
+	bool swap;            /* needs swap on (record-all.sh: a zram device); the others need it off */
 };
 
 extern const struct scen rec_scenarios[];
@@ -66,6 +67,10 @@ void S_memcg_limit(struct R *r, long room);
 void S_memcg_kmem_same(struct R *r);
 /* a read of memory.stat whose values are not written (see recorder.c) */
 void S_memcg_stat_prime(struct R *r);
+/* (scenarios with .swap) the child's memcg's shmem pages and the swap it
+ * holds, from memory.stat: expect(nr_shmem), and expect(SwapFree) as the
+ * swap size less the memcg's swap (the trace's machine is the memcg) */
+void S_memcg_swap(struct R *r);
 /* expect(COUNTER) = delta since the trace began, for the reclaim and
  * unevictable counters of /proc/vmstat (exact: event counters) */
 void S_vmstat(struct R *r);

@@ -751,6 +751,58 @@ static void sc_memcg_refault(struct R *r, const struct scen *s)
 	S_unlink(r, path);
 }
 
+/* Dirty shmem under memcg reclaim, with swap (scenarios with .swap run
+ * under with-swap.sh: a zram device).  Shmem is not file-LRU, so
+ * force_empty writes it to swap (pageout() -> shmem_writeout()); clean
+ * shmem is dropped.  A fault on a page out on swap is a major fault
+ * (shmem_swapin_folio()); the page comes back dirty and goes to swap
+ * again; truncation, a hole punched and the last unmap free the slots. */
+#define FALLOC_FL_KEEP_SIZE 1
+#define FALLOC_FL_PUNCH_HOLE 2
+
+static void sc_memcg_shmem_swap(struct R *r, const struct scen *s)
+{
+	(void)s;
+	/* the image locked: force_empty would swap it out, and the child's
+	 * next command fault it back in behind the trace's back */
+	S_mlock(r, 0x400000, 128 * K);
+	long a = S_mmap(r, 0, 64 * P, RW, MS | MA, -1, 0);
+	S_touch(r, a, 32 * P, A_WRITE);
+	S_touch(r, a + 32 * P, 32 * P, A_READ);
+	S_memcg_swap(r);
+	S_memcg_force_empty(r);
+	S_pages(r, a, 64 * P);
+	S_memcg_swap(r);
+	S_touch(r, a, 32 * P, A_READ);
+	S_memcg_swap(r);
+	S_touch(r, a + 32 * P, 32 * P, A_READ);
+	S_memcg_force_empty(r);
+	S_memcg_swap(r);
+	/* a tmpfs file: written, fallocated, mapped */
+	const char *path = "/dev/shm/vmrec-shmem-swap";
+	long fd = S_openat(r, path, OCRT, 0600);
+	for (long i = 0; i < 16; i += 4)
+		S_pwrite(r, fd, 4 * P, i * P);
+	S_fallocate(r, fd, 0, 16 * P, 16 * P);
+	long b = S_mmap(r, 0, 32 * P, RW, MS, fd, 0);
+	S_touch(r, b + 24 * P, 8 * P, A_READ);
+	S_memcg_force_empty(r);
+	S_pages(r, b, 32 * P);
+	S_memcg_swap(r);
+	S_touch(r, b, 8 * P, A_WRITE);
+	S_memcg_swap(r);
+	S_fallocate(r, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 8 * P, 8 * P);
+	S_memcg_swap(r);
+	S_ftruncate(r, fd, 24 * P);
+	S_memcg_swap(r);
+	S_munmap(r, b, 32 * P);
+	S_close(r, fd);
+	S_unlink(r, path);
+	S_memcg_swap(r);
+	S_munmap(r, a, 64 * P);
+	S_memcg_swap(r);
+}
+
 /* Reclaim at the memcg's limit (mm/memcontrol.c:try_charge_memcg()): a
  * page charged past memory.limit_in_bytes first reclaims the memcg, a
  * SWAP_CLUSTER_MAX target each time (try_to_free_mem_cgroup_pages() of
@@ -917,6 +969,7 @@ const struct scen rec_scenarios[] = {
 	{"fork-mlockall-future", "mlockall(MCL_CURRENT|MCL_FUTURE) is not inherited by a fork child: its mmaps are not locked until it calls mlockall itself", 8 * M, CAP, true, 0, sc_fork_mlockall_future, false, 0},
 	{"memcg-force-empty-locked", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file mapped shared with MADV_RANDOM, 128 pages locked (mlock, mlock2 ONFAULT); the unlocked pages are reclaimed, the locked stay; munlock rescues 64 pages that the next force_empty reclaims; faulted in again through two MADV_RANDOM mappings and reclaimed", 8 * M, CAP, false, 0, sc_memcg_force_empty_locked, false, 0, true},
 	{"memcg-limit", "reclaim at a memcg's limit: a 2,048-page cold ext4 file cached through a MADV_RANDOM mapping, 64 pages of it mlocked, then evicted by memory.force_empty; memory.limit_in_bytes set 512 pages above the usage, and the file read again: each page past the limit first reclaims the memcg (32 pages a time); the locked pages stay; munlocked, they go like the rest", 8 * M, CAP, false, 0, sc_memcg_limit, false, 0, true},
+	{"memcg-shmem-swap", "dirty shmem under memcg reclaim with swap on (a zram device): the image locked; memory.force_empty writes the written half of a 64-page shared anonymous mapping to swap and drops the clean half; read back, the written pages are major faults and go to swap again; a tmpfs file written, fallocated and mapped goes the same way, and a write fault, a punched hole, a truncation and the last unmap free its slots", 8 * M, CAP, false, 0, sc_memcg_shmem_swap, false, 0, true, true},
 	{"memcg-refault", "refault detection in a memcg of the traced process alone: memory.force_empty evicts a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping; 80 pages read back are refaults (the memcg's workingset_refault_file), none active; fadvise(DONTNEED) and a truncation forget the shadows of their ranges, and pages written (pwrite) are not judged", 8 * M, CAP, false, 0, sc_memcg_refault, false, 0, true},
 	{"memcg-force-empty-referenced", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, then half of it faulted (fault-around) through a plain private mapping, 64 pages of that mlocked; young pages get a second chance before they go, the locked stay; munlock of half and force_empty again", 8 * M, CAP, false, 0, sc_memcg_force_empty_referenced, false, 0, true},
 	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD on the real kernel: anonymous pages stay mapped (no swap), clean ext4 page-cache pages are unmapped and reclaimed, tmpfs pages are unmapped (pagemap present=0), locked pages stay (PAGEOUT on a range with a locked VMA is EINVAL); COLD unmaps nothing", 8 * M, CAP, false, 0, sc_reclaim_pageout, false, 0},
