@@ -244,6 +244,16 @@ struct vmsys {
 	 * cpupid that took a hinting fault on it (page_cpupid_last()), as
 	 * (pid & 0xff) << 8 | (node + 1), 0 = unset */
 	struct radix numa_cpupid;
+	/* every anon_vma by its id (the pages' owner), for rmap_walk() */
+	struct radix anon_vmas;
+	bool rmap_full_walk;       /* rmap_walk() of an anon page tests every VMA
+				    * (vmsys_set_rmap_full_walk(): tests) */
+	/* struct vma storage (vma_ops.c): chunks of VMAs and a stack of the
+	 * free ones - the VMAs of all mms close together, so that walking an
+	 * mm's (fork, exit, vmsim check) stays in cache */
+	struct vma_chunk *vma_chunks;
+	struct vma **vma_free;
+	size_t vma_nfree, vma_capfree, vma_nstored;
 	/* the readahead state of each open file description, by its id (ofd 0:
 	 * a mapping without one, e.g. a VMA the process had before the trace) */
 	struct file_ra *ra_tab;
@@ -314,6 +324,7 @@ bool mlock_future_ok(struct vmsys *s, struct task *t, vm_flags_t flags, uint64_t
 /* vma_ops.c: creation, split, merge (mm/vma.c) */
 struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 		    vm_flags_t flags, struct file *f, uint64_t pgoff);
+void vma_storage_release(struct vmsys *s); /* the chunks, once every VMA is freed */
 void vma_link(struct vmsys *s, struct mm *mm, struct vma *v);
 void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v);
 /* free a VMA that vma_new() made and nothing linked yet */

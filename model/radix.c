@@ -230,6 +230,15 @@ bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 			r->cache_base = k >> RADIX_BITS;
 			r->cache_leaf = leaf;
 			for (unsigned i = (unsigned)(k & (RADIX_FAN - 1)); i < RADIX_FAN; i++, k++) {
+				/* eight empty slots at a time while they are all below last */
+				while (!(i & 7) && k + 7 <= last &&
+				       !(leaf->v[i] | leaf->v[i + 1] | leaf->v[i + 2] | leaf->v[i + 3] |
+					 leaf->v[i + 4] | leaf->v[i + 5] | leaf->v[i + 6] | leaf->v[i + 7])) {
+					i += 8;
+					k += 8;
+					if (i == RADIX_FAN)
+						goto next_leaf;
+				}
 				if (k > last)
 					return false;
 				if (leaf->v[i]) {
@@ -237,6 +246,7 @@ bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 					return true;
 				}
 			}
+		next_leaf:
 			continue; /* k now starts the next leaf */
 		}
 		/* no child at this level: skip the whole subtree */

@@ -146,14 +146,82 @@ static bool walk_one(struct vmsys *s, struct vma *v, uint64_t index, pfn_t pfn,
 	return fn(s, v, addr, pte, ctx);
 }
 
+/*
+ * The anon rmap through the page's anon_vma (mm/rmap.c:rmap_walk_anon():
+ * the chains of its anon_vma): the VMAs chained whose range covers the
+ * page's index, visited in the order of the full walk below - the live
+ * tasks' mms in list order, each mm's VMAs by address - so that what a
+ * walk that stops early (a VM_LOCKED VMA) has done is the same.  False:
+ * too many candidates to sort here; the caller walks every VMA.
+ */
+#define ANON_WALK_MAX 32
+static bool anon_walk(struct vmsys *s, const struct page *p, pfn_t pfn,
+		      bool (*fn)(struct vmsys *, struct vma *, uint64_t, uint64_t *, void *), void *ctx)
+{
+	const struct anon_vma *av = (const struct anon_vma *)(uintptr_t)radix_get(&s->anon_vmas, p->owner);
+	if (!av)
+		return true; /* gone: no VMA is chained to it */
+	uint64_t index = page_index(p);
+	struct vma *cand[ANON_WALK_MAX];
+	unsigned pos[ANON_WALK_MAX], n = 0;
+	for (const struct avc *c = av->head; c; c = c->av_next) {
+		struct vma *v = c->vma;
+		if (index < v->pgoff || index >= v->pgoff + vma_pages(v))
+			continue;
+		bool dup = false; /* two chains of one VMA: visited once */
+		for (unsigned i = 0; i < n; i++)
+			dup |= cand[i] == v;
+		if (dup)
+			continue;
+		if (n == ANON_WALK_MAX)
+			return false;
+		pos[n] = UINT32_MAX;
+		cand[n++] = v;
+	}
+	if (!n)
+		return true;
+	unsigned k = 0, left = n;
+	for_each_live_task(s, t) {
+		if (!task_owns_mm(s, t))
+			continue;
+		for (unsigned i = 0; i < n; i++)
+			if (pos[i] == UINT32_MAX && cand[i]->mm == t->mm) {
+				pos[i] = k;
+				left--;
+			}
+		k++;
+		if (!left)
+			break;
+	}
+	/* insertion sort by (mm's place, address); an mm with no live
+	 * owner is not walked (UINT32_MAX sorts last and is skipped) */
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j && (pos[j] < pos[j - 1] ||
+					   (pos[j] == pos[j - 1] && cand[j]->start < cand[j - 1]->start)); j--) {
+			struct vma *tv = cand[j];
+			unsigned tp = pos[j];
+			cand[j] = cand[j - 1];
+			pos[j] = pos[j - 1];
+			cand[j - 1] = tv;
+			pos[j - 1] = tp;
+		}
+	for (unsigned i = 0; i < n && pos[i] != UINT32_MAX; i++)
+		if (!walk_one(s, cand[i], index, pfn, fn, ctx))
+			return true;
+	return true;
+}
+
 void rmap_walk(struct vmsys *s, pfn_t pfn,
 	       bool (*fn)(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx),
 	       void *ctx)
 {
 	struct page *p = spage(s, pfn);
+	if ((p->flags & PG_ANON) && !s->rmap_full_walk && anon_walk(s, p, pfn, fn, ctx))
+		return;
 	if (p->flags & PG_ANON) {
-		/* find the anon_vma by id through any mapping: pages keep the id;
-		 * the anon_vma list is reached from the VMAs of every mm */
+		/* more candidates than anon_walk() sorts (or the tests' full
+		 * walk): every VMA of every live mm, in order, tested for a
+		 * chain to the page's anon_vma */
 		for_each_live_task(s, t) {
 			if (!task_owns_mm(s, t))
 				continue; /* threads share an mm: visit it once */
@@ -176,4 +244,9 @@ void rmap_walk(struct vmsys *s, pfn_t pfn,
 				return;
 		return;
 	}
+}
+
+void vmsys_set_rmap_full_walk(struct vmsys *s, bool on)
+{
+	s->rmap_full_walk = on;
 }

@@ -315,6 +315,11 @@ bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_i
  * costs what is present in it, not its size. */
 bool vmsys_next_page(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t end);
 
+/* Tests: the reverse map of an anonymous page walks every VMA of every
+ * live mm instead of its anon_vma's chains (model/rmap.c; the same
+ * answers, which tests/unit/test_rmap.c compares). */
+void vmsys_set_rmap_full_walk(struct vmsys *s, bool on);
+
 /* Global counters (vmstat.h items) and memory totals in pages. */
 int64_t vmsys_vmstat(const struct vmsys *s, int item);
 struct vm_meminfo {
