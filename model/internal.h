@@ -251,6 +251,7 @@ struct vmsys {
 	/* struct vma storage (vma_ops.c): chunks of VMAs and a stack of the
 	 * free ones - the VMAs of all mms close together, so that walking an
 	 * mm's (fork, exit, vmsim check) stays in cache */
+	struct radix_pool pt_pool;  /* the empty page-table nodes and leaves (radix.h) */
 	struct vma_chunk *vma_chunks;
 	struct vma **vma_free;
 	size_t vma_nfree, vma_capfree, vma_nstored;

@@ -13,6 +13,7 @@ struct mm *mm_alloc(struct vmsys *s)
 	vma_tree_init(&mm->vmas);
 	radix_init(&mm->pt);
 	mm->pt.leaf_charge = &s->pm.nr_pt; /* PTE tables take frames */
+	mm->pt.pool = &s->pt_pool;
 	mm->mmap_base = s->default_mmap_base;
 	mm->users = 1;
 	mm->id = ++s->next_mm_id;

@@ -5,6 +5,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RADIX_POOL_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RADIX_POOL_OFF 1
+#endif
+#endif
+#ifndef RADIX_POOL_OFF
+#define RADIX_POOL_OFF 0
+#endif
+
+void radix_pool_init(struct radix_pool *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->off = RADIX_POOL_OFF || RUNNING_ON_VALGRIND;
+}
+
+void radix_pool_release(struct radix_pool *p)
+{
+	void **lists[2] = { &p->leaves, &p->nodes };
+	for (int i = 0; i < 2; i++)
+		while (*lists[i]) {
+			void *b = *lists[i];
+			*lists[i] = *(void **)b;
+			free(b);
+		}
+}
+
+/* A zeroed leaf (leaf) or node: the pool's, else a new one */
+static void *block_take(struct radix *r, bool leaf)
+{
+	void **head = r->pool ? (leaf ? &r->pool->leaves : &r->pool->nodes) : NULL;
+	if (head && *head) {
+		void *b = *head;
+		*head = *(void **)b;
+		*(void **)b = NULL; /* the link: the rest is zero already */
+		return b;
+	}
+	return vm_calloc(1, leaf ? sizeof(struct radix_leaf) : sizeof(struct radix_node));
+}
+
+/* An empty (all zero) leaf or node given back */
+static void block_give(struct radix *r, void *b, bool leaf)
+{
+	if (!r->pool || r->pool->off) {
+		free(b);
+		return;
+	}
+	void **head = leaf ? &r->pool->leaves : &r->pool->nodes;
+	*(void **)b = *head;
+	*head = b;
+}
+
 void radix_init(struct radix *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -34,8 +95,10 @@ void radix_destroy(struct radix *r)
 	if (r->leaf_charge)
 		*r->leaf_charge -= r->nleaves;
 	uint64_t *charge = r->leaf_charge;
+	struct radix_pool *pool = r->pool;
 	radix_init(r);
 	r->leaf_charge = charge;
+	r->pool = pool;
 }
 
 static inline unsigned idx(uint64_t key, int level)
@@ -126,19 +189,19 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 	}
 	struct radix_leaf *leaf = find_leaf(r, key);
 	if (!leaf) {
-		if (!r->root && !(r->root = vm_calloc(1, sizeof(struct radix_node))))
+		if (!r->root && !(r->root = block_take(r, false)))
 			return -1;
 		struct radix_node *n = r->root;
 		for (int level = 0; level < 2; level++) {
 			struct radix_node **child = (struct radix_node **)&n->slot[idx(key, level)];
 			if (!*child) {
-				if (!(*child = vm_calloc(1, sizeof(struct radix_node))))
+				if (!(*child = block_take(r, false)))
 					return -1;
 				n->used++;
 			}
 			n = *child;
 		}
-		if (!(leaf = vm_calloc(1, sizeof(struct radix_leaf))))
+		if (!(leaf = block_take(r, true)))
 			return -1;
 		n->slot[idx(key, 2)] = leaf;
 		n->used++;
@@ -188,7 +251,7 @@ void radix_clear(struct radix *r, uint64_t key)
 	}
 	if (r->hint && r->hint[(key >> RADIX_BITS) % RADIX_HINTS].leaf == leaf)
 		r->hint[(key >> RADIX_BITS) % RADIX_HINTS] = (struct radix_hint){ UINT64_MAX, NULL };
-	free(leaf);
+	block_give(r, leaf, true);
 	r->nleaves--;
 	if (r->leaf_charge)
 		(*r->leaf_charge)--;
@@ -197,11 +260,11 @@ void radix_clear(struct radix *r, uint64_t key)
 		if (--path[level]->used)
 			break;
 		if (level == 0) {
-			free(r->root);
+			block_give(r, r->root, false);
 			r->root = NULL;
 		} else {
-			free(path[level]);
 			path[level - 1]->slot[idx(key, level - 1)] = NULL;
+			block_give(r, path[level], false);
 		}
 	}
 }
@@ -212,48 +275,66 @@ bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 	if (last > RADIX_KEY_MAX)
 		last = RADIX_KEY_MAX;
 	while (k <= last) {
-		struct radix_node *n = r->root;
-		int level = 0;
-		uint64_t span = 0;
+		struct radix_leaf *leaf = NULL;
 		if ((k >> RADIX_BITS) == r->cache_base) {
-			n = (struct radix_node *)r->cache_leaf; /* a walk in order: no descent */
-			level = 3;
-		}
-		for (; n && level < 3; level++) {
-			void *child = n->slot[idx(k, level)];
-			if (!child)
-				break;
-			n = child;
-		}
-		if (level == 3) {
-			struct radix_leaf *leaf = (struct radix_leaf *)n;
+			leaf = r->cache_leaf; /* a walk in order: no descent */
+		} else {
+			/* descend; a missing child sends k on to the next child of
+			 * the same node, an exhausted node to the next range of its
+			 * parent (from the root again: once per node passed) */
+			struct radix_node *n = r->root;
+			if (!n)
+				return false;
+			int level = 0;
+			while (level < 3) {
+				unsigned i = idx(k, level);
+				void *child = n->slot[i];
+				if (!child) {
+					unsigned shift = RADIX_BITS * (3 - level);
+					while (++i < RADIX_FAN && !n->slot[i])
+						;
+					uint64_t above = k >> shift >> RADIX_BITS; /* the node's own range */
+					if (i == RADIX_FAN) {
+						if (level == 0)
+							return false;
+						k = (above + 1) << RADIX_BITS << shift;
+						break;
+					}
+					k = ((above << RADIX_BITS) | i) << shift;
+					if (k > last)
+						return false;
+					child = n->slot[i];
+				}
+				if (level == 2) {
+					leaf = child;
+					break;
+				}
+				n = child;
+				level++;
+			}
+			if (!leaf)
+				continue; /* k moved past an exhausted node */
 			r->cache_base = k >> RADIX_BITS;
 			r->cache_leaf = leaf;
-			for (unsigned i = (unsigned)(k & (RADIX_FAN - 1)); i < RADIX_FAN; i++, k++) {
-				/* eight empty slots at a time while they are all below last */
-				while (!(i & 7) && k + 7 <= last &&
-				       !(leaf->v[i] | leaf->v[i + 1] | leaf->v[i + 2] | leaf->v[i + 3] |
-					 leaf->v[i + 4] | leaf->v[i + 5] | leaf->v[i + 6] | leaf->v[i + 7])) {
-					i += 8;
-					k += 8;
-					if (i == RADIX_FAN)
-						goto next_leaf;
-				}
-				if (k > last)
-					return false;
-				if (leaf->v[i]) {
-					*key = k;
-					return true;
-				}
-			}
-		next_leaf:
-			continue; /* k now starts the next leaf */
 		}
-		/* no child at this level: skip the whole subtree */
-		span = 1ULL << (RADIX_BITS * (3 - level));
-		k = (k & ~(span - 1)) + span;
-		if (!n)
-			return false;
+		for (unsigned i = (unsigned)(k & (RADIX_FAN - 1)); i < RADIX_FAN; i++, k++) {
+			/* eight empty slots at a time while they are all below last */
+			while (!(i & 7) && k + 7 <= last &&
+			       !(leaf->v[i] | leaf->v[i + 1] | leaf->v[i + 2] | leaf->v[i + 3] | leaf->v[i + 4] |
+				 leaf->v[i + 5] | leaf->v[i + 6] | leaf->v[i + 7])) {
+				i += 8;
+				k += 8;
+				if (i == RADIX_FAN)
+					goto next_leaf;
+			}
+			if (k > last)
+				return false;
+			if (leaf->v[i]) {
+				*key = k;
+				return true;
+			}
+		}
+	next_leaf:; /* k now starts the next leaf */
 	}
 	return false;
 }

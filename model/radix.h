@@ -43,6 +43,18 @@ struct radix_hint {
 	struct radix_leaf *leaf;
 };
 
+/* Empty leaves and nodes kept for the radixes that share the pool (a
+ * machine's page tables, which fork and exit make and free by the
+ * thousand): a node or leaf is freed only when empty, so a store takes one
+ * back without clearing 4 KiB again.  Off (every block to free()) under
+ * valgrind and ASan, which then see each block come and go. */
+struct radix_pool {
+	void *leaves, *nodes;     /* lists linked through the first word */
+	bool off;
+};
+void radix_pool_init(struct radix_pool *p);
+void radix_pool_release(struct radix_pool *p); /* free what it holds */
+
 struct radix {
 	struct radix_node *root;
 	uint64_t count;           /* non-zero values stored */
@@ -52,6 +64,7 @@ struct radix {
 	uint64_t nleaves;
 	uint64_t *leaf_charge;    /* if set, counts the leaves too (page tables:
 				   * the frames PTE tables take, struct physmem) */
+	struct radix_pool *pool;  /* if set, where empty leaves and nodes go and come from */
 };
 
 void radix_init(struct radix *r);

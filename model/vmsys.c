@@ -156,6 +156,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->stat.v[NR_FREE_PAGES] = (int64_t)s->pm.nr_free;
 	radix_init(&s->numa_cpupid);
 	radix_init(&s->anon_vmas);
+	radix_pool_init(&s->pt_pool);
 	lru_init(&s->lru);
 	s->swap_total = c->swap >> PAGE_SHIFT;
 	if (s->swap_total) {
@@ -200,6 +201,7 @@ void vmsys_free(struct vmsys *s)
 	radix_destroy(&s->numa_cpupid);
 	radix_destroy(&s->anon_vmas);
 	vma_storage_release(s);
+	radix_pool_release(&s->pt_pool);
 	free(s->ra_tab);
 	physmem_destroy(&s->pm);
 	free(s);

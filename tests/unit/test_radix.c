@@ -1,0 +1,116 @@
+/*
+ * test_radix.c - radix_next() against a plain sorted list of the keys
+ * stored: the first key at or after a start, up to a last, over sparse
+ * maps whose keys spread over every level of the tree (a key per leaf, a
+ * run of keys, keys near 2^36), after stores and removals that free
+ * leaves and nodes.  radix_next() skips empty slots eight at a time,
+ * missing children by scanning their node, and exhausted nodes by their
+ * parent's next range: each of those edges is hit here.
+ */
+#include "check_run.h"
+#include <check.h>
+#include <stdlib.h>
+
+#include "radix.h"
+
+#define NKEYS 4000
+
+static uint64_t rng = 88172645463325252ULL;
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* a key from one of a few shapes of sparse map */
+static uint64_t pick_key(unsigned shape)
+{
+	uint64_t r = next_rand();
+	switch (shape) {
+	case 0: return r & RADIX_KEY_MAX;                          /* anywhere */
+	case 1: return 0x7f0000000ULL + (r % 4096);                /* a dense arena */
+	case 2: return (r % 64) << 18 | (r >> 40) % 3;             /* one key or so per level-2 node */
+	default: return RADIX_KEY_MAX - (r % 1024);                /* the top of the key space */
+	}
+}
+
+static bool *present;
+static uint64_t *keys;
+
+static uint64_t brute_next(size_t n, uint64_t from, uint64_t last, bool *found)
+{
+	uint64_t best = UINT64_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (present[i] && keys[i] >= from && keys[i] <= last && keys[i] < best)
+			best = keys[i];
+	*found = best != UINT64_MAX;
+	return best;
+}
+
+START_TEST(next_finds_what_a_scan_of_the_keys_finds)
+{
+	keys = calloc(NKEYS, sizeof(*keys));
+	present = calloc(NKEYS, sizeof(*present));
+	ck_assert(keys && present);
+	for (unsigned round = 0; round < 40; round++) {
+		struct radix r;
+		radix_init(&r);
+		size_t n = 1 + next_rand() % NKEYS;
+		for (size_t i = 0; i < n; i++) {
+			keys[i] = pick_key((unsigned)(next_rand() % 4));
+			present[i] = true;
+			ck_assert_int_eq(radix_set(&r, keys[i], i + 1), 0);
+		}
+		/* remove about half: leaves and nodes go when empty */
+		for (size_t i = 0; i < n; i++)
+			if (next_rand() & 1) {
+				radix_clear(&r, keys[i]);
+				for (size_t j = 0; j < n; j++)
+					if (keys[j] == keys[i])
+						present[j] = false;
+			}
+		unsigned bad = 0;
+		for (unsigned q = 0; q < 3000; q++) {
+			uint64_t from = (q & 1) ? keys[next_rand() % n] - (next_rand() % 3) : pick_key(q % 4);
+			from &= RADIX_KEY_MAX;
+			uint64_t last = (q % 3 == 0) ? RADIX_KEY_MAX : from + next_rand() % (1u << (next_rand() % 30));
+			bool want_found, got_found;
+			uint64_t want = brute_next(n, from, last, &want_found), got = from;
+			got_found = radix_next(&r, &got, last);
+			if (got_found != want_found || (got_found && got != want))
+				bad++;
+			ck_assert_msg(!bad, "round %u: radix_next(0x%llx, last 0x%llx) = %d 0x%llx, want %d 0x%llx",
+				      round, (unsigned long long)from, (unsigned long long)last, got_found,
+				      (unsigned long long)got, want_found, (unsigned long long)want);
+		}
+		/* a full walk visits each key once, in order */
+		uint64_t k = 0, prev = 0, seen = 0;
+		bool first = true;
+		while (radix_next(&r, &k, RADIX_KEY_MAX)) {
+			ck_assert(first || k > prev);
+			first = false;
+			prev = k;
+			seen++;
+			if (k == RADIX_KEY_MAX)
+				break;
+			k++;
+		}
+		ck_assert_uint_eq(seen, r.count);
+		radix_destroy(&r);
+	}
+	free(keys);
+	free(present);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("radix");
+	TCase *tc = tcase_create("next");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, next_finds_what_a_scan_of_the_keys_finds);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
