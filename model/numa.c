@@ -345,6 +345,20 @@ static bool numa_tick(struct vmsys *s, struct task *t, uint64_t *ptes)
 	return task_numa_work(s, t, ptes);
 }
 
+/* The ticks from now, at most max, that end at numa_tick()'s first test
+ * (the runtime not past the node stamp's period): in them only the clock
+ * and the task's runtime move, so they are taken at once. */
+static uint64_t numa_quiet_ticks(struct vmsys *s, struct task *t, uint64_t max)
+{
+	uint64_t due = t->numa_node_stamp_ns + (uint64_t)t->numa_scan_period * 1000000u;
+	uint64_t n = t->numa_runtime_ns < due ? (due - t->numa_runtime_ns) / TICK_NS : 0;
+	if (n > max)
+		n = max;
+	s->jiffies += n;
+	t->numa_runtime_ns += n * TICK_NS;
+	return n;
+}
+
 /* The longest a pass can be away: a node_stamp period and a next-scan
  * period, each at most scan_period_max (60 s), and the scan delay. */
 #define NUMA_SCAN_MAX_TICKS (3 * SCAN_PERIOD_MAX_MS / MS_PER_TICK)
@@ -353,9 +367,13 @@ int64_t vm_numa_scan(struct vmsys *s, struct task *t)
 {
 	s->nevents = 0;
 	uint64_t ptes = 0;
-	for (unsigned i = 0; i < NUMA_SCAN_MAX_TICKS; i++)
+	for (uint64_t i = 0; i < NUMA_SCAN_MAX_TICKS; i++) {
+		i += numa_quiet_ticks(s, t, NUMA_SCAN_MAX_TICKS - i);
+		if (i == NUMA_SCAN_MAX_TICKS)
+			break;
 		if (numa_tick(s, t, &ptes))
 			return (int64_t)ptes;
+	}
 	/* unreachable by the bound above; the pass still runs, as the
 	 * trace says it did */
 	return (int64_t)numa_pass(s, t);
@@ -367,8 +385,12 @@ int64_t vm_numa_run(struct vmsys *s, struct task *t, uint64_t ms)
 	if (ms > NUMA_RUN_MAX_MS)
 		return -KERR_EINVAL;
 	uint64_t ptes = 0, passes = 0;
-	for (uint64_t i = ms_to_jiffies(ms); i; i--)
+	for (uint64_t i = ms_to_jiffies(ms); i; i--) {
+		i -= numa_quiet_ticks(s, t, i);
+		if (!i)
+			break;
 		passes += numa_tick(s, t, &ptes);
+	}
 	return (int64_t)passes;
 }
 
