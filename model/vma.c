@@ -184,9 +184,12 @@ static struct vma *rotate_right(struct vma_tree *t, struct vma *x)
 	return y;
 }
 
+/* Up from n after one insert or erase below it, until a subtree's height
+ * is what its parent knew: nothing above can have changed then. */
 static void rebalance(struct vma_tree *t, struct vma *n)
 {
 	while (n) {
+		int was = n->height;
 		update(n);
 		int bal = height(n->left) - height(n->right);
 		if (bal > 1) {
@@ -198,6 +201,8 @@ static void rebalance(struct vma_tree *t, struct vma *n)
 				rotate_right(t, n->right);
 			n = rotate_left(t, n);
 		}
+		if (n->height == was)
+			break;
 		n = n->parent;
 	}
 }
