@@ -88,6 +88,7 @@ struct check_inv {
 	struct vma_memo memo[64];
 	unsigned nmemo;
 	bool full_walks;       /* never reuse a memo (check_inv_set_full_walks()) */
+	uint32_t quiet;        /* rules whose messages no one reads (check_inv_set_quiet()) */
 	char msg[INV_NR][320];
 };
 
@@ -113,6 +114,11 @@ struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask)
 void check_inv_set_full_walks(struct check_inv *ci, bool on)
 {
 	ci->full_walks = on;
+}
+
+void check_inv_set_quiet(struct check_inv *ci, uint32_t mask)
+{
+	ci->quiet = mask;
 }
 
 void check_inv_free(struct check_inv *ci)
@@ -319,7 +325,7 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 
 #define FAILV(id, ...)                                                      \
 	do {                                                                \
-		if (!(viol & (1u << (id))))                                 \
+		if (!((viol | ci->quiet) & (1u << (id))))                   \
 			snprintf(ci->msg[id], sizeof(ci->msg[id]), __VA_ARGS__); \
 		viol |= 1u << (id);                                         \
 	} while (0)
@@ -345,18 +351,23 @@ static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo 
 	uint64_t locked = 0, n = 0, prev_end = 0;
 	bool bad = false; /* a rule failed here (viol may hold its bit already) */
 	m->nr = 0;
+	/* in locals: the loop's stores (the failure messages) would make the
+	 * compiler load them again for every VMA */
+	const bool tree = ON(INV_VMA_TREE);
+	const vm_flags_t lockbits = ci->lockbits, never = ci->never;
 	for (const struct vma *v = mm->vmas.first; v; v = v->next) {
 		n++;
-		if (ON(INV_VMA_TREE)) {
-			if (v->start >= v->end || (v->start & ~PAGE_MASK) || (v->end & ~PAGE_MASK))
+		uint64_t start = v->start, end = v->end;
+		if (tree && (start >= end || ((start | end) & ~PAGE_MASK) || start < prev_end)) {
+			if (start >= end || (start & ~PAGE_MASK) || (end & ~PAGE_MASK))
 				FAILW(INV_VMA_TREE, "pid %d: malformed VMA [0x%llx, 0x%llx)", t->pid,
-				      ULL(v->start), ULL(v->end));
-			if (v->start < prev_end)
+				      ULL(start), ULL(end));
+			if (start < prev_end)
 				FAILW(INV_VMA_TREE, "pid %d: VMA [0x%llx, 0x%llx) overlaps or precedes its predecessor ending at 0x%llx",
-				      t->pid, ULL(v->start), ULL(v->end), ULL(prev_end));
+				      t->pid, ULL(start), ULL(end), ULL(prev_end));
 		}
-		prev_end = v->end;
-		if (!vma_locked(ci, v))
+		prev_end = end;
+		if (!(v->flags & lockbits) || (v->flags & never)) /* vma_locked() */
 			continue;
 		locked += vma_pages(v);
 		if (grow((void **)&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))

@@ -64,6 +64,10 @@ void check_inv_before_next(struct check_inv *ci, const struct event *ev);
 /* Returns the set of invariants violated after ev (bit i = enum inv_id i);
  * the first violation of each is described in check_inv_msg(ci, i). */
 uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const struct outcome *out);
+/* The rules of mask are still checked and reported in check_inv_after()'s
+ * result, but their messages are not written (check_inv_msg() is stale
+ * for them): vmsim check's runs want a rule's message the first time only. */
+void check_inv_set_quiet(struct check_inv *ci, uint32_t mask);
 /* on: walk every mm's VMAs after every event.  Off (the default), an
  * after-check reuses the last walk of each mm the event could not have
  * changed the VMAs of (another process's, or any after an access) and

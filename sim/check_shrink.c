@@ -78,6 +78,7 @@ int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, str
 					snprintf(ro->msg[k], sizeof(ro->msg[k]), "%s", check_inv_msg(ci, k));
 				}
 			ro->viol |= fresh;
+			check_inv_set_quiet(ci, ro->viol); /* their messages are taken */
 			if ((ro->viol & p->mask) == p->mask)
 				break; /* nothing left to find */
 		}
