@@ -542,6 +542,23 @@ static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
 	return viol;
 }
 
+/* Whether the kernel's implementation of the call may take the mmap lock
+ * for writing, which every change to a VMA needs; the calls that never do
+ * (reclaim reads VMAs under the rmap locks, NUMA scanning under the read
+ * lock, the others touch no VMA) leave the caller's VMAs to the memo,
+ * like an access: a moved total_vm or map_count still walks them */
+static bool takes_mmap_write_lock(enum sysno sys)
+{
+	switch (sys) {
+	case SYS_RECLAIM: case SYS_DROP_CACHES: case SYS_PRLIMIT64: case SYS_CAPSET: case SYS_READ:
+	case SYS_PREAD64: case SYS_WRITE: case SYS_PWRITE64: case SYS_NUMA_SCAN: case SYS_NUMA_NODE:
+	case SYS_NUMA_RUN:
+		return false;
+	default:
+		return true;
+	}
+}
+
 uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const struct outcome *out)
 {
 	struct vmsys *s = ci->s;
@@ -557,10 +574,11 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	ci->nnx = 0;
 	/* Which mms the event may have changed the VMAs of: a call, its
 	 * caller's (an access only by growing a stack, which moves total_vm:
-	 * check_mm() sees that) and those it makes (fork, execve: no memo
-	 * yet); an event that is not a call is not looked into: every mm */
+	 * check_mm() sees that; a call only if it may take the mmap write
+	 * lock) and those it makes (fork, execve: no memo yet); an event that
+	 * is not a call is not looked into: every mm */
 	bool all = ev->type != EV_CALL;
-	uint32_t dirty = ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT ? 0 : ci->caller_mm;
+	uint32_t dirty = ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT || !takes_mmap_write_lock(ev->sys) ? 0 : ci->caller_mm;
 	for (unsigned i = 0; i < ci->nmemo; i++)
 		ci->memo[i].seen = false;
 	for (struct task *t = s->live_head; t; t = t->live_next)

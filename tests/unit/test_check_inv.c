@@ -7,8 +7,9 @@
  * The fast before-check takes the locked-never-reclaimed snapshot and the
  * caller's locked pages from the walk of the previous after-check instead
  * of walking the machine again; the fast after-check walks an mm's VMAs
- * again only after a call that is not an access, or when total_vm or
- * map_count moved (a stack grown).  Two checkers watch the same generated
+ * again only after a call that is not an access and may take the mmap
+ * write lock (not reclaim, NUMA scans, limits, file I/O), or when
+ * total_vm or map_count moved (a stack grown).  Two checkers watch the same generated
  * runs on the same machine, one with each before-check: after every step
  * they must report the same violated invariants with the same messages.
  * The runs are long enough (2,000 steps) for forks, exits, OOM kills,
