@@ -152,9 +152,6 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index, bool 
 	return pfn;
 }
 
-/* Add a page for index to the cache: *major says whether it had to be read
- * from disk; a shadow there is judged (workingset_refault()), and the page
- * joins the LRU through the lru_add batch (filemap_add_folio()). */
 bool shmem_index_swapped(struct file *f, uint64_t index)
 {
 	return f->shmem && radix_get(&f->swapped, index);
@@ -227,6 +224,10 @@ static pfn_t shmem_swap_in(struct vmsys *s, struct file *f, uint64_t index, bool
 	return pfn;
 }
 
+/* Add a page for index to the cache: *major says whether it had to be read
+ * from disk (or from swap, for shmem); a shadow there is judged
+ * (workingset_refault()), and the page joins the LRU through the lru_add
+ * batch (filemap_add_folio()). */
 pfn_t file_add_page_for(struct vmsys *s, struct file *f, uint64_t index, bool *major, bool for_write)
 {
 	if (shmem_index_swapped(f, index))
