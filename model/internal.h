@@ -6,8 +6,8 @@
  *
  * Owns: the machine, processes, address spaces, files and the functions the
  *   model modules call in each other.
- * May call: hitmap, kerr, lru, page, radix, semantics, tracepoint, vma, vmflags, vmstat,
- *   vmsys, workingset.
+ * May call: hitmap, kerr, lru, objpool, page, radix, semantics, tracepoint, vma, vmflags,
+ *   vmstat, vmsys, workingset.
  */
 #ifndef VMSIM_INTERNAL_H
 #define VMSIM_INTERNAL_H
@@ -18,6 +18,7 @@
 #include "kerr.h"
 #include "hitmap.h"
 #include "lru.h"
+#include "objpool.h"
 #include "page.h"
 #include "radix.h"
 #include "semantics.h"
@@ -248,13 +249,11 @@ struct vmsys {
 	struct radix anon_vmas;
 	bool rmap_full_walk;       /* rmap_walk() of an anon page tests every VMA
 				    * (vmsys_set_rmap_full_walk(): tests) */
-	/* struct vma storage (vma_ops.c): chunks of VMAs and a stack of the
-	 * free ones - the VMAs of all mms close together, so that walking an
-	 * mm's (fork, exit, vmsim check) stays in cache */
 	struct radix_pool pt_pool;  /* the empty page-table nodes and leaves (radix.h) */
-	struct vma_chunk *vma_chunks;
-	struct vma **vma_free;
-	size_t vma_nfree, vma_capfree, vma_nstored;
+	/* where VMAs, their anon_vma chains and anon_vmas live (objpool.h):
+	 * those of all mms close together, so that walking an mm's (fork,
+	 * exit, the rmap, vmsim check) stays in cache */
+	struct objpool vma_pool, avc_pool, anon_vma_pool;
 	/* the readahead state of each open file description, by its id (ofd 0:
 	 * a mapping without one, e.g. a VMA the process had before the trace) */
 	struct file_ra *ra_tab;
@@ -325,7 +324,6 @@ bool mlock_future_ok(struct vmsys *s, struct task *t, vm_flags_t flags, uint64_t
 /* vma_ops.c: creation, split, merge (mm/vma.c) */
 struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 		    vm_flags_t flags, struct file *f, uint64_t pgoff);
-void vma_storage_release(struct vmsys *s); /* the chunks, once every VMA is freed */
 void vma_link(struct vmsys *s, struct mm *mm, struct vma *v);
 void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v);
 /* free a VMA that vma_new() made and nothing linked yet */

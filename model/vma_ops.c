@@ -15,102 +15,12 @@
 #include "alloc.h"
 #include "internal.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#endif
-#endif
-#ifndef VALGRIND_MALLOCLIKE_BLOCK
-#define VALGRIND_MALLOCLIKE_BLOCK(addr, size, rz, zeroed) ((void)0)
-#define VALGRIND_FREELIKE_BLOCK(addr, rz) ((void)0)
-#define VALGRIND_MAKE_MEM_NOACCESS(addr, size) ((void)0)
-#endif
-
 static void absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b);
-
-/* ------------------------------------------------------------ storage */
-
-/* VMAs come from chunks of VMA_CHUNK, not one malloc() each: a walk of an
- * mm's VMAs (fork, exit, the check's VMA rules) then reads memory that
- * holds VMAs only - 13% of a 200,000-step vmsim check run.  valgrind
- * sees each VMA as a heap block of its own (leaks, use after free); an
- * ASan build takes each from calloc() as before. */
-#if defined(__SANITIZE_ADDRESS__)
-#define VMA_STORAGE_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define VMA_STORAGE_MALLOC 1
-#endif
-#endif
-
-#define VMA_CHUNK 64
-struct vma_chunk {
-	struct vma_chunk *next;
-	struct vma v[VMA_CHUNK];
-};
-
-static struct vma *vma_alloc(struct vmsys *s)
-{
-#ifdef VMA_STORAGE_MALLOC
-	(void)s;
-	return vm_calloc(1, sizeof(struct vma));
-#else
-	if (!s->vma_nfree) {
-		/* room on the stack for every VMA stored first, so that freeing
-		 * one never allocates */
-		void *st = vm_grow(s->vma_free, &s->vma_capfree, s->vma_nstored + VMA_CHUNK,
-				   sizeof(*s->vma_free));
-		if (!st)
-			return NULL;
-		s->vma_free = st;
-		struct vma_chunk *c = vm_malloc(sizeof(*c));
-		if (!c)
-			return NULL;
-		c->next = s->vma_chunks;
-		s->vma_chunks = c;
-		s->vma_nstored += VMA_CHUNK;
-		for (unsigned i = VMA_CHUNK; i--;) {
-			VALGRIND_MAKE_MEM_NOACCESS(&c->v[i], sizeof(c->v[i])); /* not handed out yet */
-			s->vma_free[s->vma_nfree++] = &c->v[i];
-		}
-	}
-	struct vma *v = s->vma_free[--s->vma_nfree];
-	VALGRIND_MALLOCLIKE_BLOCK(v, sizeof(*v), 0, 1);
-	memset(v, 0, sizeof(*v));
-	return v;
-#endif
-}
-
-static void vma_release(struct vmsys *s, struct vma *v)
-{
-#ifdef VMA_STORAGE_MALLOC
-	(void)s;
-	free(v);
-#else
-	VALGRIND_FREELIKE_BLOCK(v, 0);
-	s->vma_free[s->vma_nfree++] = v;
-#endif
-}
-
-void vma_storage_release(struct vmsys *s)
-{
-	while (s->vma_chunks) {
-		struct vma_chunk *n = s->vma_chunks->next;
-		free(s->vma_chunks);
-		s->vma_chunks = n;
-	}
-	free(s->vma_free);
-	s->vma_free = NULL;
-	s->vma_nfree = s->vma_capfree = s->vma_nstored = 0;
-}
 
 struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 		    vm_flags_t flags, struct file *f, uint64_t pgoff)
 {
-	struct vma *v = vma_alloc(s);
+	struct vma *v = objpool_get(&s->vma_pool);
 	if (!v)
 		return NULL;
 	v->start = start;
@@ -166,7 +76,7 @@ void unlink_anon_vmas(struct vmsys *s, struct vma *v)
 			av->head = c->av_next;
 		if (c->av_next)
 			c->av_next->av_prev = c->av_prev;
-		free(c);
+		objpool_put(&s->avc_pool, c);
 		anon_vma_put(s, av);
 		c = next;
 	}
@@ -187,7 +97,7 @@ void vma_free_unlinked(struct vmsys *s, struct vma *v)
 	if (v->file)
 		file_put(s, v->file);
 	unlink_anon_vmas(s, v);
-	vma_release(s, v);
+	objpool_put(&s->vma_pool, v);
 }
 
 void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v)
@@ -199,14 +109,14 @@ void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v)
 		file_put(s, v->file);
 	}
 	unlink_anon_vmas(s, v);
-	vma_release(s, v);
+	objpool_put(&s->vma_pool, v);
 }
 
 /* ------------------------------------------------------------ anon_vma */
 
-static int avc_link(struct vma *v, struct anon_vma *av)
+static int avc_link(struct vmsys *s, struct vma *v, struct anon_vma *av)
 {
-	struct avc *c = vm_calloc(1, sizeof(*c));
+	struct avc *c = objpool_get(&s->avc_pool);
 	if (!c)
 		return -KERR_ENOMEM;
 	c->vma = v;
@@ -226,7 +136,7 @@ void anon_vma_put(struct vmsys *s, struct anon_vma *av)
 {
 	if (--av->refs == 0) {
 		radix_clear(&s->anon_vmas, av->id);
-		free(av);
+		objpool_put(&s->anon_vma_pool, av);
 	}
 }
 
@@ -259,24 +169,24 @@ int anon_vma_prepare(struct vmsys *s, struct vma *v)
 		return 0;
 	struct anon_vma *reuse = find_mergeable_anon_vma(v);
 	if (reuse) {
-		if (avc_link(v, reuse))
+		if (avc_link(s, v, reuse))
 			return -KERR_ENOMEM;
 		v->anon_vma = reuse;
 		reuse->refs++;
 		return 0;
 	}
-	struct anon_vma *av = vm_calloc(1, sizeof(*av));
+	struct anon_vma *av = objpool_get(&s->anon_vma_pool);
 	if (!av)
 		return -KERR_ENOMEM;
 	av->id = ++s->next_anon_id;
 	av->refs = 1; /* held by v->anon_vma */
 	if (radix_set(&s->anon_vmas, av->id, (uint64_t)(uintptr_t)av)) {
-		free(av);
+		objpool_put(&s->anon_vma_pool, av);
 		return -KERR_ENOMEM;
 	}
-	if (avc_link(v, av)) {
+	if (avc_link(s, v, av)) {
 		radix_clear(&s->anon_vmas, av->id);
-		free(av);
+		objpool_put(&s->anon_vma_pool, av);
 		return -KERR_ENOMEM;
 	}
 	v->anon_vma = av;
@@ -293,7 +203,7 @@ int anon_vma_clone(struct vmsys *s, struct vma *dst, const struct vma *src)
 	for (struct avc *c = src->avc_list; c && n < 64; c = c->vma_next)
 		avs[n++] = c->av;
 	while (n--)
-		if (avc_link(dst, avs[n]))
+		if (avc_link(s, dst, avs[n]))
 			return -KERR_ENOMEM;
 	dst->anon_vma = src->anon_vma;
 	if (dst->anon_vma)

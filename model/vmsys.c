@@ -157,6 +157,9 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	radix_init(&s->numa_cpupid);
 	radix_init(&s->anon_vmas);
 	radix_pool_init(&s->pt_pool);
+	objpool_init(&s->vma_pool, sizeof(struct vma));
+	objpool_init(&s->avc_pool, sizeof(struct avc));
+	objpool_init(&s->anon_vma_pool, sizeof(struct anon_vma));
 	lru_init(&s->lru);
 	s->swap_total = c->swap >> PAGE_SHIFT;
 	if (s->swap_total) {
@@ -200,7 +203,9 @@ void vmsys_free(struct vmsys *s)
 	free(s->swap_shadow);
 	radix_destroy(&s->numa_cpupid);
 	radix_destroy(&s->anon_vmas);
-	vma_storage_release(s);
+	objpool_release(&s->vma_pool);
+	objpool_release(&s->avc_pool);
+	objpool_release(&s->anon_vma_pool);
 	radix_pool_release(&s->pt_pool);
 	free(s->ra_tab);
 	physmem_destroy(&s->pm);
