@@ -120,6 +120,14 @@ struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
 	return f;
 }
 
+struct file *file_of_page(struct vmsys *s, const struct page *p)
+{
+	for (struct file *f = s->files; f; f = f->next_file)
+		if (f->id == p->owner)
+			return f;
+	return NULL;
+}
+
 pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index)
 {
 	(void)s;
@@ -196,7 +204,6 @@ bool shmem_swap_out(struct vmsys *s, struct file *f, pfn_t pfn)
 	p->flags &= ~PG_DIRTY;
 	p->owner = 0;
 	p->refcount--; /* the cache's reference */
-	count_vm(s, PSWPOUT, 1);
 	return true;
 }
 

@@ -406,6 +406,8 @@ struct file *file_lookup_fd(struct task *t, int64_t fd, struct fd_entry **ent);
 void file_get(struct file *f);
 void file_put(struct vmsys *s, struct file *f);
 pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
+/* The file whose page cache holds the (non-anonymous) page p, or NULL */
+struct file *file_of_page(struct vmsys *s, const struct page *p);
 pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
 /* The same for a page added to be written (for_write: grab_cache_page_write_begin()'s
  * __GFP_WRITE) or read. */

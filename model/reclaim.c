@@ -231,13 +231,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 		put_page(s, pfn); /* isolation reference */
 		VERDICT(TPR_RECLAIMED, true);
 	}
-	struct file *f = NULL;
-	if (!anon)
-		for (struct file *g = s->files; g; g = g->next_file)
-			if (g->id == p->owner) {
-				f = g;
-				break;
-			}
+	struct file *f = anon ? NULL : file_of_page(s, p);
 	if (!anon && (p->flags & PG_SWAPBACKED) && (p->flags & PG_DIRTY)) {
 		/* pageout() of dirty shmem, which is not file-LRU, so memcg
 		 * reclaim writes it too: shmem_writepage() to swap (file.c);
@@ -248,6 +242,7 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 			putback(s, pfn, true, false);
 			VERDICT(TPR_NO_SWAP, false);
 		}
+		count_vm(s, PSWPOUT, 1);
 		count_vm(s, PGSTEAL_ANON, 1);
 		put_page(s, pfn); /* isolation reference */
 		VERDICT(TPR_RECLAIMED, true);

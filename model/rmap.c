@@ -236,14 +236,10 @@ void rmap_walk(struct vmsys *s, pfn_t pfn,
 		}
 		return;
 	}
-	for (struct file *f = s->files; f; f = f->next_file) {
-		if (f->id != p->owner)
-			continue;
-		for (struct vma *v = f->i_mmap; v; v = v->file_next)
-			if (!walk_one(s, v, page_index(p), pfn, fn, ctx))
-				return;
-		return;
-	}
+	struct file *f = file_of_page(s, p);
+	for (struct vma *v = f ? f->i_mmap : NULL; v; v = v->file_next)
+		if (!walk_one(s, v, page_index(p), pfn, fn, ctx))
+			return;
 }
 
 void vmsys_set_rmap_full_walk(struct vmsys *s, bool on)

@@ -351,10 +351,7 @@ static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo 
 	uint64_t locked = 0, n = 0, prev_end = 0;
 	bool bad = false; /* a rule failed here (viol may hold its bit already) */
 	m->nr = 0;
-	/* in locals: the loop's stores (the failure messages) would make the
-	 * compiler load them again for every VMA */
 	const bool tree = ON(INV_VMA_TREE);
-	const vm_flags_t lockbits = ci->lockbits, never = ci->never;
 	for (const struct vma *v = mm->vmas.first; v; v = v->next) {
 		n++;
 		uint64_t start = v->start, end = v->end;
@@ -367,7 +364,7 @@ static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo 
 				      t->pid, ULL(start), ULL(end), ULL(prev_end));
 		}
 		prev_end = end;
-		if (!(v->flags & lockbits) || (v->flags & never)) /* vma_locked() */
+		if (!vma_locked(ci, v))
 			continue;
 		locked += vma_pages(v);
 		if (grow((void **)&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))
