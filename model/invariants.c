@@ -126,7 +126,10 @@ static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len,
 	hitmap_walk(&t->mm->hm, s->pt_gen, check_hit, &hc);
 	nv = hc.nv;
 	struct mm *mm = t->mm;
-	uint64_t n = 0, locked = 0, prev_end = 0;
+	uint64_t n = 0, locked = 0, prev_end = 0, where;
+	if (!radix_verify(&mm->pt, &where))
+		FAIL("page-table: pid %d: the table's occupancy bits or counts disagree with its entries at vpn 0x%llx",
+		     t->pid, (unsigned long long)where);
 	for (struct vma *v = mm->vmas.first; v; v = v->next) {
 		n++;
 		if (v->start >= v->end || (v->start & ~PAGE_MASK) || (v->end & ~PAGE_MASK))

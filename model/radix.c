@@ -107,6 +107,25 @@ static inline unsigned idx(uint64_t key, int level)
 	return (unsigned)(key >> (RADIX_BITS * (3 - level))) & (RADIX_FAN - 1);
 }
 
+static inline void occ_set(uint64_t *occ, unsigned i) { occ[i / 64] |= 1ULL << (i % 64); }
+static inline void occ_clear(uint64_t *occ, unsigned i) { occ[i / 64] &= ~(1ULL << (i % 64)); }
+
+/* The first slot in [from, to) whose occ bit is set, or RADIX_FAN */
+static inline unsigned occ_next(const uint64_t *occ, unsigned from, unsigned to)
+{
+	if (from >= to)
+		return RADIX_FAN;
+	unsigned w = from / 64, wend = (to + 63) / 64;
+	uint64_t x = occ[w] & (~0ULL << (from % 64));
+	while (!x) {
+		if (++w >= wend)
+			return RADIX_FAN;
+		x = occ[w];
+	}
+	unsigned i = w * 64 + (unsigned)__builtin_ctzll(x);
+	return i < to ? i : RADIX_FAN;
+}
+
 static struct radix_leaf *find_leaf(struct radix *r, uint64_t key)
 {
 	uint64_t base = key >> RADIX_BITS;
@@ -197,6 +216,7 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 			if (!*child) {
 				if (!(*child = block_take(r, false)))
 					return -1;
+				occ_set(n->occ, idx(key, level));
 				n->used++;
 			}
 			n = *child;
@@ -204,6 +224,7 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 		if (!(leaf = block_take(r, true)))
 			return -1;
 		n->slot[idx(key, 2)] = leaf;
+		occ_set(n->occ, idx(key, 2));
 		n->used++;
 		r->nleaves++;
 		if (r->leaf_charge)
@@ -213,6 +234,7 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 	}
 	uint64_t *slot = &leaf->v[key & (RADIX_FAN - 1)];
 	if (!*slot) {
+		occ_set(leaf->occ, (unsigned)(key & (RADIX_FAN - 1)));
 		leaf->used++;
 		r->count++;
 	}
@@ -240,6 +262,7 @@ void radix_clear(struct radix *r, uint64_t key)
 	if (!*slot)
 		return;
 	*slot = 0;
+	occ_clear(leaf->occ, (unsigned)(key & (RADIX_FAN - 1)));
 	leaf->used--;
 	r->count--;
 	if (leaf->used)
@@ -256,6 +279,7 @@ void radix_clear(struct radix *r, uint64_t key)
 	if (r->leaf_charge)
 		(*r->leaf_charge)--;
 	path[2]->slot[idx(key, 2)] = NULL;
+	occ_clear(path[2]->occ, idx(key, 2));
 	for (int level = 2; level >= 0; level--) {
 		if (--path[level]->used)
 			break;
@@ -264,6 +288,7 @@ void radix_clear(struct radix *r, uint64_t key)
 			r->root = NULL;
 		} else {
 			path[level - 1]->slot[idx(key, level - 1)] = NULL;
+			occ_clear(path[level - 1]->occ, idx(key, level - 1));
 			block_give(r, path[level], false);
 		}
 	}
@@ -280,29 +305,28 @@ bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 			leaf = r->cache_leaf; /* a walk in order: no descent */
 		} else {
 			/* descend; a missing child sends k on to the next child of
-			 * the same node, an exhausted node to the next range of its
-			 * parent (from the root again: once per node passed) */
+			 * the same node (by its occ bits, up to last's slot when the
+			 * node's range holds last), an exhausted node to the next
+			 * range of its parent (from the root again: once per node
+			 * passed) */
 			struct radix_node *n = r->root;
 			if (!n)
 				return false;
-			int level = 0;
-			while (level < 3) {
+			for (int level = 0;; level++) {
 				unsigned i = idx(k, level);
 				void *child = n->slot[i];
 				if (!child) {
 					unsigned shift = RADIX_BITS * (3 - level);
-					while (++i < RADIX_FAN && !n->slot[i])
-						;
 					uint64_t above = k >> shift >> RADIX_BITS; /* the node's own range */
+					bool holds_last = (last >> shift >> RADIX_BITS) == above;
+					i = occ_next(n->occ, i + 1, holds_last ? idx(last, level) + 1 : RADIX_FAN);
 					if (i == RADIX_FAN) {
-						if (level == 0)
+						if (holds_last || level == 0)
 							return false;
 						k = (above + 1) << RADIX_BITS << shift;
 						break;
 					}
 					k = ((above << RADIX_BITS) | i) << shift;
-					if (k > last)
-						return false;
 					child = n->slot[i];
 				}
 				if (level == 2) {
@@ -310,31 +334,69 @@ bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 					break;
 				}
 				n = child;
-				level++;
 			}
 			if (!leaf)
 				continue; /* k moved past an exhausted node */
 			r->cache_base = k >> RADIX_BITS;
 			r->cache_leaf = leaf;
 		}
-		for (unsigned i = (unsigned)(k & (RADIX_FAN - 1)); i < RADIX_FAN; i++, k++) {
-			/* eight empty slots at a time while they are all below last */
-			while (!(i & 7) && k + 7 <= last &&
-			       !(leaf->v[i] | leaf->v[i + 1] | leaf->v[i + 2] | leaf->v[i + 3] | leaf->v[i + 4] |
-				 leaf->v[i + 5] | leaf->v[i + 6] | leaf->v[i + 7])) {
-				i += 8;
-				k += 8;
-				if (i == RADIX_FAN)
-					goto next_leaf;
-			}
-			if (k > last)
-				return false;
+		bool holds_last = (last >> RADIX_BITS) == (k >> RADIX_BITS);
+		unsigned to = holds_last ? (unsigned)(last & (RADIX_FAN - 1)) + 1 : RADIX_FAN;
+		for (unsigned i = occ_next(leaf->occ, (unsigned)(k & (RADIX_FAN - 1)), to); i != RADIX_FAN;
+		     i = occ_next(leaf->occ, i + 1, to))
 			if (leaf->v[i]) {
-				*key = k;
+				*key = (k & ~(uint64_t)(RADIX_FAN - 1)) | i;
 				return true;
 			}
-		}
-	next_leaf:; /* k now starts the next leaf */
+		if (holds_last)
+			return false;
+		k = ((k >> RADIX_BITS) + 1) << RADIX_BITS; /* the next leaf */
 	}
 	return false;
+}
+
+/* verify_node(): whether n and what is below it agree with their occ bits
+ * and used counts; *values counts the values found, *where is the first
+ * key of a node or leaf that disagrees */
+static bool verify_node(const void *b, int level, uint64_t base, uint64_t *values, uint64_t *where)
+{
+	unsigned used = 0;
+	bool ok = true;
+	if (level == 3) {
+		const struct radix_leaf *leaf = b;
+		for (unsigned w = 0; w < RADIX_OCC_WORDS; w++) {
+			uint64_t nz = 0; /* the word's slots holding a value */
+			for (unsigned j = 0; j < 64; j++)
+				nz |= (uint64_t)(leaf->v[w * 64 + j] != 0) << j;
+			ok &= nz == leaf->occ[w];
+			used += (unsigned)__builtin_popcountll(nz);
+		}
+		*values += used;
+		ok &= used == leaf->used;
+	} else {
+		const struct radix_node *n = b;
+		for (unsigned i = 0; i < RADIX_FAN; i++) {
+			bool bit = (n->occ[i / 64] >> (i % 64)) & 1;
+			ok &= bit == (n->slot[i] != NULL);
+			if (!n->slot[i])
+				continue;
+			used++;
+			uint64_t key = base | (uint64_t)i << (RADIX_BITS * (3 - level));
+			if (!verify_node(n->slot[i], level + 1, key, values, where))
+				return false;
+		}
+		ok &= used == n->used && used;
+	}
+	if (!ok)
+		*where = base;
+	return ok;
+}
+
+bool radix_verify(const struct radix *r, uint64_t *where)
+{
+	uint64_t values = 0;
+	*where = 0;
+	if (r->root && !verify_node(r->root, 0, 0, &values, where))
+		return false;
+	return values == r->count;
 }

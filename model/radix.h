@@ -24,13 +24,21 @@
 #define RADIX_KEY_BITS 36
 #define RADIX_KEY_MAX ((1ULL << RADIX_KEY_BITS) - 1)
 
+#define RADIX_OCC_WORDS (RADIX_FAN / 64)
+
+/* occ: a bit per slot, set while it holds a value or a child, so that an
+ * ordered walk (radix_next()) skips empty slots 64 at a time.  A value is
+ * made non-zero or zero by radix_set()/radix_clear() only; a slot written
+ * through radix_peek() stays non-zero. */
 struct radix_leaf {
 	uint64_t v[RADIX_FAN];
+	uint64_t occ[RADIX_OCC_WORDS];
 	uint32_t used;
 };
 
 struct radix_node {
 	void *slot[RADIX_FAN];
+	uint64_t occ[RADIX_OCC_WORDS];
 	uint32_t used;
 };
 
@@ -81,7 +89,8 @@ static inline uint64_t radix_get(struct radix *r, uint64_t key)
 		return r->cache_leaf->v[key & (RADIX_FAN - 1)];
 	return radix_get_walk(r, key);
 }
-/* Pointer to the slot for key, or NULL if its leaf does not exist. */
+/* Pointer to the slot for key, or NULL if its leaf does not exist; what
+ * is stored through it must be non-zero (a zero goes by radix_clear()). */
 static inline uint64_t *radix_peek(struct radix *r, uint64_t key)
 {
 	if (key >> RADIX_BITS == r->cache_base)
@@ -100,5 +109,10 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v);
 void radix_clear(struct radix *r, uint64_t key);
 /* First key >= *key and <= last holding a value; returns false if none. */
 bool radix_next(struct radix *r, uint64_t *key, uint64_t last);
+/* Whether every node's and leaf's occ bits and used count agree with its
+ * slots (no empty node or leaf is kept) and count with the values: false
+ * with *where the first key of the first that disagrees.  A full walk, for
+ * the invariant checker and tests. */
+bool radix_verify(const struct radix *r, uint64_t *where);
 
 #endif

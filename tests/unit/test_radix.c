@@ -3,9 +3,10 @@
  * stored: the first key at or after a start, up to a last, over sparse
  * maps whose keys spread over every level of the tree (a key per leaf, a
  * run of keys, keys near 2^36), after stores and removals that free
- * leaves and nodes.  radix_next() skips empty slots eight at a time,
- * missing children by scanning their node, and exhausted nodes by their
- * parent's next range: each of those edges is hit here.
+ * leaves and nodes.  radix_next() skips empty slots 64 at a time by the
+ * occupancy bits of leaves and nodes, up to last's slot when the node
+ * holds last, and exhausted nodes by their parent's next range: each of
+ * those edges is hit here, and radix_verify() holds after every round.
  */
 #include "check_run.h"
 #include <check.h>
@@ -98,10 +99,55 @@ START_TEST(next_finds_what_a_scan_of_the_keys_finds)
 			k++;
 		}
 		ck_assert_uint_eq(seen, r.count);
+		uint64_t where;
+		ck_assert_msg(radix_verify(&r, &where), "round %u: occ bits or counts disagree at 0x%llx", round,
+			      (unsigned long long)where);
 		radix_destroy(&r);
 	}
 	free(keys);
 	free(present);
+}
+END_TEST
+
+/* Nodes and leaves that go back to a pool come out of it again with no
+ * stale occupancy bit, and radix_verify() sees a bit that lies */
+START_TEST(occ_bits_follow_the_slots_through_a_pool)
+{
+	struct radix_pool pool;
+	radix_pool_init(&pool);
+	struct radix r;
+	radix_init(&r);
+	r.pool = &pool;
+	uint64_t where;
+	for (unsigned round = 0; round < 20; round++) {
+		uint64_t base = (next_rand() % 64) << 18;
+		for (uint64_t k = 0; k < 3000; k += 1 + next_rand() % 7)
+			ck_assert_int_eq(radix_set(&r, base + k, k + 1), 0);
+		ck_assert(radix_verify(&r, &where));
+		for (uint64_t k = 0; k < 3000; k++)
+			if (next_rand() % 4)
+				radix_clear(&r, base + k);
+		ck_assert(radix_verify(&r, &where));
+		uint64_t k = base;
+		bool some = radix_next(&r, &k, base + 2999);
+		for (uint64_t j = base; j < base + 3000; j++)
+			if (radix_get(&r, j)) {
+				ck_assert(some && k == j); /* the first one left */
+				break;
+			}
+		for (uint64_t j = 0; j < 3000; j++)
+			radix_clear(&r, base + j);
+		ck_assert_uint_eq(r.count, 0);
+		ck_assert_ptr_null(r.root);
+	}
+	ck_assert_int_eq(radix_set(&r, 5, 1), 0);
+	ck_assert(radix_verify(&r, &where));
+	r.cache_leaf->occ[1] |= 1; /* slot 64 empty, its bit set */
+	ck_assert(!radix_verify(&r, &where));
+	r.cache_leaf->occ[1] = 0;
+	ck_assert(radix_verify(&r, &where));
+	radix_destroy(&r);
+	radix_pool_release(&pool);
 }
 END_TEST
 
@@ -111,6 +157,7 @@ int main(void)
 	TCase *tc = tcase_create("next");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, next_finds_what_a_scan_of_the_keys_finds);
+	tcase_add_test(tc, occ_bits_follow_the_slots_through_a_pool);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
