@@ -40,17 +40,35 @@ struct pref { struct task *t; uint64_t vpn; };
 /* A locked VMA's range, as check_mm() walks its pages */
 struct lrange { uint64_t start, end; };
 
-/* One mm's VMAs as the last walk found them: the locked pages they sum
- * to, the locked ranges, and the total_vm and map_count it saw */
+/* A VMA as the memo keeps it */
+struct vrange { uint64_t start, end; bool locked; };
+
+/* One mm's VMAs as the last walk found them, brought up to date since
+ * over the spans the calls named (respan()): every VMA, the locked ranges
+ * and the locked pages they sum to, and the total_vm and map_count they
+ * stand for */
 struct vma_memo {
 	uint32_t id;           /* the mm's id: an mm freed and another at its address is another */
 	bool valid;            /* false: walk again (the walk found a rule broken,
 				* whose message must come from a walk) */
 	bool seen;             /* in this after-check's walk of the live mms */
+	unsigned respans;      /* respan()s since the last full walk */
 	uint64_t total_vm, map_count, locked;
 	struct lrange *r;
 	size_t nr, cap;
+	struct vrange *all;    /* every VMA, in address order */
+	size_t nall, capall;
 };
+
+/* A full walk of an mm's VMAs after at most this many respan()s: a call
+ * that changed a VMA outside the span it names (a model bug the spans
+ * cannot see unless the VMA count or size moved) is found within as many
+ * of that mm's calls */
+#define RESPANS_PER_WALK 64
+
+/* An address range a call names: the VMAs it may change lie in it or
+ * next to it */
+struct span { uint64_t lo, hi; };
 
 struct check_inv {
 	struct vmsys *s;
@@ -62,6 +80,7 @@ struct check_inv {
 	uint32_t caller_mm;    /* the caller's mm->id before the event, 0 without one */
 	bool caller_cap;
 	uint64_t caller_rlim, caller_locked;
+	uint64_t caller_brk, caller_start_brk; /* its mm's; 0 while the heap's start is unknown */
 	bool use_next;         /* this before-check reuses the last after-check's walk */
 	bool onfault_req;      /* a lock-on-fault request: compare present pages */
 	uint64_t of_lo, of_hi; /* its vpn range */
@@ -88,6 +107,9 @@ struct check_inv {
 	struct vma_memo memo[64];
 	unsigned nmemo;
 	bool full_walks;       /* never reuse a memo (check_inv_set_full_walks()) */
+	struct vrange *scr;    /* respan(): the live VMAs of the span */
+	struct lrange *scrl;   /* and the locked ones among them */
+	size_t capscr, capscrl;
 	uint32_t quiet;        /* rules whose messages no one reads (check_inv_set_quiet()) */
 	char msg[INV_NR][320];
 };
@@ -126,7 +148,9 @@ void check_inv_free(struct check_inv *ci)
 	if (!ci)
 		return;
 	for (unsigned i = 0; i < sizeof(ci->memo) / sizeof(ci->memo[0]); i++)
-		free(ci->memo[i].r);
+		free(ci->memo[i].r), free(ci->memo[i].all);
+	free(ci->scr);
+	free(ci->scrl);
 	free(ci->vpns);
 	free(ci->pr);
 	free(ci->stamp);
@@ -229,6 +253,8 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 		ci->caller_cap = t->cap_ipc_lock;
 		ci->caller_rlim = rlimit_memlock_pages(t);
 		ci->caller_locked = locked_pages(ci, t->mm, ci->use_next);
+		ci->caller_brk = t->mm->start_brk ? t->mm->brk : 0;
+		ci->caller_start_brk = t->mm->start_brk;
 	}
 	const uint64_t *a = ev->args;
 	const struct arch_flags *af = &s->af;
@@ -350,7 +376,8 @@ static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo 
 	struct mm *mm = t->mm;
 	uint64_t locked = 0, n = 0, prev_end = 0;
 	bool bad = false; /* a rule failed here (viol may hold its bit already) */
-	m->nr = 0;
+	m->nr = m->nall = 0;
+	m->respans = 0;
 	const bool tree = ON(INV_VMA_TREE);
 	for (const struct vma *v = mm->vmas.first; v; v = v->next) {
 		n++;
@@ -364,7 +391,12 @@ static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo 
 				      t->pid, ULL(start), ULL(end), ULL(prev_end));
 		}
 		prev_end = end;
-		if (!vma_locked(ci, v))
+		bool lk = vma_locked(ci, v);
+		if (grow((void **)&m->all, &m->capall, m->nall + 1, sizeof(*m->all)))
+			m->all[m->nall++] = (struct vrange){ start, end, lk };
+		else
+			bad = true;
+		if (!lk)
 			continue;
 		locked += vma_pages(v);
 		if (grow((void **)&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))
@@ -392,21 +424,126 @@ static uint32_t walk_vmas(struct check_inv *ci, struct task *t, struct vma_memo 
 	return viol;
 }
 
+/* Replace a[i0, i1) of the n elements of size elem by the k at src */
+static bool splice(void **a, size_t *n, size_t *cap, size_t elem, size_t i0, size_t i1, const void *src,
+		   size_t k)
+{
+	size_t m = *n - (i1 - i0) + k;
+	if (m > *n && !grow(a, cap, m, elem))
+		return false;
+	char *b = *a;
+	if (i1 < *n && k != i1 - i0)
+		memmove(b + (i0 + k) * elem, b + i1 * elem, (*n - i1) * elem);
+	if (k)
+		memcpy(b + i0 * elem, src, k * elem);
+	*n = m;
+	return true;
+}
+
+/* The first of the n sorted ranges (struct vrange or struct lrange, by
+ * stride) that ends after x, or starts at or after x (by_start) */
+static size_t range_search(const void *base, size_t n, size_t stride, uint64_t x, bool by_start)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const uint64_t *r = (const uint64_t *)((const char *)base + mid * stride);
+		if (by_start ? r[0] < x : r[1] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * m brought up to date over the span sp of a call alone: the memo's VMAs
+ * there, with the VMA on each side of them (a call merges with its
+ * neighbours, mm/vma.c:vma_merge_existing_range() @ v6.18,
+ * mm/mmap.c:vma_merge() @ v4.0), are replaced by the live ones.  False
+ * when that cannot stand for a walk: a live VMA crosses the widened span's
+ * edge (a change reached beyond it), a rule fails (its message must come
+ * from a walk) or no memory.
+ */
+static bool respan(struct check_inv *ci, struct mm *mm, struct vma_memo *m, struct span sp)
+{
+	uint64_t lo = sp.lo, hi = sp.hi;
+	size_t n = m->nall;
+	size_t i0 = range_search(m->all, n, sizeof(*m->all), lo, false);
+	if (i0)
+		i0--;
+	size_t i1 = i0 + range_search(m->all + i0, n - i0, sizeof(*m->all), hi, true);
+	if (i1 < n)
+		i1++;
+	if (i0 < i1) {
+		lo = m->all[i0].start < lo ? m->all[i0].start : lo;
+		hi = m->all[i1 - 1].end > hi ? m->all[i1 - 1].end : hi;
+	}
+	uint64_t pages = 0, locked = 0;
+	for (size_t i = i0; i < i1; i++) {
+		uint64_t np = (m->all[i].end - m->all[i].start) >> PAGE_SHIFT;
+		pages -= np;
+		locked -= m->all[i].locked ? np : 0;
+	}
+	size_t k = 0, kl = 0;
+	uint64_t prev = lo;
+	for (const struct vma *v = vma_find(&mm->vmas, lo); v && v->start < hi; v = v->next) {
+		uint64_t start = v->start, end = v->end;
+		if (start < prev || end > hi || start >= end || ((start | end) & ~PAGE_MASK))
+			return false;
+		prev = end;
+		bool lk = vma_locked(ci, v);
+		if (!grow((void **)&ci->scr, &ci->capscr, k + 1, sizeof(*ci->scr)) ||
+		    (lk && !grow((void **)&ci->scrl, &ci->capscrl, kl + 1, sizeof(*ci->scrl))))
+			return false;
+		ci->scr[k++] = (struct vrange){ start, end, lk };
+		pages += vma_pages(v);
+		if (lk) {
+			ci->scrl[kl++] = (struct lrange){ start, end };
+			locked += vma_pages(v);
+		}
+	}
+	size_t j0 = range_search(m->r, m->nr, sizeof(*m->r), lo, false);
+	size_t j1 = j0 + range_search(m->r + j0, m->nr - j0, sizeof(*m->r), hi, true);
+	size_t was = i1 - i0;
+	if (!splice((void **)&m->all, &m->nall, &m->capall, sizeof(*m->all), i0, i1, ci->scr, k) ||
+	    !splice((void **)&m->r, &m->nr, &m->cap, sizeof(*m->r), j0, j1, ci->scrl, kl))
+		return false;
+	m->map_count += k - was;
+	m->total_vm += pages;
+	m->locked += locked;
+	return true;
+}
+
+/* respan() over each span, or false: a full walk is due (RESPANS_PER_WALK)
+ * or one would say more */
+static bool respans(struct check_inv *ci, struct mm *mm, struct vma_memo *m, const struct span *sp, int nsp)
+{
+	if (++m->respans > RESPANS_PER_WALK)
+		return false;
+	for (int i = 0; i < nsp; i++)
+		if (!respan(ci, mm, m, sp[i]))
+			return false;
+	return mm->map_count <= ci->s->max_map_count; /* the walk says so */
+}
+
 /*
  * One mm's VMA rules, locked pages and mlocked-pages rule.  The VMAs are
- * the last walk's (reuse) unless total_vm or map_count moved: the caller
- * says which mms the event may have changed otherwise (check_inv_after());
+ * the memo's (reuse), brought up to date over the nsp spans sp of the
+ * call, unless total_vm or map_count then disagree: the caller says which
+ * mms the event may have changed and where (check_inv_after());
  * test_check_inv.c compares this with a full walk after every step.  The
  * pages of the locked ranges are walked every time: reclaim, migration
  * and other processes change them.
  */
-static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol, bool reuse)
+static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol, bool reuse, const struct span *sp,
+			 int nsp)
 {
 	struct vmsys *s = ci->s;
 	struct mm *mm = t->mm;
 	struct vma_memo *m = find_memo(ci, mm), spare;
-	if (!reuse || ci->full_walks || !m || !m->valid || m->total_vm != mm->total_vm ||
-	    m->map_count != mm->map_count) {
+	if (!reuse || ci->full_walks || !m || !m->valid || (nsp && !respans(ci, mm, m, sp, nsp)) ||
+	    m->total_vm != mm->total_vm || m->map_count != mm->map_count) {
 		if (!m && ci->nmemo < sizeof(ci->memo) / sizeof(ci->memo[0]))
 			m = &ci->memo[ci->nmemo++];
 		if (!m) { /* more mms than memos: a walk of its own */
@@ -556,6 +693,74 @@ static bool takes_mmap_write_lock(enum sysno sys)
 	}
 }
 
+/* [start, start + len) widened to pages, or false when it wraps */
+static bool page_span(uint64_t start, uint64_t len, struct span *sp)
+{
+	uint64_t end = start + len;
+	if (end < start || end > UINT64_MAX - PAGE_SIZE)
+		return false;
+	*sp = (struct span){ start & PAGE_MASK, PAGE_ALIGN(end) };
+	return true;
+}
+
+/*
+ * Where the call ev may have changed its caller's VMAs: the spans its
+ * arguments and result name, or -1 for anywhere (a call that changes
+ * every VMA or whose reach the arguments do not say), 0 for nowhere (it
+ * never takes the mmap lock for writing).  The kernels change only VMAs
+ * in the range a call names, and split or merge at its edges:
+ * mm/mlock.c:apply_vma_lock_flags(), mm/mprotect.c:do_mprotect_pkey()
+ * (PROT_GROWSDOWN/GROWSUP widen to the VMA: the neighbour respan() takes
+ * in), mm/madvise.c:madvise_walk_vmas(), mm/mmap.c:do_munmap(),
+ * mm/mmap.c:mmap_region() (at the result; MAP_FIXED unmaps at the hint
+ * even when it fails, MAP_FIXED_NOREPLACE fails before any change), mm/mremap.c:SYSCALL_DEFINE5(mremap) (the old range
+ * grown in place, the new one, MREMAP_FIXED's target unmapped first)
+ * @ v4.0 .. v6.18; fork only reads the parent's VMAs (kernel/fork.c:
+ * dup_mmap() @ v4.0, mm/mmap.c:dup_mmap() @ v6.18).
+ */
+static int call_spans(const struct check_inv *ci, const struct event *ev, const struct outcome *out, struct span *sp)
+{
+	const uint64_t *a = ev->args;
+	const struct arch_flags *af = &ci->s->af;
+	bool ok = out->kind == OUT_VALUE;
+	if (ev->type != EV_CALL || ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT || !takes_mmap_write_lock(ev->sys))
+		return 0;
+	switch (ev->sys) {
+	case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_MPROTECT: case SYS_MADVISE: case SYS_MUNMAP:
+		return page_span(a[0], a[1], &sp[0]) ? 1 : -1;
+	case SYS_MMAP:
+		if (ok)
+			return page_span((uint64_t)out->value, a[1], &sp[0]) ? 1 : -1;
+		return (a[3] & (af->map_fixed | af->map_fixed_noreplace)) && page_span(a[0], a[1], &sp[0]) ? 1 : -1;
+	case SYS_FORK: case SYS_VFORK: case SYS_CLONE: case SYS_CLONE3:
+		return 0; /* the parent's VMAs are only read: dup_mmap() */
+	case SYS_BRK: {
+		/* between the old break and the new one (mm/mmap.c:brk());
+		 * the first brk of a replay finds the heap's start itself */
+		uint64_t old = ci->caller_brk, want = a[0];
+		if (!old || want > UINT64_MAX - PAGE_SIZE)
+			return -1;
+		if (want < ci->caller_start_brk)
+			want = old; /* below the heap: nothing moves */
+		old = PAGE_ALIGN(old), want = PAGE_ALIGN(want);
+		sp[0] = old < want ? (struct span){ old, want } : (struct span){ want, old };
+		return 1;
+	}
+	case SYS_MREMAP: {
+		uint64_t grown = a[2] > a[1] ? a[2] : a[1];
+		if (!page_span(a[0], grown, &sp[0]))
+			return -1;
+		if (ok)
+			return page_span((uint64_t)out->value, a[2], &sp[1]) ? 2 : -1;
+		if (a[3] & af->mremap_fixed)
+			return page_span(a[4], a[2], &sp[1]) ? 2 : -1;
+		return 1;
+	}
+	default:
+		return -1;
+	}
+}
+
 uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const struct outcome *out)
 {
 	struct vmsys *s = ci->s;
@@ -572,15 +777,18 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	/* Which mms the event may have changed the VMAs of: a call, its
 	 * caller's (an access only by growing a stack, which moves total_vm:
 	 * check_mm() sees that; a call only if it may take the mmap write
-	 * lock) and those it makes (fork, execve: no memo yet); an event that
+	 * lock, and then where call_spans() says) and those it makes (fork, execve: no memo yet); an event that
 	 * is not a call is not looked into: every mm */
 	bool all = ev->type != EV_CALL;
-	uint32_t dirty = ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT || !takes_mmap_write_lock(ev->sys) ? 0 : ci->caller_mm;
+	struct span sp[2] = { { 0, 0 }, { 0, 0 } };
+	int nsp = all ? -1 : call_spans(ci, ev, out, sp);
 	for (unsigned i = 0; i < ci->nmemo; i++)
 		ci->memo[i].seen = false;
 	for (struct task *t = s->live_head; t; t = t->live_next)
-		if (task_owns_mm(s, t))
-			viol = check_mm(ci, t, viol, !all && t->mm->id != dirty);
+		if (task_owns_mm(s, t)) {
+			bool mine = ci->caller_mm && t->mm->id == ci->caller_mm;
+			viol = check_mm(ci, t, viol, !all && !(mine && nsp < 0), sp, mine && nsp > 0 ? nsp : 0);
+		}
 	/* the memos of mms gone go (an mm's memo is its own: mm->id) */
 	unsigned k = 0;
 	for (unsigned i = 0; i < ci->nmemo; i++)
