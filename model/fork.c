@@ -129,7 +129,7 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 			return -KERR_ENOMEM;
 		n->serial = ++s->next_serial;
 		n->ofd = v->ofd;
-		vma_link(s, mm, n);
+		vma_link_last(s, mm, n); /* in address order: the tree is built once */
 		TP(s, TP_VMA_NEW, KFN_DUP_MMAP, .start = n->start, .end = n->end, .old_flags = v->flags,
 		   .new_flags = n->flags, .after = mm->map_count);
 		if (v->flags & VM_WIPEONFORK)

@@ -325,6 +325,8 @@ bool mlock_future_ok(struct vmsys *s, struct task *t, vm_flags_t flags, uint64_t
 struct vma *vma_new(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end,
 		    vm_flags_t flags, struct file *f, uint64_t pgoff);
 void vma_link(struct vmsys *s, struct mm *mm, struct vma *v);
+/* vma_link() of a VMA above every VMA of mm (vma_tree_append()) */
+void vma_link_last(struct vmsys *s, struct mm *mm, struct vma *v);
 void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v);
 /* free a VMA that vma_new() made and nothing linked yet */
 void vma_free_unlinked(struct vmsys *s, struct vma *v);

@@ -20,7 +20,7 @@ static void flat_none(struct vma_tree *t)
 
 void vma_tree_init(struct vma_tree *t)
 {
-	t->root = t->first = t->last = t->cache = NULL;
+	t->root = t->first = t->last = t->cache = t->unplaced = NULL;
 	t->count = 0;
 	flat_none(t);
 }
@@ -207,8 +207,68 @@ static void rebalance(struct vma_tree *t, struct vma *n)
 	}
 }
 
+/* The first n VMAs of the list from *cur as a balanced tree (sizes of
+ * siblings differ by one at most, so heights do too), *cur moved past them */
+static struct vma *build(struct vma **cur, size_t n)
+{
+	if (!n)
+		return NULL;
+	struct vma *left = build(cur, n / 2);
+	struct vma *v = *cur;
+	*cur = v->next;
+	struct vma *right = build(cur, n - n / 2 - 1);
+	v->left = left;
+	v->right = right;
+	v->parent = NULL;
+	if (left)
+		left->parent = v;
+	if (right)
+		right->parent = v;
+	update(v);
+	return v;
+}
+
+/* The VMAs appended since the tree was last needed, into it: all at once
+ * when they are all there is, else each under the rightmost before it */
+static void settle(struct vma_tree *t)
+{
+	struct vma *u = t->unplaced;
+	if (!u)
+		return;
+	t->unplaced = NULL;
+	if (u == t->first) {
+		t->root = build(&u, t->count);
+		return;
+	}
+	for (; u; u = u->next) {
+		u->left = u->right = NULL;
+		u->height = 1;
+		u->parent = u->prev; /* the rightmost placed VMA: no right child */
+		u->prev->right = u;
+		rebalance(t, u->prev);
+	}
+}
+
+void vma_tree_append(struct vma_tree *t, struct vma *v)
+{
+	flat_changed(t);
+	v->left = v->right = v->parent = NULL;
+	v->height = 1;
+	v->prev = t->last;
+	v->next = NULL;
+	if (t->last)
+		t->last->next = v;
+	else
+		t->first = v;
+	t->last = v;
+	if (!t->unplaced)
+		t->unplaced = v;
+	t->count++;
+}
+
 void vma_tree_insert(struct vma_tree *t, struct vma *v)
 {
+	settle(t);
 	flat_changed(t);
 	struct vma *parent = NULL, **link = &t->root;
 	struct vma *pred = NULL, *succ = NULL;
@@ -242,6 +302,7 @@ void vma_tree_insert(struct vma_tree *t, struct vma *v)
 
 void vma_tree_erase(struct vma_tree *t, struct vma *v)
 {
+	settle(t);
 	flat_changed(t);
 	struct vma *fix;
 	if (t->cache == v)
@@ -300,6 +361,7 @@ struct vma *vma_find(struct vma_tree *t, uint64_t addr)
 	} else if (t->count >= 64 && ++t->since_change > t->count / 4 + 64) {
 		flat_rebuild(t);
 	}
+	settle(t);
 	struct vma *n = t->root, *best = NULL;
 	while (n) {
 		if (addr < n->end) {

@@ -3,7 +3,9 @@
  *
  * Each mm keeps its VMAs in an AVL tree keyed by vm_start (O(log n) lookup,
  * insert and erase) and threads them on a sorted doubly linked list for
- * ordered walks, as the kernel did before the maple tree.  A one-entry
+ * ordered walks, as the kernel did before the maple tree.  VMAs appended
+ * in address order (fork) wait on the list and go into the tree together,
+ * as one balanced tree when there was none, when it is next needed.  A one-entry
  * cache of the last VMA found makes runs of accesses to one VMA O(1).
  * A flat index - the VMAs in address order with a copy of each end, built
  * once lookups outnumber changes - makes a lookup a search over one array
@@ -56,6 +58,9 @@ struct vma_tree {
 	struct vma *root;
 	struct vma *first, *last;
 	struct vma *cache;
+	struct vma *unplaced;     /* the first of the VMAs appended (vma_tree_append())
+				   * and not yet in the tree: they and all after them
+				   * are on the list only, until an operation needs the tree */
 	uint64_t count;
 	/* the flat index: flat[i] in address order, flat_end[i] its end when
 	 * built; stale after an insert or erase until rebuilt */
@@ -74,6 +79,11 @@ void vma_tree_release(struct vma_tree *t);
 /* Insert v (which must not overlap any VMA already in t). */
 void vma_tree_insert(struct vma_tree *t, struct vma *v);
 void vma_tree_erase(struct vma_tree *t, struct vma *v);
+/* Insert v after every VMA in t (v->start >= the last one's end): on the
+ * list at once, into the tree when a lookup, insert or erase next needs it
+ * - all at once as a balanced tree when t was empty (fork copies a whole
+ * mm this way, without a rebalance). */
+void vma_tree_append(struct vma_tree *t, struct vma *v);
 /* The first VMA with end > addr (kernel find_vma()), or NULL. */
 struct vma *vma_find(struct vma_tree *t, uint64_t addr);
 /* A hint: addr will be looked up soon (its VMA is prefetched). */

@@ -64,6 +64,15 @@ void vma_link(struct vmsys *s, struct mm *mm, struct vma *v)
 		file_link_vma(v->file, v);
 }
 
+void vma_link_last(struct vmsys *s, struct mm *mm, struct vma *v)
+{
+	(void)s;
+	vma_tree_append(&mm->vmas, v);
+	mm->map_count++;
+	if (v->file)
+		file_link_vma(v->file, v);
+}
+
 void unlink_anon_vmas(struct vmsys *s, struct vma *v)
 {
 	struct avc *c = v->avc_list;

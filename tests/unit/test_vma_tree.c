@@ -65,13 +65,17 @@ START_TEST(tree_stays_avl)
 				memset(x, 0, sizeof(*x));
 				x->start = (uint64_t)(i + k) * 2 * 4096;
 				x->end = x->start + 4096;
-				vma_tree_insert(&t, x);
+				if ((!t.last || t.last->end <= x->start) && (next_rand() & 1))
+					vma_tree_append(&t, x); /* above every VMA: fork's way */
+				else
+					vma_tree_insert(&t, x);
 				in[i + k] = true;
 				live++;
 			}
 		}
 		if (step % 97 == 0 || step > 59900) {
 			size_t count = 0;
+			(void)vma_find(&t, 0); /* a lookup puts appended VMAs in the tree */
 			if (check_subtree(t.root, NULL, 0, UINT64_MAX, &count) < 0)
 				ck_abort_msg("step %u: not an AVL tree (%zu VMAs)", step, live);
 			ck_assert_uint_eq(count, live);
@@ -95,12 +99,51 @@ START_TEST(tree_stays_avl)
 }
 END_TEST
 
+/* Appends into an empty tree come out as one balanced tree; appends onto
+ * a tree hang under its rightmost VMA; lookups, inserts and erases in
+ * between find every VMA */
+START_TEST(appended_vmas_make_an_avl_tree)
+{
+	struct vma *v = calloc(SLOTS, sizeof(*v));
+	ck_assert(v);
+	for (size_t n = 0; n <= 300 && 2 * n <= SLOTS; n += 1 + n / 8) {
+		struct vma_tree t;
+		vma_tree_init(&t);
+		memset(v, 0, SLOTS * sizeof(*v));
+		for (size_t i = 0; i < 2 * n; i++) {
+			v[i].start = (uint64_t)i * 8192;
+			v[i].end = v[i].start + 4096;
+		}
+		for (size_t i = 0; i < n; i++)
+			vma_tree_append(&t, &v[i]);
+		ck_assert_uint_eq(t.count, n);
+		ck_assert_ptr_eq(vma_find(&t, 0), n ? &v[0] : NULL);
+		size_t count = 0;
+		ck_assert_msg(check_subtree(t.root, NULL, 0, UINT64_MAX, &count) >= 0, "%zu appended: not AVL", n);
+		ck_assert_uint_eq(count, n);
+		/* onto a tree: then an erase before any lookup */
+		for (size_t i = n; i < 2 * n; i++)
+			vma_tree_append(&t, &v[i]);
+		if (n)
+			vma_tree_erase(&t, &v[n / 2]);
+		count = 0;
+		ck_assert_msg(check_subtree(t.root, NULL, 0, UINT64_MAX, &count) >= 0, "%zu more: not AVL", n);
+		ck_assert_uint_eq(count, n ? 2 * n - 1 : 0);
+		for (size_t i = 0; i < 2 * n; i++)
+			ck_assert_ptr_eq(vma_find(&t, v[i].start), i == n / 2 ? &v[i + 1] : &v[i]);
+		vma_tree_release(&t);
+	}
+	free(v);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("vma_tree");
 	TCase *tc = tcase_create("avl");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, tree_stays_avl);
+	tcase_add_test(tc, appended_vmas_make_an_avl_tree);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
