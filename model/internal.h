@@ -328,6 +328,9 @@ void vma_link(struct vmsys *s, struct mm *mm, struct vma *v);
 /* vma_link() of a VMA above every VMA of mm (vma_tree_append()) */
 void vma_link_last(struct vmsys *s, struct mm *mm, struct vma *v);
 void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v);
+/* vma_unlink_free() of mm's first VMA when all of them go (exit_mmap()):
+ * the tree is not rebalanced (vma_tree_erase_first()) */
+void vma_unlink_free_first(struct vmsys *s, struct mm *mm);
 /* free a VMA that vma_new() made and nothing linked yet */
 void vma_free_unlinked(struct vmsys *s, struct vma *v);
 int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,

@@ -29,7 +29,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 		return;
 	if (s->dying) { /* vmsys_free(): the structures only, no page is looked at */
 		while (mm->vmas.first)
-			vma_unlink_free(s, mm, mm->vmas.first);
+			vma_unlink_free_first(s, mm);
 		goto free;
 	}
 	lru_add_drain(s);
@@ -43,7 +43,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 		zap_range(s, mm, v, v->start, v->end);
 		TP(s, TP_VMA_UNLINK, KFN_EXIT_MMAP, .start = v->start, .end = v->end,
 		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);
-		vma_unlink_free(s, mm, v);
+		vma_unlink_free_first(s, mm);
 	}
 	/* The exiting task's CPU batches are applied before anyone else can
 	 * lock the same pages: recorded on 6.18, a parent's mlock of page

@@ -344,6 +344,28 @@ void vma_tree_erase(struct vma_tree *t, struct vma *v)
 	rebalance(t, fix);
 }
 
+void vma_tree_erase_first(struct vma_tree *t)
+{
+	struct vma *v = t->first;
+	if (!v)
+		return;
+	flat_changed(t);
+	if (t->cache == v)
+		t->cache = NULL;
+	if (t->unplaced == v)
+		t->unplaced = v->next; /* never in the tree */
+	else
+		replace_child(t, v->parent, v, v->right); /* the leftmost: no left child */
+	t->first = v->next;
+	if (v->next)
+		v->next->prev = NULL;
+	else
+		t->last = NULL;
+	t->count--;
+	v->left = v->right = v->parent = NULL;
+	v->prev = v->next = NULL;
+}
+
 struct vma *vma_find(struct vma_tree *t, uint64_t addr)
 {
 	struct vma *c = t->cache;

@@ -84,6 +84,9 @@ void vma_tree_erase(struct vma_tree *t, struct vma *v);
  * - all at once as a balanced tree when t was empty (fork copies a whole
  * mm this way, without a rebalance). */
 void vma_tree_append(struct vma_tree *t, struct vma *v);
+/* Erase the first VMA without rebalancing, for a tree whose VMAs all go
+ * this way (exit_mmap()): lookups stay right, the heights are not kept. */
+void vma_tree_erase_first(struct vma_tree *t);
 /* The first VMA with end > addr (kernel find_vma()), or NULL. */
 struct vma *vma_find(struct vma_tree *t, uint64_t addr);
 /* A hint: addr will be looked up soon (its VMA is prefetched). */

@@ -109,16 +109,30 @@ void vma_free_unlinked(struct vmsys *s, struct vma *v)
 	objpool_put(&s->vma_pool, v);
 }
 
-void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v)
+/* what a VMA just off its mm's tree holds */
+static void vma_free_linked(struct vmsys *s, struct vma *v)
 {
-	vma_tree_erase(&mm->vmas, v);
-	mm->map_count--;
 	if (v->file) {
 		file_unlink_vma(v->file, v);
 		file_put(s, v->file);
 	}
 	unlink_anon_vmas(s, v);
 	objpool_put(&s->vma_pool, v);
+}
+
+void vma_unlink_free(struct vmsys *s, struct mm *mm, struct vma *v)
+{
+	vma_tree_erase(&mm->vmas, v);
+	mm->map_count--;
+	vma_free_linked(s, v);
+}
+
+void vma_unlink_free_first(struct vmsys *s, struct mm *mm)
+{
+	struct vma *v = mm->vmas.first;
+	vma_tree_erase_first(&mm->vmas);
+	mm->map_count--;
+	vma_free_linked(s, v);
 }
 
 /* ------------------------------------------------------------ anon_vma */

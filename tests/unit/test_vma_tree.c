@@ -101,7 +101,8 @@ END_TEST
 
 /* Appends into an empty tree come out as one balanced tree; appends onto
  * a tree hang under its rightmost VMA; lookups, inserts and erases in
- * between find every VMA */
+ * between find every VMA, and so do lookups while the first VMA goes
+ * again and again (exit) */
 START_TEST(appended_vmas_make_an_avl_tree)
 {
 	struct vma *v = calloc(SLOTS, sizeof(*v));
@@ -131,6 +132,29 @@ START_TEST(appended_vmas_make_an_avl_tree)
 		ck_assert_uint_eq(count, n ? 2 * n - 1 : 0);
 		for (size_t i = 0; i < 2 * n; i++)
 			ck_assert_ptr_eq(vma_find(&t, v[i].start), i == n / 2 ? &v[i + 1] : &v[i]);
+		/* exit's way: the first goes, lookups of the rest stay right */
+		for (size_t i = 0; i < 2 * n; i++) {
+			if (i == n / 2 && n)
+				continue;
+			ck_assert_ptr_eq(t.first, &v[i]);
+			vma_tree_erase_first(&t);
+			size_t j = i + 1 + (i + 1 == n / 2 && n);
+			ck_assert_ptr_eq(vma_find(&t, 0), j < 2 * n ? &v[j] : NULL);
+			if (j + 7 < 2 * n)
+				ck_assert_ptr_eq(vma_find(&t, v[j + 7].start), j + 7 == n / 2 ? &v[j + 8] : &v[j + 7]);
+		}
+		ck_assert_uint_eq(t.count, 0);
+		ck_assert_ptr_null(t.first);
+		ck_assert_ptr_null(t.last);
+		ck_assert_ptr_null(t.root);
+		/* and from a tree that was never built */
+		for (size_t i = 0; i < n; i++)
+			vma_tree_append(&t, &v[i]);
+		for (size_t i = 0; i < n; i++)
+			vma_tree_erase_first(&t);
+		ck_assert_uint_eq(t.count, 0);
+		ck_assert_ptr_null(t.root);
+		ck_assert_ptr_null(t.unplaced);
 		vma_tree_release(&t);
 	}
 	free(v);
