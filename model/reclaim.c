@@ -506,7 +506,7 @@ static void get_scan_count(struct vmsys *s, int prio, enum reclaim_mode mode, un
 		bool is_file = l >= LRU_INACTIVE_FILE;
 		uint64_t scan = lv->size[l] >> prio;
 		if (balance == SCAN_FRACT)
-			scan = scan * fraction[is_file] / denominator;
+			scan = scan ? scan * fraction[is_file] / denominator : 0; /* no division for nothing */
 		else if ((balance == SCAN_FILE && !is_file) || (balance == SCAN_ANON && is_file))
 			scan = 0;
 		nr[l] = scan;
