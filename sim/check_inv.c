@@ -595,24 +595,6 @@ static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol, bo
 	return viol;
 }
 
-static bool in_vpns(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n; /* collected in increasing order per range */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else if (v[mid] > x)
-			hi = mid;
-		else
-			return true;
-	}
-	for (size_t i = 0; i < n; i++) /* several ranges: not globally sorted */
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
 {
 	struct vmsys *s = ci->s;
@@ -819,7 +801,11 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	if (ON(INV_UNLOCK_COMPLETE) && alive && ok) {
 		if (ev->sys == SYS_MUNLOCK) {
 			uint64_t start = a[0] & PAGE_MASK, end = PAGE_ALIGN(a[0] + a[1]);
-			for (const struct vma *v = t->mm->vmas.first; v; v = v->next)
+			/* the VMAs from the first ending above start (all when the
+			 * range wraps) */
+			bool wraps = end <= start;
+			for (const struct vma *v = wraps ? t->mm->vmas.first : vma_find(&t->mm->vmas, start);
+			     v && (wraps || v->start < end); v = v->next)
 				if (v->end > start && v->start < end && (v->flags & ci->lockbits)) {
 					FAILV(INV_UNLOCK_COMPLETE, "pid %d: after munlock(0x%llx, %llu) VMA [0x%llx, 0x%llx) keeps lock bits 0x%llx",
 					      t->pid, ULL(a[0]), ULL(a[1]), ULL(v->start), ULL(v->end), ULL(v->flags & ci->lockbits));
@@ -862,10 +848,13 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 			size_t before = ci->nvpn;
 			struct mm *mm = t->mm;
 			uint64_t vpn = ci->of_lo, hi = ci->of_hi, n = 0;
+			size_t j = 0; /* ci->vpns holds the one range, in increasing order */
 			while (vpn <= hi && radix_next(&mm->pt, &vpn, hi)) {
 				if (pte_present(radix_get(&mm->pt, vpn))) {
 					n++;
-					if (!in_vpns(ci->vpns, before, vpn)) {
+					while (j < before && ci->vpns[j] < vpn)
+						j++;
+					if (j == before || ci->vpns[j] != vpn) {
 						FAILV(INV_ONFAULT_NO_PREFAULT, "pid %d: %s with the on-fault flag made page 0x%llx present",
 						      t->pid, trace_sys_name(ev->sys), ULL(vpn << PAGE_SHIFT));
 						break;
