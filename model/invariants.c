@@ -141,6 +141,9 @@ static unsigned check_mm(struct vmsys *s, struct task *t, char *msg, size_t len,
 		if (vma_lookup(&mm->vmas, v->start) != v)
 			FAIL("vma-tree: pid %d: tree lookup of 0x%llx does not find its VMA", t->pid,
 			     (unsigned long long)v->start);
+		if (vma_at(&mm->vmas, n - 1) != v)
+			FAIL("vma-tree: pid %d: the subtree sizes do not make VMA 0x%llx number %llu", t->pid,
+			     (unsigned long long)v->start, (unsigned long long)(n - 1));
 		nv = check_gap(t, prev_end >> PAGE_SHIFT, v->start >> PAGE_SHIFT, msg, len, nv);
 		prev_end = v->end;
 		if (v->flags & VM_LOCKED)

@@ -137,10 +137,16 @@ static inline int height(const struct vma *v)
 	return v ? v->height : 0;
 }
 
+static inline uint32_t size(const struct vma *v)
+{
+	return v ? v->size : 0;
+}
+
 static inline void update(struct vma *v)
 {
 	int l = height(v->left), r = height(v->right);
 	v->height = (l > r ? l : r) + 1;
+	v->size = size(v->left) + size(v->right) + 1;
 }
 
 static void replace_child(struct vma_tree *t, struct vma *parent,
@@ -205,6 +211,9 @@ static void rebalance(struct vma_tree *t, struct vma *n)
 			break;
 		n = n->parent;
 	}
+	/* above, the heights stand; the sizes all move */
+	for (n = n ? n->parent : NULL; n; n = n->parent)
+		n->size = size(n->left) + size(n->right) + 1;
 }
 
 /* The first n VMAs of the list from *cur as a balanced tree (sizes of
@@ -243,6 +252,7 @@ static void settle(struct vma_tree *t)
 	for (; u; u = u->next) {
 		u->left = u->right = NULL;
 		u->height = 1;
+		u->size = 1;
 		u->parent = u->prev; /* the rightmost placed VMA: no right child */
 		u->prev->right = u;
 		rebalance(t, u->prev);
@@ -254,6 +264,7 @@ void vma_tree_append(struct vma_tree *t, struct vma *v)
 	flat_changed(t);
 	v->left = v->right = v->parent = NULL;
 	v->height = 1;
+	v->size = 1;
 	v->prev = t->last;
 	v->next = NULL;
 	if (t->last)
@@ -285,6 +296,7 @@ void vma_tree_insert(struct vma_tree *t, struct vma *v)
 	v->left = v->right = NULL;
 	v->parent = parent;
 	v->height = 1;
+	v->size = 1;
 	*link = v;
 	v->prev = pred;
 	v->next = succ;
@@ -352,10 +364,13 @@ void vma_tree_erase_first(struct vma_tree *t)
 	flat_changed(t);
 	if (t->cache == v)
 		t->cache = NULL;
-	if (t->unplaced == v)
+	if (t->unplaced == v) {
 		t->unplaced = v->next; /* never in the tree */
-	else
+	} else {
 		replace_child(t, v->parent, v, v->right); /* the leftmost: no left child */
+		for (struct vma *a = v->parent; a; a = a->parent)
+			a->size--; /* the heights are left as they were */
+	}
 	t->first = v->next;
 	if (v->next)
 		v->next->prev = NULL;
@@ -398,6 +413,26 @@ struct vma *vma_find(struct vma_tree *t, uint64_t addr)
 	if (best)
 		t->cache = best;
 	return best;
+}
+
+struct vma *vma_at(struct vma_tree *t, uint64_t k)
+{
+	if (k >= t->count)
+		return NULL;
+	settle(t);
+	struct vma *n = t->root;
+	while (n) {
+		uint32_t l = size(n->left);
+		if (k < l) {
+			n = n->left;
+		} else if (k == l) {
+			return n;
+		} else {
+			k -= l + 1;
+			n = n->right;
+		}
+	}
+	return NULL;
 }
 
 uint64_t vma_count_range(struct vma_tree *t, uint64_t start, uint64_t end)

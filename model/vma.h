@@ -50,6 +50,7 @@ struct vma {
 	/* --- private: tree and lists --- */
 	struct vma *left, *right, *parent;
 	int height;
+	uint32_t size;                     /* VMAs in the subtree, this one included */
 	struct vma *prev, *next;           /* address order within the mm */
 	struct vma *file_prev, *file_next; /* the file's i_mmap list */
 };
@@ -100,6 +101,9 @@ static inline struct vma *vma_lookup(struct vma_tree *t, uint64_t addr)
 	struct vma *v = vma_find(t, addr);
 	return (v && v->start <= addr) ? v : NULL;
 }
+/* The k-th VMA in address order (0: the first), or NULL: O(log n) by the
+ * subtree sizes. */
+struct vma *vma_at(struct vma_tree *t, uint64_t k);
 /* Number of VMAs that intersect [start, end). */
 uint64_t vma_count_range(struct vma_tree *t, uint64_t start, uint64_t end);
 

@@ -233,18 +233,8 @@ static void pick_range(struct gen *g, struct task *t, uint64_t *addr, uint64_t *
 		*len = small_len(g);
 		return;
 	}
-	unsigned k = (unsigned)R(n);
-	/* the k-th VMA in address order, from the nearer end */
-	struct vma *v;
-	if (k < n / 2) {
-		v = mm->vmas.first;
-		while (k--)
-			v = v->next;
-	} else {
-		v = mm->vmas.last;
-		for (unsigned j = n - 1; j > k; j--)
-			v = v->prev;
-	}
+	/* the k-th VMA in address order */
+	struct vma *v = vma_at(&mm->vmas, R(n));
 	uint64_t vp = (v->end - v->start) / PG;
 	unsigned r = (unsigned)R(100);
 	uint64_t start;

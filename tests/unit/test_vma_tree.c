@@ -25,8 +25,8 @@ static uint64_t next_rand(void)
 	return rng;
 }
 
-/* the subtree's height, or -1 if a link, an order, a height or a balance
- * is wrong (plain tests: each ck_assert() marks a point in a file) */
+/* the subtree's height, or -1 if a link, an order, a height, a size or a
+ * balance is wrong (plain tests: each ck_assert() marks a point in a file) */
 static int check_subtree(const struct vma *n, const struct vma *parent, uint64_t lo, uint64_t hi,
 			 size_t *count)
 {
@@ -39,6 +39,9 @@ static int check_subtree(const struct vma *n, const struct vma *parent, uint64_t
 	int r = check_subtree(n->right, n, n->end, hi, count);
 	int h = (l > r ? l : r) + 1;
 	if (l < 0 || r < 0 || n->height != h || l - r > 1 || r - l > 1)
+		return -1;
+	uint32_t size = 1 + (n->left ? n->left->size : 0) + (n->right ? n->right->size : 0);
+	if (n->size != size)
 		return -1;
 	return h;
 }
@@ -91,6 +94,13 @@ START_TEST(tree_stays_avl)
 				if (x->end > addr)
 					want = x;
 			ck_assert_ptr_eq(vma_find(&t, addr), want);
+			/* vma_at(): the k-th on the list */
+			size_t k = live ? next_rand() % live : 0, j = 0;
+			const struct vma *kth = t.first;
+			while (kth && j++ < k)
+				kth = kth->next;
+			ck_assert_ptr_eq(vma_at(&t, k), kth);
+			ck_assert_ptr_null(vma_at(&t, live));
 		}
 	}
 	vma_tree_release(&t);
@@ -138,6 +148,8 @@ START_TEST(appended_vmas_make_an_avl_tree)
 				continue;
 			ck_assert_ptr_eq(t.first, &v[i]);
 			vma_tree_erase_first(&t);
+			if (t.count)
+				ck_assert_ptr_eq(vma_at(&t, t.count - 1), t.last); /* the sizes follow */
 			size_t j = i + 1 + (i + 1 == n / 2 && n);
 			ck_assert_ptr_eq(vma_find(&t, 0), j < 2 * n ? &v[j] : NULL);
 			if (j + 7 < 2 * n)
