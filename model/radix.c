@@ -246,6 +246,18 @@ void radix_clear(struct radix *r, uint64_t key)
 {
 	if (key > RADIX_KEY_MAX || !r->root)
 		return;
+	if (key >> RADIX_BITS == r->cache_base && r->cache_leaf->used > 1) {
+		/* the cached leaf keeps a value: no node above changes */
+		struct radix_leaf *leaf = r->cache_leaf;
+		uint64_t *slot = &leaf->v[key & (RADIX_FAN - 1)];
+		if (*slot) {
+			*slot = 0;
+			occ_clear(leaf->occ, (unsigned)(key & (RADIX_FAN - 1)));
+			leaf->used--;
+			r->count--;
+		}
+		return;
+	}
 	struct radix_node *path[3];
 	struct radix_node *n = r->root;
 	for (int level = 0; level < 3; level++) {
@@ -294,7 +306,7 @@ void radix_clear(struct radix *r, uint64_t key)
 	}
 }
 
-bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
+bool radix_next_walk(struct radix *r, uint64_t *key, uint64_t last)
 {
 	uint64_t k = *key;
 	if (last > RADIX_KEY_MAX)

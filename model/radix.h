@@ -107,8 +107,28 @@ bool radix_has_leaf(struct radix *r, uint64_t key);
 int radix_set(struct radix *r, uint64_t key, uint64_t v);
 /* Remove key (no-op if absent). */
 void radix_clear(struct radix *r, uint64_t key);
-/* First key >= *key and <= last holding a value; returns false if none. */
-bool radix_next(struct radix *r, uint64_t *key, uint64_t last);
+/* radix_next() past its inline hit */
+bool radix_next_walk(struct radix *r, uint64_t *key, uint64_t last);
+/* First key >= *key and <= last holding a value; returns false if none.
+ * Inline, the hit of an ordered walk: the next value in the same 64 slots
+ * of the cached leaf. */
+static inline bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
+{
+	uint64_t k = *key;
+	if (k >> RADIX_BITS == r->cache_base && k <= last) {
+		const struct radix_leaf *leaf = r->cache_leaf;
+		unsigned i = (unsigned)(k & (RADIX_FAN - 1));
+		uint64_t w = leaf->occ[i / 64] >> (i % 64);
+		if (w) {
+			uint64_t n = k + (unsigned)__builtin_ctzll(w); /* in the same word: the same leaf */
+			if (n <= last && leaf->v[n & (RADIX_FAN - 1)]) {
+				*key = n;
+				return true;
+			}
+		}
+	}
+	return radix_next_walk(r, key, last);
+}
 /* Whether every node's and leaf's occ bits and used count agree with its
  * slots (no empty node or leaf is kept) and count with the values: false
  * with *where the first key of the first that disagrees.  A full walk, for
