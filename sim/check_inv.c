@@ -167,6 +167,8 @@ const char *check_inv_msg(const struct check_inv *ci, unsigned id)
 
 static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 {
+	if (need <= *cap)
+		return true; /* the common case, without a call */
 	void *q = vm_grow(*p, cap, need, elem);
 	if (q)
 		*p = q;
