@@ -776,9 +776,9 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	/* the memos of mms gone go (an mm's memo is its own: mm->id) */
 	unsigned k = 0;
 	for (unsigned i = 0; i < ci->nmemo; i++)
-		if (ci->memo[i].seen) {
-			struct vma_memo m = ci->memo[k];
-			ci->memo[k++] = ci->memo[i];
+		if (ci->memo[i].seen && k++ != i) {
+			struct vma_memo m = ci->memo[k - 1];
+			ci->memo[k - 1] = ci->memo[i];
 			ci->memo[i] = m; /* its ranges' buffer stays for reuse */
 		}
 	ci->nmemo = k;
