@@ -55,22 +55,26 @@ void file_unlink_vma(struct file *f, struct vma *v)
 	v->file_prev = v->file_next = NULL;
 }
 
+/* what a VMA just put on mm's tree is counted and listed in */
+static void vma_linked(struct mm *mm, struct vma *v)
+{
+	mm->map_count++;
+	if (v->file)
+		file_link_vma(v->file, v);
+}
+
 void vma_link(struct vmsys *s, struct mm *mm, struct vma *v)
 {
 	(void)s;
 	vma_tree_insert(&mm->vmas, v);
-	mm->map_count++;
-	if (v->file)
-		file_link_vma(v->file, v);
+	vma_linked(mm, v);
 }
 
 void vma_link_last(struct vmsys *s, struct mm *mm, struct vma *v)
 {
 	(void)s;
 	vma_tree_append(&mm->vmas, v);
-	mm->map_count++;
-	if (v->file)
-		file_link_vma(v->file, v);
+	vma_linked(mm, v);
 }
 
 void unlink_anon_vmas(struct vmsys *s, struct vma *v)
