@@ -186,9 +186,14 @@ fuzz: fuzz-build
 	    echo "== $$n for $(FUZZ_SECONDS) s"; \
 	    $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -close_fd_mask=1 \
 	        -artifact_prefix=$(CURDIR)/$(FUZZ_BUILD)/$$n- -print_final_stats=1 \
-	        $(CURDIR)/$(FUZZ_BUILD)/corpus-$$n $$(c=tests/fuzz/corpus-$${n#fuzz_}; test -d $$c && echo $(CURDIR)/$$c || echo $(CURDIR)/tests/fuzz/corpus) 2>&1 | \
-	        grep -E '^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|Done)' ; \
-	    test $${PIPESTATUS:-0} = 0 || exit 1; \
+	        $(CURDIR)/$(FUZZ_BUILD)/corpus-$$n $$(c=tests/fuzz/corpus-$${n#fuzz_}; test -d $$c && echo $(CURDIR)/$$c || echo $(CURDIR)/tests/fuzz/corpus) \
+	        >$(FUZZ_BUILD)/$$n.log 2>&1; st=$$?; \
+	    grep -E '^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|Done)' $(FUZZ_BUILD)/$$n.log; \
+	    test $$st = 0 || { tail -20 $(FUZZ_BUILD)/$$n.log; exit 1; }; \
+	    if grep -q 'runtime error\|^SUMMARY: ' $(FUZZ_BUILD)/$$n.log; then \
+	        grep -m 3 'runtime error\|ERROR: ' $(FUZZ_BUILD)/$$n.log; \
+	        echo "$$n: a sanitizer report (a forked worker's is not a crash libFuzzer sees): $(FUZZ_BUILD)/$$n.log"; \
+	        exit 1; fi; \
 	    ls $(FUZZ_BUILD)/$$n-crash-* $(FUZZ_BUILD)/$$n-leak-* $(FUZZ_BUILD)/$$n-timeout-* \
 	        $(FUZZ_BUILD)/$$n-oom-* 2>/dev/null && exit 1; true; done
 

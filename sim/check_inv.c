@@ -442,11 +442,13 @@ static bool splice(void **a, size_t *n, size_t *cap, size_t elem, size_t i0, siz
 	return true;
 }
 
-/* The first of the n sorted ranges (struct vrange or struct lrange, by
- * stride) that ends after x, or starts at or after x (by_start) */
-static size_t range_search(const void *base, size_t n, size_t stride, uint64_t x, bool by_start)
+/* The first of the sorted ranges from..n-1 (struct vrange or struct
+ * lrange, by stride) that ends after x, or starts at or after x
+ * (by_start); n when none.  By index: base is NULL while nothing was
+ * stored, and NULL + 0 is undefined. */
+static size_t range_search(const void *base, size_t from, size_t n, size_t stride, uint64_t x, bool by_start)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = from, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const uint64_t *r = (const uint64_t *)((const char *)base + mid * stride);
@@ -471,10 +473,10 @@ static bool respan(struct check_inv *ci, struct mm *mm, struct vma_memo *m, stru
 {
 	uint64_t lo = sp.lo, hi = sp.hi;
 	size_t n = m->nall;
-	size_t i0 = range_search(m->all, n, sizeof(*m->all), lo, false);
+	size_t i0 = range_search(m->all, 0, n, sizeof(*m->all), lo, false);
 	if (i0)
 		i0--;
-	size_t i1 = i0 + range_search(m->all + i0, n - i0, sizeof(*m->all), hi, true);
+	size_t i1 = range_search(m->all, i0, n, sizeof(*m->all), hi, true);
 	if (i1 < n)
 		i1++;
 	if (i0 < i1) {
@@ -505,8 +507,8 @@ static bool respan(struct check_inv *ci, struct mm *mm, struct vma_memo *m, stru
 			locked += vma_pages(v);
 		}
 	}
-	size_t j0 = range_search(m->r, m->nr, sizeof(*m->r), lo, false);
-	size_t j1 = j0 + range_search(m->r + j0, m->nr - j0, sizeof(*m->r), hi, true);
+	size_t j0 = range_search(m->r, 0, m->nr, sizeof(*m->r), lo, false);
+	size_t j1 = range_search(m->r, j0, m->nr, sizeof(*m->r), hi, true);
 	size_t was = i1 - i0;
 	if (!splice((void **)&m->all, &m->nall, &m->capall, sizeof(*m->all), i0, i1, ci->scr, k) ||
 	    !splice((void **)&m->r, &m->nr, &m->cap, sizeof(*m->r), j0, j1, ci->scrl, kl))
