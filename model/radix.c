@@ -246,28 +246,7 @@ void radix_clear(struct radix *r, uint64_t key)
 {
 	if (key > RADIX_KEY_MAX || !r->root)
 		return;
-	if (key >> RADIX_BITS == r->cache_base && r->cache_leaf->used > 1) {
-		/* the cached leaf keeps a value: no node above changes */
-		struct radix_leaf *leaf = r->cache_leaf;
-		uint64_t *slot = &leaf->v[key & (RADIX_FAN - 1)];
-		if (*slot) {
-			*slot = 0;
-			occ_clear(leaf->occ, (unsigned)(key & (RADIX_FAN - 1)));
-			leaf->used--;
-			r->count--;
-		}
-		return;
-	}
-	struct radix_node *path[3];
-	struct radix_node *n = r->root;
-	for (int level = 0; level < 3; level++) {
-		if (!n)
-			return;
-		path[level] = n;
-		if (level < 2)
-			n = n->slot[idx(key, level)];
-	}
-	struct radix_leaf *leaf = path[2]->slot[idx(key, 2)];
+	struct radix_leaf *leaf = find_leaf(r, key); /* the cached leaf: no descent */
 	if (!leaf)
 		return;
 	uint64_t *slot = &leaf->v[key & (RADIX_FAN - 1)];
@@ -278,7 +257,11 @@ void radix_clear(struct radix *r, uint64_t key)
 	leaf->used--;
 	r->count--;
 	if (leaf->used)
-		return;
+		return; /* no node above changes */
+	struct radix_node *path[3]; /* the nodes above the leaf, which exist */
+	path[0] = r->root;
+	for (int level = 1; level < 3; level++)
+		path[level] = path[level - 1]->slot[idx(key, level - 1)];
 	/* free the empty leaf and any parents it leaves empty */
 	if (r->cache_leaf == leaf) {
 		r->cache_leaf = NULL;

@@ -249,10 +249,7 @@ static void settle(struct vma_tree *t)
 		t->root = build(&u, t->count);
 		return;
 	}
-	for (; u; u = u->next) {
-		u->left = u->right = NULL;
-		u->height = 1;
-		u->size = 1;
+	for (; u; u = u->next) { /* a leaf since vma_tree_append() */
 		u->parent = u->prev; /* the rightmost placed VMA: no right child */
 		u->prev->right = u;
 		rebalance(t, u->prev);

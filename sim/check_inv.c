@@ -54,7 +54,8 @@ struct vma_memo {
 	bool seen;             /* in this after-check's walk of the live mms */
 	unsigned respans;      /* respan()s since the last full walk */
 	uint64_t total_vm, map_count, locked;
-	struct lrange *r;
+	struct lrange *r;      /* the locked ones of all, apart: check_mm() walks
+				* their pages after every step */
 	size_t nr, cap;
 	struct vrange *all;    /* every VMA, in address order */
 	size_t nall, capall;
@@ -80,7 +81,7 @@ struct check_inv {
 	uint32_t caller_mm;    /* the caller's mm->id before the event, 0 without one */
 	bool caller_cap;
 	uint64_t caller_rlim, caller_locked;
-	uint64_t caller_brk, caller_start_brk; /* its mm's; 0 while the heap's start is unknown */
+	uint64_t caller_brk, caller_start_brk; /* its mm's (start_brk 0: the heap's start unknown) */
 	bool use_next;         /* this before-check reuses the last after-check's walk */
 	bool onfault_req;      /* a lock-on-fault request: compare present pages */
 	uint64_t of_lo, of_hi; /* its vpn range */
@@ -255,7 +256,7 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 		ci->caller_cap = t->cap_ipc_lock;
 		ci->caller_rlim = rlimit_memlock_pages(t);
 		ci->caller_locked = locked_pages(ci, t->mm, ci->use_next);
-		ci->caller_brk = t->mm->start_brk ? t->mm->brk : 0;
+		ci->caller_brk = t->mm->brk;
 		ci->caller_start_brk = t->mm->start_brk;
 	}
 	const uint64_t *a = ev->args;
@@ -463,8 +464,8 @@ static size_t range_search(const void *base, size_t from, size_t n, size_t strid
 /*
  * m brought up to date over the span sp of a call alone: the memo's VMAs
  * there, with the VMA on each side of them (a call merges with its
- * neighbours, mm/vma.c:vma_merge_existing_range() @ v6.18,
- * mm/mmap.c:vma_merge() @ v4.0), are replaced by the live ones.  False
+ * neighbours: mm/mmap.c:vma_merge() @ v4.0, v6.1), are replaced by the
+ * live ones.  False
  * when that cannot stand for a walk: a live VMA crosses the widened span's
  * edge (a change reached beyond it), a rule fails (its message must come
  * from a walk) or no memory.
@@ -690,26 +691,32 @@ static bool page_span(uint64_t start, uint64_t len, struct span *sp)
 }
 
 /*
- * Where the call ev may have changed its caller's VMAs: the spans its
- * arguments and result name, or -1 for anywhere (a call that changes
- * every VMA or whose reach the arguments do not say), 0 for nowhere (it
- * never takes the mmap lock for writing).  The kernels change only VMAs
- * in the range a call names, and split or merge at its edges:
- * mm/mlock.c:apply_vma_lock_flags(), mm/mprotect.c:do_mprotect_pkey()
- * (PROT_GROWSDOWN/GROWSUP widen to the VMA: the neighbour respan() takes
- * in), mm/madvise.c:madvise_walk_vmas(), mm/mmap.c:do_munmap(),
- * mm/mmap.c:mmap_region() (at the result; MAP_FIXED unmaps at the hint
- * even when it fails, MAP_FIXED_NOREPLACE fails before any change), mm/mremap.c:SYSCALL_DEFINE5(mremap) (the old range
- * grown in place, the new one, MREMAP_FIXED's target unmapped first)
- * @ v4.0 .. v6.18; fork only reads the parent's VMAs (kernel/fork.c:
- * dup_mmap() @ v4.0, mm/mmap.c:dup_mmap() @ v6.18).
+ * Where the call ev (a call: the caller asks for no other) may have
+ * changed its caller's VMAs: the spans its arguments and result name, or
+ * -1 for anywhere (a call that changes every VMA or whose reach the
+ * arguments do not say), 0 for nowhere (it never takes the mmap lock for
+ * writing, or only reads the VMAs).  The kernels change only VMAs in the
+ * range a call names, and split or merge at its edges (@ v6.1; 4.0 walks
+ * the same range in do_mlock(), do_munmap(), ...):
+ *   mm/mlock.c:apply_vma_lock_flags();
+ *   mm/mprotect.c:do_mprotect_pkey() (PROT_GROWSDOWN/GROWSUP widen to the
+ *     VMA: the neighbour respan() takes in);
+ *   mm/madvise.c:madvise_walk_vmas();
+ *   mm/mmap.c:do_munmap();
+ *   mm/mmap.c:mmap_region() at the result (MAP_FIXED unmaps at the hint
+ *     even when it fails; MAP_FIXED_NOREPLACE fails before any change);
+ *   mm/mremap.c:SYSCALL_DEFINE5(mremap): the old range grown in place,
+ *     the new one, MREMAP_FIXED's target unmapped first;
+ *   mm/mmap.c:SYSCALL_DEFINE1(brk).
+ * Fork only reads the parent's VMAs (kernel/fork.c:dup_mmap() @ v4.0,
+ * v6.1).
  */
 static int call_spans(const struct check_inv *ci, const struct event *ev, const struct outcome *out, struct span *sp)
 {
 	const uint64_t *a = ev->args;
 	const struct arch_flags *af = &ci->s->af;
 	bool ok = out->kind == OUT_VALUE;
-	if (ev->type != EV_CALL || ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT || !takes_mmap_write_lock(ev->sys))
+	if (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT || !takes_mmap_write_lock(ev->sys))
 		return 0;
 	switch (ev->sys) {
 	case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_MPROTECT: case SYS_MADVISE: case SYS_MUNMAP:
@@ -721,10 +728,11 @@ static int call_spans(const struct check_inv *ci, const struct event *ev, const 
 	case SYS_FORK: case SYS_VFORK: case SYS_CLONE: case SYS_CLONE3:
 		return 0; /* the parent's VMAs are only read: dup_mmap() */
 	case SYS_BRK: {
-		/* between the old break and the new one (mm/mmap.c:brk());
+		/* between the old break and the new one
+		 * (mm/mmap.c:SYSCALL_DEFINE1(brk) @ v6.1);
 		 * the first brk of a replay finds the heap's start itself */
 		uint64_t old = ci->caller_brk, want = a[0];
-		if (!old || want > UINT64_MAX - PAGE_SIZE)
+		if (!ci->caller_start_brk || want > UINT64_MAX - PAGE_SIZE)
 			return -1;
 		if (want < ci->caller_start_brk)
 			want = old; /* below the heap: nothing moves */
@@ -763,8 +771,9 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	/* Which mms the event may have changed the VMAs of: a call, its
 	 * caller's (an access only by growing a stack, which moves total_vm:
 	 * check_mm() sees that; a call only if it may take the mmap write
-	 * lock, and then where call_spans() says) and those it makes (fork, execve: no memo yet); an event that
-	 * is not a call is not looked into: every mm */
+	 * lock, and then where call_spans() says) and those it makes (fork,
+	 * execve: no memo yet); an event that is not a call is not looked
+	 * into: every mm */
 	bool all = ev->type != EV_CALL;
 	struct span sp[2] = { { 0, 0 }, { 0, 0 } };
 	int nsp = all ? -1 : call_spans(ci, ev, out, sp);
