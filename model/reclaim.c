@@ -422,8 +422,8 @@ void lru_note_cost(struct vmsys *s, bool file, uint64_t nr)
 
 enum { DEACTIVATE_ANON = 1, DEACTIVATE_FILE = 2 };
 
-/* get_scan_count() @ v4.4 */
-static void get_scan_count_v4(struct vmsys *s, int prio, enum reclaim_mode mode,
+/* get_scan_count() @ v4.4; true when it aged the reclaim_stat */
+static bool get_scan_count_v4(struct vmsys *s, int prio, enum reclaim_mode mode,
 			      uint64_t nr[NR_LRU_LISTS])
 {
 	struct lruvec *lv = &s->lru;
@@ -433,7 +433,7 @@ static void get_scan_count_v4(struct vmsys *s, int prio, enum reclaim_mode mode,
 	uint64_t anon = lv->size[LRU_INACTIVE_ANON] + lv->size[LRU_ACTIVE_ANON];
 	/* memcg reclaim (and kswapd on an unreclaimable zone) may force a
 	 * pass; the model's kswapd balances a reclaimable zone */
-	bool force_scan = mode == RM_CGROUP;
+	bool force_scan = mode == RM_CGROUP, aged = false;
 	if (!s->swap_free) {
 		balance = SCAN_FILE;
 	} else if (!prio) {
@@ -444,14 +444,12 @@ static void get_scan_count_v4(struct vmsys *s, int prio, enum reclaim_mode mode,
 		balance = SCAN_FILE; /* enough inactive page cache: !inactive_file_is_low() */
 	} else {
 		balance = SCAN_FRACT;
-		if (lv->recent_scanned[0] > anon / 4) {
-			lv->recent_scanned[0] /= 2;
-			lv->recent_rotated[0] /= 2;
-		}
-		if (lv->recent_scanned[1] > file / 4) {
-			lv->recent_scanned[1] /= 2;
-			lv->recent_rotated[1] /= 2;
-		}
+		for (int f = 0; f < 2; f++)
+			if (lv->recent_scanned[f] > (f ? file : anon) / 4) {
+				lv->recent_scanned[f] /= 2;
+				lv->recent_rotated[f] /= 2;
+				aged = true;
+			}
 		fraction[0] = SWAPPINESS * (lv->recent_scanned[0] + 1) / (lv->recent_rotated[0] + 1);
 		fraction[1] = (200 - SWAPPINESS) * (lv->recent_scanned[1] + 1) /
 			      (lv->recent_rotated[1] + 1);
@@ -472,6 +470,7 @@ static void get_scan_count_v4(struct vmsys *s, int prio, enum reclaim_mode mode,
 			some |= scan > 0; /* found something: no second pass */
 		}
 	}
+	return aged;
 }
 
 /* get_scan_count() @ v6.1 for the one lruvec: the pages of each
@@ -544,17 +543,22 @@ static void age_active_list(struct vmsys *s, enum lru_list l, uint64_t n, enum r
 	}
 }
 
-static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode, uint64_t nr_to_reclaim)
+static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode, uint64_t nr_to_reclaim,
+			      bool *idle)
 {
 	unsigned may_deactivate = (inactive_is_low(s, LRU_INACTIVE_ANON) ? DEACTIVATE_ANON : 0) |
 				  (inactive_is_low(s, LRU_INACTIVE_FILE) ? DEACTIVATE_FILE : 0);
 	uint64_t nr[NR_LRU_LISTS] = { 0 }, targets[NR_LRU_LISTS];
-	bool v4 = s->sem->reclaim_scan_v4;
+	bool v4 = s->sem->reclaim_scan_v4, aged = false;
 	if (v4)
-		get_scan_count_v4(s, prio, mode, nr);
+		aged = get_scan_count_v4(s, prio, mode, nr);
 	else
 		get_scan_count(s, prio, mode, may_deactivate, nr);
 	memcpy(targets, nr, sizeof(nr));
+	/* nothing to scan, nothing aged, no rebalance below: the pass read
+	 * the state and left it as it was */
+	*idle = !aged && !s->sem->test_reclaim_ignores_locked &&
+		!(nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]);
 	/* 4.x scan_adjusted, 6.x proportional_reclaim: global direct reclaim
 	 * at the first priority scans what it targeted */
 	bool proportional = mode == RM_DIRECT && prio == DEF_PRIORITY;
@@ -620,6 +624,7 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 	}
 	/* even with no anon scanned, rebalance its active/inactive ratio */
 	if ((v4 ? s->swap_total : s->swap_free) && inactive_is_low(s, LRU_INACTIVE_ANON)) {
+		*idle = false;
 		uint64_t taken = s->lru.size[LRU_ACTIVE_ANON] < SWAP_CLUSTER_MAX ? s->lru.size[LRU_ACTIVE_ANON]
 										 : SWAP_CLUSTER_MAX;
 		uint64_t rotated = shrink_active(s, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, mode);
@@ -634,13 +639,26 @@ static uint64_t shrink_lruvec(struct vmsys *s, int prio, enum reclaim_mode mode,
 }
 
 /* do_try_to_free_pages(): priority 12 down to 0, each a shrink_lruvec()
- * pass, until nr_to_reclaim pages are freed */
-static uint64_t do_reclaim(struct vmsys *s, uint64_t want, enum reclaim_mode mode)
+ * pass, until nr_to_reclaim pages are freed.  *idle when no pass changed
+ * anything (so nothing was freed): a call again on the same state, as the
+ * callers' retries make, does the same.  The callers skip those repeats,
+ * which change nothing the model keeps or reports; the kernel runs them. */
+static uint64_t do_reclaim_idle(struct vmsys *s, uint64_t want, enum reclaim_mode mode, bool *idle)
 {
 	uint64_t freed = 0;
-	for (int prio = DEF_PRIORITY; prio >= 0 && freed < want; prio--)
-		freed += shrink_lruvec(s, prio, mode, want);
+	*idle = true;
+	for (int prio = DEF_PRIORITY; prio >= 0 && freed < want; prio--) {
+		bool pass_idle;
+		freed += shrink_lruvec(s, prio, mode, want, &pass_idle);
+		*idle &= pass_idle;
+	}
 	return freed;
+}
+
+static uint64_t do_reclaim(struct vmsys *s, uint64_t want, enum reclaim_mode mode)
+{
+	bool idle;
+	return do_reclaim_idle(s, want, mode, &idle);
 }
 
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
@@ -657,9 +675,13 @@ int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages)
 			want /= 4;
 		if (!retries)
 			lru_add_drain(s); /* the last try: lru_add_drain_all() */
-		uint64_t got = do_reclaim(s, want > SWAP_CLUSTER_MAX ? want : SWAP_CLUSTER_MAX, RM_CGROUP);
+		bool idle;
+		uint64_t got = do_reclaim_idle(s, want > SWAP_CLUSTER_MAX ? want : SWAP_CLUSTER_MAX, RM_CGROUP,
+					       &idle);
 		if (!got && !retries--)
 			break;
+		if (idle)
+			retries = 0; /* the calls up to the last try would repeat this one */
 		freed += got;
 	}
 	return (int64_t)freed;
@@ -678,9 +700,11 @@ int64_t vm_memcg_force_empty(struct vmsys *s)
 {
 	s->nevents = 0;
 	lru_add_drain(s);
-	for (unsigned retries = s->sem->memcg_reclaim_retries; retries;)
-		if (!do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP))
-			retries--;
+	for (unsigned retries = s->sem->memcg_reclaim_retries; retries;) {
+		bool idle;
+		if (!do_reclaim_idle(s, SWAP_CLUSTER_MAX, RM_CGROUP, &idle))
+			retries = idle ? 0 : retries - 1; /* idle: the rest would repeat it */
+	}
 	return 0;
 }
 
@@ -703,9 +727,14 @@ bool memcg_charge(struct vmsys *s)
 	unsigned retries = s->sem->memcg_reclaim_retries;
 	bool drained = false;
 	for (;;) {
-		uint64_t got = do_reclaim(s, SWAP_CLUSTER_MAX, RM_CGROUP);
+		bool idle;
+		uint64_t got = do_reclaim_idle(s, SWAP_CLUSTER_MAX, RM_CGROUP, &idle);
 		if (s->memcg_usage < s->memcg_limit)
 			return true;
+		if (idle) { /* the reclaims up to the OOM killer would repeat this one */
+			drained = true;
+			retries = 0;
+		}
 		if (!drained) {
 			drained = true; /* drain_all_stock(): the stock is empty here */
 			continue;
@@ -811,7 +840,8 @@ static uint64_t balance_pgdat(struct vmsys *s)
 		if (!age_first)
 			kswapd_age_anon(s);
 		int64_t scanned = s->stat.v[PGSCAN_KSWAPD];
-		uint64_t got = shrink_lruvec(s, prio, RM_KSWAPD, target);
+		bool idle;
+		uint64_t got = shrink_lruvec(s, prio, RM_KSWAPD, target, &idle);
 		total += got;
 		bool raise = (uint64_t)(s->stat.v[PGSCAN_KSWAPD] - scanned) < target;
 		if (raise || !got)
