@@ -17,16 +17,6 @@ void lru_init(struct lruvec *l)
 	memset(l, 0, sizeof(*l));
 }
 
-enum lru_list page_lru(const struct page *p)
-{
-	if (p->flags & PG_UNEVICTABLE)
-		return LRU_UNEVICTABLE;
-	enum lru_list l = page_is_file_lru(p) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
-	if (p->flags & PG_ACTIVE)
-		l = (enum lru_list)(l + 1);
-	return l;
-}
-
 static const enum vmstat_item lru_stat[NR_LRU_LISTS] = {
 	NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
 };

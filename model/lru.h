@@ -54,7 +54,13 @@ struct vmsys;
 
 void lru_init(struct lruvec *l);
 /* The list a page belongs on by its flags (include/linux/mm_inline.h:folio_lru_list()). */
-enum lru_list page_lru(const struct page *p);
+static inline enum lru_list page_lru(const struct page *p)
+{
+	if (p->flags & PG_UNEVICTABLE)
+		return LRU_UNEVICTABLE;
+	enum lru_list l = page_is_file_lru(p) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+	return (p->flags & PG_ACTIVE) ? (enum lru_list)(l + 1) : l;
+}
 void lru_add_page(struct vmsys *s, pfn_t pfn, enum lru_list l);     /* at head, PG_lru set */
 void lru_add_page_tail(struct vmsys *s, pfn_t pfn, enum lru_list l);
 void lru_del_page(struct vmsys *s, pfn_t pfn);                       /* PG_lru cleared */

@@ -600,53 +600,43 @@ static uint32_t check_mm(struct check_inv *ci, struct task *t, uint32_t viol, bo
 	return viol;
 }
 
-static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
+static const enum vmstat_item lru_stat[NR_LRU_LISTS] = {
+	NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
+};
+
+/* What is wrong with page pfn as the walk of list l (after prev) meets
+ * it, stamping it for this walk (ep): the lru-consistent and
+ * mlocked-pages rules of one page, as bits; the messages are check_lru()'s */
+enum { LF_TWICE = 1, LF_BACK = 2, LF_FLAGS = 4, LF_NOT_MLOCKED = 8, LF_NO_LOCKED_VMA = 16 };
+static inline unsigned lru_page_faults(struct check_inv *ci, const struct page *p, pfn_t pfn, int l,
+				       pfn_t prev, bool linked, bool unev_rules, uint32_t ep)
+{
+	unsigned f = 0;
+	if (pfn < ci->nstamp) {
+		if (ci->stamp[pfn] == ep)
+			f |= LF_TWICE;
+		ci->stamp[pfn] = ep;
+	}
+	if (linked && p->prev != prev)
+		f |= LF_BACK;
+	if (!(p->flags & PG_LRU) || p->lru != l || page_lru(p) != (enum lru_list)l)
+		f |= LF_FLAGS;
+	if (l == LRU_UNEVICTABLE && unev_rules) {
+		if (!(p->flags & PG_MLOCKED))
+			f |= LF_NOT_MLOCKED;
+		else if (pfn < ci->nstamp && !ci->lockmap[pfn] && p->mapcount)
+			f |= LF_NO_LOCKED_VMA;
+	}
+	return f;
+}
+
+/* the mlocked pages off the lists: those of the per-CPU batches not met
+ * on a list in this walk (ep) */
+static uint64_t batch_mlocked(struct check_inv *ci, uint32_t ep)
 {
 	struct vmsys *s = ci->s;
-	static const enum vmstat_item stat[NR_LRU_LISTS] = {
-		NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
-	};
-	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
-	uint32_t ep = ++ci->epoch;
-	uint64_t mlocked = 0;
-	for (int l = 0; l < NR_LRU_LISTS; l++) {
-		uint64_t count = 0;
-		pfn_t prev = PFN_NONE;
-		bool linked = lru_linked(s, (enum lru_list)l);
-		for (pfn_t pfn = lru_first(s, (enum lru_list)l); pfn; pfn = lru_next(s, (enum lru_list)l, pfn)) {
-			const struct page *p = spage(s, pfn);
-			if (++count > s->pm.nr_frames) {
-				FAILV(INV_LRU_CONSISTENT, "list %d does not end", l);
-				break;
-			}
-			if (pfn < ci->nstamp) {
-				if (ci->stamp[pfn] == ep)
-					FAILV(INV_LRU_CONSISTENT, "pfn %u is on two lists (or twice on list %d)", pfn, l);
-				ci->stamp[pfn] = ep;
-			}
-			if (linked && p->prev != prev)
-				FAILV(INV_LRU_CONSISTENT, "list %d: broken back link at pfn %u", l, pfn);
-			prev = pfn;
-			if (!(p->flags & PG_LRU) || p->lru != l || page_lru(p) != (enum lru_list)l)
-				FAILV(INV_LRU_CONSISTENT, "pfn %u is on list %d but its flags say list %d%s", pfn, l,
-				      (int)page_lru(p), (p->flags & PG_LRU) ? "" : " (PG_lru clear)");
-			if (p->flags & PG_MLOCKED)
-				mlocked++;
-			if (l == LRU_UNEVICTABLE && drained && ON(INV_MLOCKED_PAGES)) {
-				if (!(p->flags & PG_MLOCKED))
-					FAILV(INV_MLOCKED_PAGES, "pfn %u sits on the unevictable list but is not mlocked", pfn);
-				else if (pfn < ci->nstamp && !ci->lockmap[pfn] && p->mapcount)
-					FAILV(INV_MLOCKED_PAGES, "pfn %u is mlocked and mapped (%u), but by no locked VMA",
-					      pfn, p->mapcount);
-			}
-		}
-		if (ON(INV_LRU_CONSISTENT) &&
-		    (count != s->lru.size[l] || (int64_t)count != s->stat.v[stat[l]]))
-			FAILV(INV_LRU_CONSISTENT, "list %d holds %llu pages; its size says %llu, %s says %lld", l,
-			      ULL(count), ULL(s->lru.size[l]), vmstat_name(stat[l]), (long long)s->stat.v[stat[l]]);
-	}
-	/* mlocked pages off the lists: the per-CPU batches */
 	const struct lru_batch *bs[2] = { &s->lru.add_batch, &s->lru.mlock_batch };
+	uint64_t mlocked = 0;
 	for (int b = 0; b < 2; b++)
 		for (unsigned i = 0; i < bs[b]->n; i++) {
 			pfn_t pfn = bs[b]->pfn[i];
@@ -657,6 +647,56 @@ static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
 					mlocked++;
 			}
 		}
+	return mlocked;
+}
+
+/* The lists walked: the rules of every page on them, their lengths
+ * against their sizes and counters, nr_mlock against the mlocked pages */
+static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
+{
+	struct vmsys *s = ci->s;
+	bool unev_rules = !s->lru.add_batch.n && !s->lru.mlock_batch.n && ON(INV_MLOCKED_PAGES);
+	uint32_t ep = ++ci->epoch;
+	uint64_t mlocked = 0;
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
+		uint64_t count = 0;
+		pfn_t prev = PFN_NONE;
+		bool linked = lru_linked(s, (enum lru_list)l);
+		const struct page *p;
+		/* a linked list by its links, the other by lru_next() */
+		for (pfn_t pfn = lru_first(s, (enum lru_list)l); pfn;
+		     pfn = linked ? p->next : lru_next(s, (enum lru_list)l, pfn)) {
+			p = spage(s, pfn);
+			if (++count > s->pm.nr_frames) {
+				FAILV(INV_LRU_CONSISTENT, "list %d does not end", l);
+				break;
+			}
+			unsigned f = lru_page_faults(ci, p, pfn, l, prev, linked, unev_rules, ep);
+			if (__builtin_expect(f != 0, 0)) {
+				if (f & LF_TWICE)
+					FAILV(INV_LRU_CONSISTENT, "pfn %u is on two lists (or twice on list %d)", pfn, l);
+				if (f & LF_BACK)
+					FAILV(INV_LRU_CONSISTENT, "list %d: broken back link at pfn %u", l, pfn);
+				if (f & LF_FLAGS)
+					FAILV(INV_LRU_CONSISTENT, "pfn %u is on list %d but its flags say list %d%s", pfn, l,
+					      (int)page_lru(p), (p->flags & PG_LRU) ? "" : " (PG_lru clear)");
+				if (f & LF_NOT_MLOCKED)
+					FAILV(INV_MLOCKED_PAGES, "pfn %u sits on the unevictable list but is not mlocked",
+					      pfn);
+				if (f & LF_NO_LOCKED_VMA)
+					FAILV(INV_MLOCKED_PAGES, "pfn %u is mlocked and mapped (%u), but by no locked VMA",
+					      pfn, p->mapcount);
+			}
+			prev = pfn;
+			mlocked += (p->flags & PG_MLOCKED) != 0;
+		}
+		if (ON(INV_LRU_CONSISTENT) &&
+		    (count != s->lru.size[l] || (int64_t)count != s->stat.v[lru_stat[l]]))
+			FAILV(INV_LRU_CONSISTENT, "list %d holds %llu pages; its size says %llu, %s says %lld", l,
+			      ULL(count), ULL(s->lru.size[l]), vmstat_name(lru_stat[l]),
+			      (long long)s->stat.v[lru_stat[l]]);
+	}
+	mlocked += batch_mlocked(ci, ep);
 	if (ON(INV_MLOCKED_PAGES) && (int64_t)mlocked != s->stat.v[NR_MLOCK])
 		FAILV(INV_MLOCKED_PAGES, "nr_mlock is %lld but %llu pages are mlocked",
 		      (long long)s->stat.v[NR_MLOCK], ULL(mlocked));

@@ -26,6 +26,7 @@
 #include "check_inv.h"
 #include "semantics.h"
 #include "vmsys.h"
+#include "internal.h" /* the machine's pages, to break its lists by hand */
 
 #define RUNS 24
 #define STEPS 2000
@@ -89,12 +90,129 @@ START_TEST(reused_walk_finds_what_a_full_walk_finds)
 }
 END_TEST
 
+/* x86_64 uapi values */
+#define PROT_RW 0x3
+#define MAP_PRIVATE_ANON_FIXED 0x32
+#define PG 4096ULL
+#define AT 0x20000000ULL
+
+/* what both checkers, the full walk and the default, find after a
+ * non-call event; they must agree, message and all */
+static uint32_t both_find(struct vmsys *s, struct check_inv *full, struct check_inv *dflt)
+{
+	static struct event ev;
+	ev.type = EV_SIGNAL;
+	ev.pid = 1;
+	struct outcome out = { .kind = OUT_NONE };
+	check_inv_before(full, &ev);
+	check_inv_before(dflt, &ev);
+	(void)s;
+	uint32_t a = check_inv_after(full, &ev, &out), b = check_inv_after(dflt, &ev, &out);
+	ck_assert_msg(a == b, "full walk %#x (%s), default %#x", a, a ? check_inv_msg(full, (unsigned)__builtin_ctz(a)) : "",
+		      b);
+	for (unsigned k = 0; k < INV_NR; k++)
+		if (a & (1u << k))
+			ck_assert_str_eq(check_inv_msg(full, k), check_inv_msg(dflt, k));
+	return a;
+}
+
+/* A page of list l of s with a successor on it */
+static pfn_t page_with_next(struct vmsys *s, enum lru_list l)
+{
+	for (pfn_t pfn = lru_first(s, l); pfn; pfn = lru_next(s, l, pfn))
+		if (spage(s, pfn)->next)
+			return pfn;
+	return PFN_NONE;
+}
+
+/* Each break of an LRU rule that check_lru() looks for, made by hand in a
+ * machine with pages on the anon lists and the unevictable one, is found
+ * (by both checkers, with the same message), and the machine mended is
+ * clean again: a rule that lru_page_faults() or the counts lost would
+ * leave its break unseen. */
+static void lru_breaks(const char *kernel)
+{
+	const struct semantics *sem = semantics_find(kernel);
+	ck_assert_ptr_nonnull(sem);
+	struct vmsys_config c;
+	vmsys_config_default(&c, sem);
+	c.ram = 64ULL << 20;
+	c.cap_ipc_lock = true;
+	c.rlimit_memlock = UINT64_MAX;
+	char err[256];
+	struct vmsys *s = vmsys_new(&c, err, sizeof(err));
+	ck_assert_msg(s != NULL, "vmsys_new: %s", err);
+	struct task *t = vmsys_task(s, 1, true);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(vm_mmap(s, t, AT, 64 * PG, PROT_RW, MAP_PRIVATE_ANON_FIXED, -1, 0, false, 0), (int64_t)AT);
+	enum vm_fault_kind sig = VMF_NONE;
+	ck_assert_int_eq(vm_touch(s, t, AT, 64 * PG, 2, &sig), 64);
+	ck_assert_int_eq(vm_mlock(s, t, AT, 8 * PG), 0);
+	vm_drain_all(s);
+	for (uint64_t a = AT + 16 * PG; a < AT + 32 * PG; a += PG) /* some of them active */
+		ck_assert_int_eq(vm_access(s, t, a, 1), VMF_NONE);
+	vm_drain_all(s);
+	struct check_inv *full = check_inv_new(s, INV_ALL), *dflt = check_inv_new(s, INV_ALL);
+	ck_assert(full && dflt);
+	check_inv_set_full_walks(full, true);
+	ck_assert_uint_eq(both_find(s, full, dflt), 0);
+	const uint32_t lru = 1u << inv_find("lru-consistent"), mlocked = 1u << inv_find("mlocked-pages");
+	/* new anonymous pages go on the inactive list in 6.x, the active one in 4.x */
+	pfn_t pfn = page_with_next(s, s->lru.size[LRU_INACTIVE_ANON] ? LRU_INACTIVE_ANON : LRU_ACTIVE_ANON);
+	ck_assert_uint_ne(pfn, PFN_NONE);
+	struct page *p = spage(s, pfn), *q = spage(s, p->next);
+	/* a broken back link */
+	pfn_t keep = q->prev;
+	q->prev = p->next;
+	ck_assert(both_find(s, full, dflt) & lru);
+	q->prev = keep;
+	/* flags that say another list */
+	p->flags ^= PG_ACTIVE;
+	ck_assert(both_find(s, full, dflt) & lru);
+	p->flags ^= PG_ACTIVE;
+	/* a size and its counter that say one page more than the list holds */
+	s->lru.size[LRU_ACTIVE_ANON]++;
+	s->stat.v[NR_ACTIVE_ANON]++;
+	ck_assert(both_find(s, full, dflt) & lru);
+	s->lru.size[LRU_ACTIVE_ANON]--;
+	s->stat.v[NR_ACTIVE_ANON]--;
+	/* nr_mlock one off */
+	s->stat.v[NR_MLOCK]++;
+	ck_assert(both_find(s, full, dflt) & mlocked);
+	s->stat.v[NR_MLOCK]--;
+	/* a page of an unlocked VMA put on the unevictable list: not mlocked,
+	 * then mlocked but mapped by no locked VMA */
+	ck_assert_int_eq(vm_mprotect(s, t, AT + 8 * PG, PG, PROT_RW), 0);
+	pfn_t m = pte_pfn(radix_get(&t->mm->pt, (AT + 8 * PG) >> PAGE_SHIFT));
+	struct page *pm = spage(s, m);
+	lru_del_page(s, m);
+	pm->flags |= PG_UNEVICTABLE;
+	lru_add_page(s, m, LRU_UNEVICTABLE);
+	ck_assert(both_find(s, full, dflt) & mlocked);
+	ck_assert_ptr_nonnull(strstr(check_inv_msg(full, (unsigned)inv_find("mlocked-pages")), "is not mlocked"));
+	pm->flags |= PG_MLOCKED;
+	s->stat.v[NR_MLOCK]++;
+	ck_assert(both_find(s, full, dflt) & mlocked);
+	ck_assert_ptr_nonnull(strstr(check_inv_msg(full, (unsigned)inv_find("mlocked-pages")), "by no locked VMA"));
+	check_inv_free(full);
+	check_inv_free(dflt);
+	vmsys_free(s);
+}
+
+START_TEST(lru_breaks_found_by_both_walks)
+{
+	lru_breaks("6.18"); /* the unevictable list a count */
+	lru_breaks("4.4");  /* linked */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("check_inv");
 	TCase *tc = tcase_create("before_next");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reused_walk_finds_what_a_full_walk_finds);
+	tcase_add_test(tc, lru_breaks_found_by_both_walks);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
