@@ -112,8 +112,26 @@ struct check_inv {
 	struct lrange *scrl;   /* and the locked ones among them */
 	size_t capscr, capscrl;
 	uint32_t quiet;        /* rules whose messages no one reads (check_inv_set_quiet()) */
+	/* between walks of the LRU lists (lru_walk_due()): the pages the
+	 * model's tracepoints named since the last after-check, while the
+	 * hook is this checker's (note_pfn()) */
+	pfn_t *tpp; size_t ntpp, captpp;
+	bool tp_over;          /* more than LRU_NOTE_MAX: walk */
+	uint8_t *mlk;          /* per pfn: counted in nr_mlock's sum (of the last walk, kept up) */
+	uint8_t *inbatch;      /* per pfn: in a per-CPU batch (lru_walk_due() only) */
+	uint64_t nmlk;         /* the pfns set in mlk */
+	pfn_t *oldlock; size_t noldlock, capold; /* the last after-check's lockset */
+	pfn_t prevbatch[2 * LRU_BATCH_MAX]; unsigned nprevbatch;
+	unsigned lru_since;    /* after-checks since the last walk of the lists */
+	uint32_t lru_found;    /* what the last walk found (a break stays until mended) */
+	bool was_drained;      /* the batches were empty at the last after-check */
+	uint64_t dormant;      /* the last walk's mlocked unevictable pages that no
+				* locked VMA maps and nothing maps: a fault-around
+				* maps pages unnamed, so walk while any is left */
 	char msg[INV_NR][320];
 };
+
+#define LRU_NOTE_MAX (1u << 16) /* pages noted in one step before a walk is cheaper */
 
 struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask)
 {
@@ -127,16 +145,27 @@ struct check_inv *check_inv_new(struct vmsys *s, uint32_t mask)
 	ci->nstamp = (size_t)s->pm.nr_frames + 2;
 	ci->stamp = vm_calloc(ci->nstamp, sizeof(*ci->stamp));
 	ci->lockmap = vm_calloc(ci->nstamp, 1);
-	if (!ci->stamp || !ci->lockmap) {
+	ci->mlk = vm_calloc(ci->nstamp, 1);
+	ci->inbatch = vm_calloc(ci->nstamp, 1);
+	if (!ci->stamp || !ci->lockmap || !ci->mlk || !ci->inbatch) {
 		check_inv_free(ci);
 		return NULL;
 	}
 	return ci;
 }
 
+static void note_pfn(void *ctx, const struct tp_event *e);
+
+static bool tp_mine(const struct check_inv *ci)
+{
+	return ci->s->tp_hook == note_pfn && ci->s->tp_ctx == ci;
+}
+
 void check_inv_set_full_walks(struct check_inv *ci, bool on)
 {
 	ci->full_walks = on;
+	if (on && tp_mine(ci))
+		vmsys_set_tracepoint(ci->s, NULL, NULL);
 }
 
 void check_inv_set_quiet(struct check_inv *ci, uint32_t mask)
@@ -148,6 +177,12 @@ void check_inv_free(struct check_inv *ci)
 {
 	if (!ci)
 		return;
+	if (tp_mine(ci))
+		vmsys_set_tracepoint(ci->s, NULL, NULL);
+	free(ci->tpp);
+	free(ci->mlk);
+	free(ci->inbatch);
+	free(ci->oldlock);
 	for (unsigned i = 0; i < sizeof(ci->memo) / sizeof(ci->memo[0]); i++)
 		free(ci->memo[i].r), free(ci->memo[i].all);
 	free(ci->scr);
@@ -630,6 +665,15 @@ static inline unsigned lru_page_faults(struct check_inv *ci, const struct page *
 	return f;
 }
 
+/* pfn counted in nr_mlock's sum (ci->mlk) */
+static inline void count_mlk(struct check_inv *ci, pfn_t pfn)
+{
+	if (pfn < ci->nstamp && !ci->mlk[pfn]) {
+		ci->mlk[pfn] = 1;
+		ci->nmlk++;
+	}
+}
+
 /* the mlocked pages off the lists: those of the per-CPU batches not met
  * on a list in this walk (ep) */
 static uint64_t batch_mlocked(struct check_inv *ci, uint32_t ep)
@@ -643,8 +687,10 @@ static uint64_t batch_mlocked(struct check_inv *ci, uint32_t ep)
 			const struct page *p = spage(s, pfn);
 			if (pfn < ci->nstamp && ci->stamp[pfn] != ep) {
 				ci->stamp[pfn] = ep;
-				if ((p->flags & PG_MLOCKED) && (p->flags & PG_INUSE))
+				if ((p->flags & PG_MLOCKED) && (p->flags & PG_INUSE)) {
 					mlocked++;
+					count_mlk(ci, pfn);
+				}
 			}
 		}
 	return mlocked;
@@ -658,6 +704,9 @@ static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
 	bool unev_rules = !s->lru.add_batch.n && !s->lru.mlock_batch.n && ON(INV_MLOCKED_PAGES);
 	uint32_t ep = ++ci->epoch;
 	uint64_t mlocked = 0;
+	memset(ci->mlk, 0, ci->nstamp); /* counted again, for lru_walk_due() */
+	ci->nmlk = 0;
+	ci->dormant = 0;
 	for (int l = 0; l < NR_LRU_LISTS; l++) {
 		uint64_t count = 0;
 		pfn_t prev = PFN_NONE;
@@ -688,7 +737,12 @@ static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
 					      pfn, p->mapcount);
 			}
 			prev = pfn;
-			mlocked += (p->flags & PG_MLOCKED) != 0;
+			if (p->flags & PG_MLOCKED) {
+				mlocked++;
+				count_mlk(ci, pfn);
+				ci->dormant += l == LRU_UNEVICTABLE && !p->mapcount &&
+					       (pfn >= ci->nstamp || !ci->lockmap[pfn]);
+			}
 		}
 		if (ON(INV_LRU_CONSISTENT) &&
 		    (count != s->lru.size[l] || (int64_t)count != s->stat.v[lru_stat[l]]))
@@ -700,6 +754,138 @@ static uint32_t check_lru(struct check_inv *ci, uint32_t viol)
 	if (ON(INV_MLOCKED_PAGES) && (int64_t)mlocked != s->stat.v[NR_MLOCK])
 		FAILV(INV_MLOCKED_PAGES, "nr_mlock is %lld but %llu pages are mlocked",
 		      (long long)s->stat.v[NR_MLOCK], ULL(mlocked));
+	return viol;
+}
+
+/* The tracepoint hook while no one else listens: the pages the model
+ * names (put on or off a list, mlocked or munlocked, batched, scanned,
+ * faulted), for lru_walk_due() */
+static void note_pfn(void *ctx, const struct tp_event *e)
+{
+	struct check_inv *ci = ctx;
+	switch (e->id) {
+	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_RECLAIM:
+	case TP_FAULT: case TP_NUMA_HINT: case TP_REFAULT:
+		break;
+	default:
+		return;
+	}
+	if (!e->pfn || ci->tp_over || (ci->ntpp && ci->tpp[ci->ntpp - 1] == e->pfn))
+		return;
+	if (ci->ntpp < LRU_NOTE_MAX && grow((void **)&ci->tpp, &ci->captpp, ci->ntpp + 1, sizeof(pfn_t)))
+		ci->tpp[ci->ntpp++] = e->pfn;
+	else
+		ci->tp_over = true;
+}
+
+/* Whether page pfn may break a rule of check_lru() (false: its rules
+ * hold where one page can tell), its count in nr_mlock's sum brought up
+ * to date (on a list and PG_mlocked, or batched, in use and PG_mlocked;
+ * ci->inbatch marks the batches) */
+static bool lru_page_suspect(struct check_inv *ci, pfn_t pfn, bool unev_rules)
+{
+	struct vmsys *s = ci->s;
+	if (pfn >= ci->nstamp)
+		return true;
+	const struct page *p = spage(s, pfn);
+	bool on = (p->flags & PG_LRU) != 0;
+	bool counted = (p->flags & PG_MLOCKED) && (on || (ci->inbatch[pfn] && (p->flags & PG_INUSE)));
+	if (counted != ci->mlk[pfn]) {
+		ci->nmlk += counted ? 1 : (uint64_t)-1;
+		ci->mlk[pfn] = counted;
+	}
+	if (!on)
+		return p->lru != LRU_NONE; /* off the lists with a list */
+	enum lru_list l = (enum lru_list)p->lru;
+	if (l >= NR_LRU_LISTS || page_lru(p) != l)
+		return true;
+	if (lru_linked(s, l)) {
+		const struct page *q;
+		if (p->prev ? (q = spage(s, p->prev), !(q->flags & PG_LRU) || q->lru != l || q->next != pfn)
+			    : s->lru.head[l] != pfn)
+			return true;
+		if (p->next ? (q = spage(s, p->next), !(q->flags & PG_LRU) || q->lru != l || q->prev != pfn)
+			    : s->lru.tail[l] != pfn)
+			return true;
+	}
+	/* one mapped by no locked VMA, or (dormant) by nothing yet */
+	return l == LRU_UNEVICTABLE &&
+	       ((unev_rules && !(p->flags & PG_MLOCKED)) || ((p->flags & PG_MLOCKED) && !ci->lockmap[pfn]));
+}
+
+/*
+ * Whether check_lru() must walk the lists after this event.  Between
+ * walks, what one event can break is checked where it acted: each page
+ * its tracepoints named, each page in or just out of a per-CPU batch, each
+ * page that left the locked VMAs (lockmap) - its rules, its links to its
+ * neighbours, its count in nr_mlock's sum - and every list's size against
+ * its counter.  Any doubt walks, and so does every CHECK_INV_LRU_WALK_EVERY-th
+ * after-check, the first, one after the batches drained (the unevictable
+ * rules start to apply), one after a walk found a break that is still
+ * reported, every one while the last walk met an mlocked unevictable page
+ * nothing maps (a fault-around maps pages without naming them), and every
+ * one while the hook is not this checker's.  What a
+ * walk would find at once is found here at once, except a change the
+ * tracepoints do not name (the model's own slip, not a kernel's rule):
+ * that waits for the next walk (test_check_inv.c compares this with a
+ * walk after every event).
+ */
+static bool lru_walk_due(struct check_inv *ci)
+{
+	struct vmsys *s = ci->s;
+	static const enum vmstat_item stat[NR_LRU_LISTS] = {
+		NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE, NR_UNEVICTABLE,
+	};
+	bool drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+	if (ci->full_walks || !tp_mine(ci) || ci->tp_over || ++ci->lru_since >= CHECK_INV_LRU_WALK_EVERY ||
+	    (ci->lru_found & ci->mask & ~ci->quiet) || (drained && !ci->was_drained) || ci->dormant)
+		return true;
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		if ((int64_t)s->lru.size[l] != s->stat.v[stat[l]])
+			return true;
+	bool unev_rules = drained && ON(INV_MLOCKED_PAGES), suspect = false;
+	const struct lru_batch *bs[2] = { &s->lru.add_batch, &s->lru.mlock_batch };
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 0; i < bs[b]->n; i++)
+			if (bs[b]->pfn[i] < ci->nstamp)
+				ci->inbatch[bs[b]->pfn[i]] = 1;
+	for (size_t i = 0; !suspect && i < ci->ntpp; i++)
+		suspect = lru_page_suspect(ci, ci->tpp[i], unev_rules);
+	for (unsigned i = 0; !suspect && i < ci->nprevbatch; i++)
+		suspect = lru_page_suspect(ci, ci->prevbatch[i], unev_rules);
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 0; !suspect && i < bs[b]->n; i++)
+			suspect = lru_page_suspect(ci, bs[b]->pfn[i], unev_rules);
+	for (size_t i = 0; !suspect && i < ci->noldlock; i++)
+		if (!ci->lockmap[ci->oldlock[i]])
+			suspect = lru_page_suspect(ci, ci->oldlock[i], unev_rules);
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 0; i < bs[b]->n; i++)
+			if (bs[b]->pfn[i] < ci->nstamp)
+				ci->inbatch[bs[b]->pfn[i]] = 0;
+	return suspect || (ON(INV_MLOCKED_PAGES) && (int64_t)ci->nmlk != s->stat.v[NR_MLOCK]);
+}
+
+/* check_lru() when lru_walk_due(); then what the next after-check starts from */
+static uint32_t check_lists(struct check_inv *ci, uint32_t viol)
+{
+	struct vmsys *s = ci->s;
+	if (lru_walk_due(ci)) {
+		uint32_t before = viol;
+		viol = check_lru(ci, viol);
+		ci->lru_found = viol & ~before & ((1u << INV_LRU_CONSISTENT) | (1u << INV_MLOCKED_PAGES));
+		ci->lru_since = 0;
+	}
+	ci->ntpp = 0;
+	ci->tp_over = false;
+	ci->was_drained = !s->lru.add_batch.n && !s->lru.mlock_batch.n;
+	ci->nprevbatch = 0;
+	const struct lru_batch *bs[2] = { &s->lru.add_batch, &s->lru.mlock_batch };
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 0; i < bs[b]->n; i++)
+			ci->prevbatch[ci->nprevbatch++] = bs[b]->pfn[i];
+	if (!ci->full_walks && !s->tp_hook && ci->lru_since == 0)
+		vmsys_set_tracepoint(s, note_pfn, ci); /* in step with the walk just made */
 	return viol;
 }
 
@@ -803,6 +989,15 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	bool ok = out->kind == OUT_VALUE;
 	for (size_t i = 0; i < ci->nlock; i++)
 		ci->lockmap[ci->lockset[i]] = 0;
+	/* the last lockset, for lru_walk_due(): the pages that leave it */
+	if (grow((void **)&ci->oldlock, &ci->capold, ci->nlock, sizeof(pfn_t))) {
+		if (ci->nlock)
+			memcpy(ci->oldlock, ci->lockset, ci->nlock * sizeof(pfn_t));
+		ci->noldlock = ci->nlock;
+	} else {
+		ci->noldlock = 0;
+		ci->tp_over = true; /* no memory to follow it: walk */
+	}
 	ci->nlock = 0;
 	/* the snapshot for check_inv_before_next() comes from check_mm()'s
 	 * walk of every locked VMA, which only runs for mlocked-pages */
@@ -836,7 +1031,7 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
 	ci->snap_ok = ci->next_ok;
 	ci->after_ran = true;
 	if (ON(INV_LRU_CONSISTENT) || ON(INV_MLOCKED_PAGES))
-		viol = check_lru(ci, viol);
+		viol = check_lists(ci, viol);
 	if (ev->type != EV_CALL)
 		return viol & ci->mask;
 	struct task *t = ci->caller;

@@ -7,9 +7,8 @@
  * derived from one kernel version's code, so a semantics may fail them.
  * Some rules compare the state before and after the event: call
  * check_inv_before() just before apply_event() and check_inv_after() just
- * after it.  The checker never changes the model.
- *
- *   structures directly), trace, vmsys.
+ * after it.  The checker never changes the model; while the model's
+ * tracepoint hook is free it listens there (see check_inv_set_full_walks()).
  *
  * Owns: the promise invariants of vmsim check and replay
  *   --check-invariants.
@@ -68,11 +67,20 @@ uint32_t check_inv_after(struct check_inv *ci, const struct event *ev, const str
  * result, but their messages are not written (check_inv_msg() is stale
  * for them): vmsim check's runs want a rule's message the first time only. */
 void check_inv_set_quiet(struct check_inv *ci, uint32_t mask);
-/* on: walk every mm's VMAs after every event.  Off (the default), an
- * after-check reuses the last walk of each mm the event could not have
- * changed the VMAs of (another process's, or any after an access) and
- * whose total_vm and map_count stayed; the result is the same
- * (test_check_inv.c). */
+/* on: walk every mm's VMAs and every LRU list after every event.  Off
+ * (the default), an after-check reuses the last walk of each mm the event
+ * could not have changed the VMAs of (another process's, or any after an
+ * access) and whose total_vm and map_count stayed; and, while the
+ * machine's tracepoint hook is free (vmsys_set_tracepoint(); the checker
+ * takes it and gives it back in check_inv_free()), it walks the LRU lists
+ * only when a page the event's tracepoints named, a page in or just out of
+ * a per-CPU batch or one that left the locked VMAs breaks a rule, a
+ * list's size and counter disagree, or nr_mlock moved from the count kept
+ * - and at least every CHECK_INV_LRU_WALK_EVERY after-checks.  The result
+ * is the same (test_check_inv.c), except for a change to the lists that no
+ * tracepoint names (a slip of the model itself, never a kernel's rule):
+ * that is found by the next walk. */
+#define CHECK_INV_LRU_WALK_EVERY 64
 void check_inv_set_full_walks(struct check_inv *ci, bool on);
 const char *check_inv_msg(const struct check_inv *ci, unsigned id);
 
