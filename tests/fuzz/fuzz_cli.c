@@ -18,9 +18,11 @@
  * ASan outlasts the 10 s a unit may take (an input found by the 12:38
  * campaign of 2026-12-01, `check --kernel 7.0 --steps 389`).  The corpus and
  * artifact paths given to the target must be absolute (make fuzz does so).  Standard input
- * is /dev/null, standard output is discarded.
+ * is /dev/null, standard output is discarded.  The directory, with what the
+ * commands wrote in it, is removed when the fuzzer exits.
  */
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,16 +48,30 @@ static const char trace_text[] =
 	"wait4(2, NULL, 0, NULL) = 2\nmunmap(0x7ffff7ffb000, 16384) = 0\n";
 
 static char *argv0;
+static char workdir[] = "/tmp/vmsim-fuzz-cli.XXXXXX";
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	return remove(path);
+}
+
+/* at exit: the working directory and everything the runs left in it */
+static void remove_workdir(void)
+{
+	if (chdir("/") || nftw(workdir, remove_one, 16, FTW_DEPTH | FTW_PHYS))
+		perror("fuzz_cli: removing the working directory");
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	argv0 = (*argv)[0];
-	char dir[] = "/tmp/vmsim-fuzz-cli.XXXXXX";
-	if (!mkdtemp(dir) || chdir(dir)) {
+	if (!mkdtemp(workdir) || chdir(workdir)) {
 		perror("fuzz_cli: working directory");
 		exit(1);
 	}
+	atexit(remove_workdir);
 	FILE *f = fopen("t.trace", "w");
 	if (!f || fputs(trace_text, f) < 0 || fclose(f)) {
 		perror("fuzz_cli: t.trace");
