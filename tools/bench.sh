@@ -15,12 +15,16 @@
 #      VMAs, every page faulted in first, 2,000,000 random reads; the setup
 #      is timed alone and subtracted; the best of five runs each)
 #   4. ns/event against the trace length (10^6, 10^7, 10^8 events of the
-#      stream of 1, generated on the fly through a pipe: no disk), raw and
-#      net of the setup (a run of one event); then the same reads of a
+#      lock-on-fault stream as eric runs it, generated on the fly through a pipe: no
+#      disk), raw and net of the setup (a run of one event), beside the
+#      kernel's ns/access for the same reads of the same 5 GiB file (eric's
+#      timed reads, the best of 3 below 10^8); then the same reads of a
 #      MAP_LOCKED mapping, where every event is a hit from the start (the
-#      best of five runs below 10^7 events, where the setup is most of a run)
+#      best of five runs below 10^7 events, where the setup is most of a run),
+#      the kernel's beside them too
 #   5. bytes per simulated page frame (a 5 GiB mapping faulted in)
-#   6. vmsim check: steps/s at 100 and at 200,000 steps per run
+#   6. vmsim check: steps/s at 100 and at 200,000 steps per run (seed 1's
+#      run alone, and seeds 1-8)
 #   7. --check-invariants against plain replay (2,000 and 2,000,000 reads of
 #      a 1 GiB mapping)
 # CPU time is the task clock of the process and its children (perf stat;
@@ -197,9 +201,23 @@ streamed() { # EVENTS TEMPLATE [BINARY]: CPU s of vmsim replaying `gen-trace gen
 	b=$($c sh -c "\"$gen\" gen $args > /dev/null")
 	awk -v a="$a" -v b="$b" 'BEGIN { print a - b }'
 }
-length_rows() { # TEMPLATE LABEL SETUP: a row per length, then the setup's time
+# kernel_ns N STRATEGY: the live kernel's ns/access for eric's N random reads
+# of the 5 GiB file (its own clock around the reads, not the mmap and
+# mlock before them); empty without eric
+kernel_ns() {
+	[ -n "${kdata:-}" ] || return 0
+	best=
+	for i in 1 2 3; do
+		ms=$($out/pb/eric -f $kdata -s $2 -p random -n $1 | tr ' ' '\n' | sed -n 's/^proc_ms=//p')
+		best=$(awk -v a="$best" -v b="$ms" 'BEGIN { print (a == "" || b < a) ? b : a }')
+		[ "$1" -ge 100000000 ] && break # one run of seconds is enough
+	done
+	awk -v ms="$best" -v n=$1 'BEGIN { if (ms != "") printf "%.0f", ms * 1e6 / n }'
+}
+length_rows() { # TEMPLATE LABEL SETUP [STRATEGY]: a row per length (and the kernel's
+	# for eric -s STRATEGY), then the setup's time
 	ts=$(streamed 1 "$1")
-	net6=
+	net6= k6=
 	for e in 1000000 10000000 100000000; do
 		e=$((e / q))
 		t=$(streamed $e "$1")
@@ -207,6 +225,11 @@ length_rows() { # TEMPLATE LABEL SETUP: a row per length, then the setup's time
 		[ -z "$net6" ] && net6=$net n6=$e
 		row "$e events$2" "$(ns "$t" $e)" "$(ns "$net" $e)" \
 			"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
+		if [ -n "${4:-}" ] && k=$(kernel_ns $e $4) && [ -n "$k" ]; then
+			k6=${k6:-$k}
+			row "  the kernel, same reads (kernel / vmsim $(ratio "$k" "$(ns "$net" $e)"))" "" "$k" \
+				"$(ratio "$k" "$k6")"
+		fi
 		if [ -n "$base" ]; then
 			tb=$(streamed $e "$1" "$base")
 			tbs=${tbs:-$(streamed 1 "$1" "$base")}
@@ -217,10 +240,18 @@ length_rows() { # TEMPLATE LABEL SETUP: a row per length, then the setup's time
 	row "  $3, s" "$ts" "" ""
 }
 row "" "raw ns/event" "net ns/event" "net vs 10^6"
-length_rows "lof-random %d 5" "" "setup (the file cached and mapped)"
+kdata=
+if [ -x $out/pb/eric ] && [ -x $out/pb/mkrand ] && [ -d /dev/shm ] &&
+   [ "$(awk '/MemAvailable/ { print int($2 / 1048576) }' /proc/meminfo)" -ge 12 ]; then
+	kdata=/dev/shm/vmsim-bench-5g # 5 GiB of RAM while section 4 runs
+	[ -s $kdata ] || $out/pb/mkrand $kdata 5120 >/dev/null || kdata=
+fi
+[ -n "$kdata" ] || echo "  (no kernel rows: eric, /dev/shm or 12 GiB of free memory missing)"
+length_rows "munson onfault random %d 5120" "" "setup (the file cached and mapped)" onfault
 # the same reads of a MAP_LOCKED mapping: every page present from the
 # start, so every event is a hit and nothing but the length changes
-length_rows "munson locked random %d 5120" ", MAP_LOCKED (all present)" "setup (5 GiB mapped and populated)"
+length_rows "munson locked random %d 5120" ", MAP_LOCKED (all present)" "setup (5 GiB mapped and populated)" locked
+[ -n "$kdata" ] && rm -f $kdata
 
 echo "5. memory per simulated page frame"
 f=$(trace touch5g touch 5) || exit 1
@@ -248,9 +279,12 @@ if [ -x /usr/bin/time ]; then
 fi
 
 echo "6. vmsim check, 6.18, one job"
-for spec in "1000 100" "1 200000"; do
+# one 200,000-step run is seed 1's machine alone; 8 runs (seeds 1-8) show
+# the spread of machines that a campaign of long runs meets
+for spec in "1000 100" "1 200000" "8 200000"; do
 	set -- $spec
-	runs=$(($1 > 1 ? $1 / q : 1)) steps=$(($2 / q))
+	runs=$(($1 / q)) steps=$(($2 / q))
+	[ $runs -ge 1 ] || runs=1
 	ks=
 	for b in "$vmsim" $base; do
 		s=$("$b" check -q --kernel 6.18 --runs $runs --steps $steps --stats --out $out/check 2>&1 >/dev/null |
@@ -258,8 +292,11 @@ for spec in "1000 100" "1 200000"; do
 		ks="$ks $(awk -v s="$s" 'BEGIN { printf "%.0f", s / 1000 }')"
 	done
 	set -- $ks
-	row "$steps steps per run: k steps/s" "$1" "${2:-}" "$([ -n "${2:-}" ] && ratio "$1" "$2")"
+	row "$runs x $steps steps: k steps/s" "$1" "${2:-}" "$([ -n "${2:-}" ] && ratio "$1" "$2")"
+	short=${short:-$1} long=$1
 done
+# flat in the run's length: the short runs' rate over the 8 long runs'
+row "100-step rate / 8 x 200,000-step rate" "$(ratio "$short" "$long")" "" ""
 
 echo "7. --check-invariants against plain replay"
 row "" "plain" "checked" "ratio"
