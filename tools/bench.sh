@@ -48,38 +48,46 @@ if [ ! -x "$gen" ] || [ tools/gen-trace.c -nt "$gen" ] || [ build/libvmsim-model
 		build/libvmsim-sim.a build/libvmsim-model.a -lm || exit 1
 fi
 
+# how CPU time is read: perf's task clock, else /usr/bin/time, else the wall clock
+clock=date
+if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1; then
+	clock=perf
+elif [ -x /usr/bin/time ]; then
+	clock=time
+fi
 # cpu1 CMD...: CPU seconds (user + system) of one run of CMD, its output discarded
 cpu1() {
-	if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1; then
+	case $clock in
+	perf)
 		perf stat -x, -e task-clock -o "$out/time" "$@" >/dev/null 2>&1
-		awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$out/time"
-	elif [ -x /usr/bin/time ]; then
+		awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$out/time" ;;
+	time)
 		/usr/bin/time -f "%U %S" -o "$out/time" "$@" >/dev/null 2>&1
-		awk '{ printf "%.3f", $1 + $2 }' "$out/time"
-	else
+		awk '{ printf "%.3f", $1 + $2 }' "$out/time" ;;
+	*)
 		s=$(date +%s.%N)
 		"$@" >/dev/null 2>&1
-		echo "$(date +%s.%N) - $s" | bc
-	fi
+		echo "$(date +%s.%N) - $s" | bc ;;
+	esac
+}
+# least N FN ARGS...: the least of N runs of FN ARGS, each printing CPU seconds
+least() {
+	n=$1; shift
+	a=
+	while [ "$n" -gt 0 ]; do
+		b=$("$@")
+		a=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%s", (a == "" || b < a) ? b : a }')
+		n=$((n - 1))
+	done
+	printf "%s" "$a"
 }
 # cpu CMD...: the better of two runs. The first run of a trace can pay for
 # reading it into the page cache (system time), which would count against
 # whichever binary a figure runs first.
-cpu() {
-	a=$(cpu1 "$@")
-	b=$(cpu1 "$@")
-	awk -v a="$a" -v b="$b" 'BEGIN { printf "%s", (b < a) ? b : a }'
-}
+cpu() { least 2 cpu1 "$@"; }
 # cpu5 CMD...: the best of five runs, for the rows of a tenth of a second,
 # which this host's noise moves by a third
-cpu5() {
-	a=$(cpu "$@")
-	for i in 1 2 3; do
-		b=$(cpu1 "$@")
-		a=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%s", (b < a) ? b : a }')
-	done
-	printf "%s" "$a"
-}
+cpu5() { least 5 cpu1 "$@"; }
 ns() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.0f", t * 1e9 / n }'; }   # ns per item
 rate() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.2f", n / t / 1e6 }'; } # M items/s
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else printf "-" }'; }
@@ -191,40 +199,30 @@ for nv in 10 1000 30000 65530; do
 done
 
 echo "4. ns/event against the trace length (streamed through a pipe)"
-# each run less the generator's own time; "net" also less the setup (a
-# run of 1 event), the cost an event adds
-# with perf, vmsim's own task clock is timed inside the pipe (the generator's,
-# tens of times vmsim's from the binary form, would be noise to subtract);
-# without it, the pipe's less the generator's alone
-tailclock=
-perf stat -x, -e task-clock true >/dev/null 2>&1 && tailclock=1
-streamed() { # EVENTS TEMPLATE [BINARY] [binary]: CPU s of vmsim replaying `gen-trace gen
-	# TEMPLATE` (%d: EVENTS), as text or through vmsim convert as the binary form
-	args=$(printf "$2" "$1")
-	v=${3:-$vmsim}
-	conv=
-	[ "${4:-}" = binary ] && conv="| \"$v\" convert --to binary - -"
+# "net" is less the setup (a run of 1 event): the cost an event adds
+# tail1 PIPE VMSIM: CPU s of VMSIM replaying the output of PIPE, its own task
+# clock inside the pipe (with perf: the generator's, and vmsim convert's,
+# tens of times vmsim's own from the binary form, would be noise to
+# subtract); without perf, the pipe's less the generator's alone
+tail1() {
+	if [ $clock = perf ]; then
+		sh -c "$1 | perf stat -x, -e task-clock -o \"$out/time.tail\" \"$2\" replay -q -" >/dev/null 2>&1
+		awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$out/time.tail"
+	else
+		awk -v a="$(cpu1 sh -c "$1 | \"$2\" replay -q -")" -v b="$(cpu1 sh -c "$1 > /dev/null")" \
+			'BEGIN { print a - b }'
+	fi
+}
+streamed() { # EVENTS TEMPLATE VMSIM text|binary: CPU s of VMSIM replaying `gen-trace gen
+	# TEMPLATE` (%d: EVENTS), as text or through VMSIM convert as the binary form
+	pipe="\"$gen\" gen $(printf "$2" "$1")"
+	[ "$4" = binary ] && pipe="$pipe | \"$3\" convert --to binary - -"
 	# the best of five below 10^7 events: the setup is most of such a run,
 	# and its noise would be most of the net figure; one run at 10^8
-	c=cpu
-	[ "$1" -lt 10000000 ] && c=cpu5
-	[ "$1" -ge 100000000 ] && c=cpu1
-	if [ -n "$tailclock" ]; then
-		best=
-		for i in 1 2 3 4 5; do
-			sh -c "\"$gen\" gen $args $conv | perf stat -x, -e task-clock -o \"$out/time.tail\" \"$v\" replay -q -" \
-				>/dev/null 2>&1
-			t=$(awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$out/time.tail")
-			best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
-			[ $c = cpu1 ] && break
-			[ $c = cpu ] && [ $i = 2 ] && break
-		done
-		echo "$best"
-		return
-	fi
-	a=$($c sh -c "\"$gen\" gen $args $conv | \"$v\" replay -q -")
-	b=$($c sh -c "\"$gen\" gen $args $conv > /dev/null")
-	awk -v a="$a" -v b="$b" 'BEGIN { print a - b }'
+	n=2
+	[ "$1" -lt 10000000 ] && n=5
+	[ "$1" -ge 100000000 ] && n=1
+	least $n tail1 "$pipe" "$3"
 }
 # kernel_ns N STRATEGY: the live kernel's ns/access for eric's N random reads
 # of the 5 GiB file (its own clock around the reads, not the mmap and
@@ -239,39 +237,42 @@ kernel_ns() {
 	done
 	awk -v ms="$best" -v n=$1 'BEGIN { if (ms != "") printf "%.0f", ms * 1e6 / n }'
 }
+net() { awk -v a="$1" -v b="$2" 'BEGIN { print a - b }'; } # a run less its setup
+per_vs() { # NET EVENTS NET6 EVENTS6: ns/event of the first over the second
+	awk -v a="$1" -v n="$2" -v b="$3" -v m="$4" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }'
+}
 length_rows() { # TEMPLATE LABEL SETUP [STRATEGY]: a row per length from text, one from
 	# the binary form (and the kernel's for eric -s STRATEGY), then the setups' times
-	ts=$(streamed 1 "$1")
-	tsb=$(streamed 1 "$1" "" binary)
+	ts=$(streamed 1 "$1" "$vmsim" text)
+	tsb=$(streamed 1 "$1" "$vmsim" binary)
+	if [ -n "$base" ]; then
+		bts=$(streamed 1 "$1" "$base" text)
+		btsb=$(streamed 1 "$1" "$base" binary)
+	fi
 	net6= netb6= k6=
 	for e in 1000000 10000000 100000000; do
 		e=$((e / q))
-		t=$(streamed $e "$1")
-		net=$(awk -v a="$t" -v b="$ts" 'BEGIN { print a - b }')
-		[ -z "$net6" ] && net6=$net n6=$e
-		row "$e events$2" "$(ns "$t" $e)" "$(ns "$net" $e)" \
-			"$(awk -v a="$net" -v n="$e" -v b="$net6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
-		tb=$(streamed $e "$1" "" binary)
-		netb=$(awk -v a="$tb" -v b="$tsb" 'BEGIN { print a - b }')
-		[ -z "$netb6" ] && netb6=$netb
-		row "  the binary form" "$(ns "$tb" $e)" "$(ns "$netb" $e)" \
-			"$(awk -v a="$netb" -v n="$e" -v b="$netb6" -v m="$n6" 'BEGIN { printf "%.2fx", (a / n) / (b / m) }')"
+		t=$(streamed $e "$1" "$vmsim" text)
+		nt=$(net "$t" "$ts")
+		[ -z "$net6" ] && net6=$nt n6=$e
+		row "$e events$2" "$(ns "$t" $e)" "$(ns "$nt" $e)" "$(per_vs "$nt" $e "$net6" $n6)"
+		t=$(streamed $e "$1" "$vmsim" binary)
+		ntb=$(net "$t" "$tsb")
+		[ -z "$netb6" ] && netb6=$ntb
+		row "  the binary form" "$(ns "$t" $e)" "$(ns "$ntb" $e)" "$(per_vs "$ntb" $e "$netb6" $n6)"
 		if [ -n "${4:-}" ] && k=$(kernel_ns $e $4) && [ -n "$k" ]; then
 			k6=${k6:-$k}
 			row "  the kernel, same reads" "" "$k" "$(ratio "$k" "$k6")"
-			row "    kernel / vmsim (text, binary)" "" "$(ratio "$k" "$(ns "$net" $e)")" \
-				"$(awk -v k="$k" -v t="$netb" -v n=$e 'BEGIN { if (t > 0) printf "%.2fx", k / (t * 1e9 / n); else printf "-" }')"
+			row "    kernel / vmsim (text, binary)" "" "$(ratio "$k" "$(ns "$nt" $e)")" \
+				"$(ratio "$k" "$(ns "$ntb" $e)")"
 		fi
 		if [ -n "$base" ]; then
-			tbs=${tbs:-$(streamed 1 "$1" "$base")}
-			tbsb=${tbsb:-$(streamed 1 "$1" "$base" binary)}
-			x=$(streamed $e "$1" "$base")
-			row "  baseline" "$(ns "$x" $e)" "$(ns "$(awk -v a="$x" -v b="$tbs" 'BEGIN { print a - b }')" $e)" ""
-			x=$(streamed $e "$1" "$base" binary)
-			row "  baseline, binary" "$(ns "$x" $e)" "$(ns "$(awk -v a="$x" -v b="$tbsb" 'BEGIN { print a - b }')" $e)" ""
+			t=$(streamed $e "$1" "$base" text)
+			row "  baseline" "$(ns "$t" $e)" "$(ns "$(net "$t" "$bts")" $e)" ""
+			t=$(streamed $e "$1" "$base" binary)
+			row "  baseline, binary" "$(ns "$t" $e)" "$(ns "$(net "$t" "$btsb")" $e)" ""
 		fi
 	done
-	tbs= tbsb=
 	row "  $3, s (text, binary)" "$ts" "$tsb" ""
 }
 row "" "raw ns/event" "net ns/event" "net vs 10^6"
