@@ -49,11 +49,11 @@ if [ ! -x "$gen" ] || [ tools/gen-trace.c -nt "$gen" ] || [ build/libvmsim-model
 fi
 
 # how CPU time is read: perf's task clock, else /usr/bin/time, else the wall clock
-clock=date
+clock="date"
 if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1; then
-	clock=perf
+	clock="perf"
 elif [ -x /usr/bin/time ]; then
-	clock=time
+	clock="time"
 fi
 # cpu1 CMD...: CPU seconds (user + system) of one run of CMD, its output discarded
 cpu1() {
