@@ -1,5 +1,5 @@
 # vmsim - top-level Makefile.  Sources are found by glob: a new module is a
-# new file pair in model/ or sim/, a new test is a new file in tests/*/.
+# new file pair in model/ or a folder of sim/ (sim/*/), a new test is a new file in tests/*/.
 #
 #   make            build ./vmsim (gcc, make and glibc only)
 #   make check      install test deps if missing, run every suite + valgrind
@@ -26,11 +26,15 @@ CFLAGS  := $(OPT)
 WERROR  ?= -Werror
 endif
 WERROR  ?=
-ALL_CFLAGS = $(CSTD) $(WARN) $(WERROR) -Iinclude -Imodel -Isim $(CPPFLAGS) $(CFLAGS)
+# sim/ is one folder per subsystem (docs/architecture.md); every folder is on
+# the include path, and tests/docs/layering.sh checks who includes what
+SIM_DIRS  := $(sort $(dir $(wildcard sim/*/*.c)))
+SIM_INC   := $(patsubst %/,-I%,$(SIM_DIRS))
+ALL_CFLAGS = $(CSTD) $(WARN) $(WERROR) -Iinclude -Imodel $(SIM_INC) $(CPPFLAGS) $(CFLAGS)
 LDLIBS  += -lm
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
-SIM_SRC   := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c)))
+SIM_SRC   := $(sort $(filter-out sim/cli/main.c,$(wildcard sim/*/*.c)))
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
 LIBMODEL  := $(BUILD)/libvmsim-model.a
@@ -100,7 +104,7 @@ $(LIBSIM): $(SIM_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(VMSIM): $(BUILD)/sim/main.o $(LIBSIM) $(LIBMODEL)
+$(VMSIM): $(BUILD)/sim/cli/main.o $(LIBSIM) $(LIBMODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------
@@ -174,7 +178,7 @@ fuzz-build:
 	    OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 	    $(FUZZ_BUILD)/libvmsim-sim.a $(FUZZ_BUILD)/libvmsim-model.a
 	@for t in $(FUZZ_TARGETS); do \
-	    clang $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Imodel -Isim \
+	    clang $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Imodel $(SIM_INC) \
 	        -o $$t tests/fuzz/$$(basename $$t).c $(FUZZ_BUILD)/libvmsim-sim.a \
 	        $(FUZZ_BUILD)/libvmsim-model.a -lm || exit 1; done
 

@@ -14,7 +14,7 @@
  * needed.  Link with `pkg-config --libs vmsim`.
  *
  *
- * Owns: libvmsim, the installed library interface (sim/libvmsim.c).
+ * Owns: libvmsim, the installed library interface (sim/lib/libvmsim.c).
  * May call: apply, cmds, semantics, session, trace, views, vmstat, vmsys.
  */
 #ifndef VMSIM_PUBLIC_H

@@ -14,7 +14,7 @@
  *
  * Nobody listening costs one test of a pointer at each site (TP() below);
  * the replay hot path (a touch of a present page) has no site at all.
- * The model does no I/O here: sim/explain.c turns events into text.
+ * The model does no I/O here: sim/teach/explain.c turns events into text.
  *
  * Owns: struct tp_event, the tracepoint ids, the kernel function ids and
  *   their default citations (tracepoint.c).

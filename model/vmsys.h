@@ -8,7 +8,7 @@
  * negative errno (-KERR_ENOMEM).  Addresses and lengths are bytes; flag
  * arguments are the numbers of the machine's arch/kernel flag tables.
  * The model never prints; observations are read with the vmsys_* queries
- * below and formatted by sim/views.c.
+ * below and formatted by sim/replay/views.c.
  *
  *
  * Owns: the model's public interface: a machine, its processes, one call at

@@ -44,7 +44,7 @@ q=1
 [ -n "$BENCH_QUICK" ] && q=10
 if [ ! -x "$gen" ] || [ tools/gen-trace.c -nt "$gen" ] || [ build/libvmsim-model.a -nt "$gen" ] ||
    [ build/libvmsim-sim.a -nt "$gen" ]; then
-	$cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Imodel -Isim -o "$gen" tools/gen-trace.c \
+	$cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Imodel $(for d in sim/*/; do printf -- " -I%s" "${d%/}"; done) -o "$gen" tools/gen-trace.c \
 		build/libvmsim-sim.a build/libvmsim-model.a -lm || exit 1
 fi
 

@@ -11,17 +11,17 @@ owner() {
 	model/flagtab_data.c) echo model/flagtab.h ;;
 	model/sem_*.c) echo model/semantics.h ;;
 	model/*.c) [ -f "${1%.c}.h" ] && echo "${1%.c}.h" || echo model/internal.h ;;
-	sim/cmd_*.c | sim/main.c | sim/cli.c) echo sim/cmds.h ;;
-	sim/expect.c) echo sim/apply.h ;;
-	sim/libvmsim.c) echo include/vmsim.h ;;
-	sim/trace_read.c | sim/trace_write.c) echo sim/trace.h ;;
+	sim/cli/*.c) echo sim/cli/cmds.h ;;
+	sim/replay/expect.c) echo sim/replay/apply.h ;;
+	sim/lib/libvmsim.c) echo include/vmsim.h ;;
+	sim/trace/trace_read.c | sim/trace/trace_write.c) echo sim/trace/trace.h ;;
 	*) echo "${1%.c}.h" ;;
 	esac
 }
-for h in model/*.h sim/*.h include/*.h; do
+for h in model/*.h sim/*/*.h include/*.h; do
 	u=$(basename "$h" .h)
 	srcs=$h
-	for c in model/*.c sim/*.c; do [ "$(owner "$c")" = "$h" ] && srcs="$srcs $c"; done
+	for c in model/*.c sim/*/*.c; do [ "$(owner "$c")" = "$h" ] && srcs="$srcs $c"; done
 	deps=$(grep -h '^#include "' $srcs | sed 's/#include "\(.*\)\.h".*/\1/' | sort -u | grep -vx -e "$u" -e alloc | tr '\n' ' ')
 	echo "$u: $deps" | sed 's/ *$//'
 done

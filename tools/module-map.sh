@@ -17,6 +17,6 @@ field() { # field HEADER KEY: the KEY: paragraph of the header's first comment
 }
 echo "| unit | owns | may call |"
 echo "|---|---|---|"
-for h in model/*.h sim/*.h include/*.h; do
+for h in model/*.h sim/*/*.h include/*.h; do
 	echo "| \`$h\` | $(field "$h" Owns) | $(field "$h" 'May call') |"
 done

@@ -22,7 +22,7 @@ pb=../shared/perf-baseline
 reps=${REPS:-5}
 gen=build/bench/gen-trace
 mkdir -p build/bench
-$cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Imodel -Isim -o $gen tools/gen-trace.c \
+$cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Imodel $(for d in sim/*/; do printf -- " -I%s" "${d%/}"; done) -o $gen tools/gen-trace.c \
 	build/libvmsim-sim.a build/libvmsim-model.a -lm || exit 1
 data=/dev/shm/vmsim-study-1g
 [ -s $data ] || $out/mkrand $data 1024 || exit 1

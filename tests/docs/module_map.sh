@@ -6,7 +6,7 @@
 # the headers.
 . "$(dirname "$0")/../lib/suite.sh"
 sh tools/module-map.sh > "$tmp/map" || exit 1
-for h in model/*.h sim/*.h include/*.h; do
+for h in model/*.h sim/*/*.h include/*.h; do
 	row=$(grep -F "| \`$h\` |" "$tmp/map")
 	owns=$(echo "$row" | awk -F' [|] ' '{print $2}')
 	may=$(echo "$row" | awk -F' [|] ' '{print $3}' | sed 's/ |$//')

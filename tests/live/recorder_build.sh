@@ -1,5 +1,5 @@
 #!/bin/sh
-# recorder_build.sh - the real-kernel trace recorder (tools/recorder) builds
+# recorder_build.sh - the real-kernel trace recorder (tools/scenario-recorder) builds
 # with -Werror, lists its scenarios, refuses an unknown generator version,
 # and, where it can record (root, /proc/kpageflags), records a v2 and a v3
 # random seed twice with byte-identical traces that replay with 0
@@ -10,8 +10,8 @@ case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
 if ! command -v gcc >/dev/null 2>&1; then
 	echo "SKIP: no gcc: the recorder is not built"; echo "recorder_build: 0 passed, 0 failed"; exit 0
 fi
-if sh tools/recorder/build.sh >"$tmp/build.log" 2>&1; then ok; else bad "tools/recorder/build.sh:"; cat "$tmp/build.log"; fi
-rec=tools/recorder/recorder
+if sh tools/scenario-recorder/build.sh >"$tmp/build.log" 2>&1; then ok; else bad "tools/scenario-recorder/build.sh:"; cat "$tmp/build.log"; fi
+rec=tools/scenario-recorder/recorder
 [ -x $rec ] || { echo "recorder_build: $pass passed, $((fail + 1)) failed"; exit 1; }
 n=$($rec -l | grep -c '	')
 [ "$n" -ge 30 ] && ok || bad "recorder -l lists $n scenarios"

@@ -1,6 +1,6 @@
 /*
  * prop_semantics_diff.c - every row of docs/semantics.md, checked: run the
- * lockstep diff (sim/diff.c) of two kernels over the row's trace in
+ * lockstep diff (sim/replay/diff.c) of two kernels over the row's trace in
  * traces/semantics/ and assert the difference the row states, and that
  * the kernels the row says agree do agree.
  *

@@ -330,7 +330,7 @@ START_TEST(hot_loop_equals_full_path)
 END_TEST
 
 /* vmsim diff compares after an access only what it touched, when the
- * models agreed before and nothing wide happened (sim/diff.c: watch), and
+ * models agreed before and nothing wide happened (sim/replay/diff.c: watch), and
  * skips a hit in both: the same differences, event by event, as comparing
  * everything after every event - over the same random traces, every pair
  * of neighbouring semantics */

@@ -1,5 +1,5 @@
 /*
- * test_views.c - the /proc views of sim/views.c.
+ * test_views.c - the /proc views of sim/replay/views.c.
  *
  * 1. Real-kernel captures: every traces/views/NAME.trace is replayed to its
  *    end and maps, smaps and status are compared with NAME.maps,

@@ -1,6 +1,6 @@
 /*
  * cmd_report.c - `vmsim report`: replay a trace under one or two kernels
- * and write one self-contained HTML page of pictures (sim/report.c): the
+ * and write one self-contained HTML page of pictures (sim/teach/report.c): the
  * address space over time, the LRU lists, locked_vm against
  * RLIMIT_MEMLOCK, the events with results, and where two kernels differ;
  * every event's explanation one click away.

@@ -2,10 +2,10 @@
  * (file-backed lines, pages mapped twice, Pss).  It replaces
  * scenarios.c in a second recorder binary, so the golden set is unchanged:
  *
- *   tools/recorder/build.sh        # rec-child
+ *   tools/scenario-recorder/build.sh        # rec-child
  *   d=$(mktemp -d) && gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 \
- *       -o $d/recorder tools/recorder/recorder.c tools/recorder/scenarios-views.c \
- *       && cp tools/recorder/rec-child $d/
+ *       -o $d/recorder tools/scenario-recorder/recorder.c tools/scenario-recorder/scenarios-views.c \
+ *       && cp tools/scenario-recorder/rec-child $d/
  *   for run in a b; do mkdir -p $d/$run/g $d/$run/v
  *       $d/recorder -o $d/$run/g -v $d/$run/v; done
  *   diff -r $d/a/v $d/b/v && cp $d/a/v/views-* traces/views/

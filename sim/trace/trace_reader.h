@@ -1,7 +1,7 @@
 /*
  * trace_reader.h - the trace reader's state, private to the reader's units.
  *
- * The reader (the public interface is sim/trace.h) is split by concern:
+ * The reader (the public interface is sim/trace/trace.h) is split by concern:
  *
  *   trace_read.c    the driver: opening, input blocks and lines, the dispatch
  *                   of a line to the units below, strace -ff merging
@@ -15,7 +15,7 @@
  *                   and timestamps, unfinished/resumed halves, signals, exits
  *
  * Each unit's header states what it offers; a unit may call only what the
- * headers it includes declare.  Nothing outside sim/trace_*.c includes this
+ * headers it includes declare.  Nothing outside sim/trace/ includes this
  * file.  Everything is single-threaded per reader.
  *
  *

@@ -274,7 +274,7 @@ struct access_rec {
 	uint8_t mode;         /* enum access_mode */
 	uint8_t res;          /* RES_UNKNOWN or RES_VALUE */
 };
-/* What a replay's hot loop tries as a hit (sim/session.c): a touch()
+/* What a replay's hot loop tries as a hit (sim/replay/session.c): a touch()
  * within one page, READ or WRITE, recorded as 0 or ?, as the key
  * vm_touch_hits() takes (vmsys.h: VM_HIT_KEY(), the page number << 1 |
  * write, of 4 KiB pages); ACCESS_NOT_HIT for anything else. */

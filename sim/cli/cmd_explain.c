@@ -1,7 +1,7 @@
 /*
  * cmd_explain.c - `vmsim explain`: replay a trace and narrate, for each
  * event, what the model did in kernel terms (its tracepoints through
- * sim/explain.c), each step with the kernel function and version it
+ * sim/teach/explain.c), each step with the kernel function and version it
  * models; --diff K2 replays a second semantics alongside and shows where
  * it would have taken another path.
  *

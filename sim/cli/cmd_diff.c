@@ -1,6 +1,6 @@
 /*
  * cmd_diff.c - `vmsim diff --kernel A --kernel B [--all] TRACE...`: replay
- * each trace under two semantics in lockstep (sim/diff.c) and report the
+ * each trace under two semantics in lockstep (sim/replay/diff.c) and report the
  * first event (or every event) where the two models differ.
  *
  * Exit: 0 the kernels agree on every trace, 1 they differ, 2 bad input.

@@ -1,4 +1,4 @@
-/* main.c - the vmsim program: the command line is sim/cli.c's. */
+/* main.c - the vmsim program: the command line is sim/cli/cli.c's. */
 #include "cmds.h"
 
 int main(int argc, char **argv)

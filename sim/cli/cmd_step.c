@@ -5,7 +5,7 @@
  *
  * Back is exact: it replays the trace from the start to the wanted event
  * (the model is deterministic, so the state is the one it had).
- * Commands come from the terminal (sim/lineedit.c) or, line by line, from
+ * Commands come from the terminal (sim/teach/lineedit.c) or, line by line, from
  * a pipe.
  *
  * Exit: 0 at quit or the end of the commands, 2 bad usage or bad input.

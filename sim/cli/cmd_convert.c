@@ -1,6 +1,6 @@
 /*
  * cmd_convert.c - `vmsim convert`: a trace from its text form to its
- * binary form (sim/trace_bin.h) and back, byte for byte.
+ * binary form (sim/trace/trace_bin.h) and back, byte for byte.
  *
  * Exit: 0 written, 2 bad usage, an unreadable, truncated or corrupt input,
  * or an unwritable output.

@@ -6,7 +6,7 @@
  * /proc/CHILD/{smaps,status,pagemap} and /proc/kpageflags (after draining the
  * per-cpu LRU batches with migrate_pages(child, node0 -> node0)) to write the
  * expect(...) lines.  The text is the canonical trace text, written here
- * directly in the style of shared/golden (sim/trace_write.c was not there yet).
+ * directly in the style of shared/golden (sim/trace/trace_write.c was not there yet).
  *
  *   recorder [-o DIR] [-v VIEWDIR] [-l] [NAME...]
  */
@@ -979,7 +979,7 @@ static void header(struct R *r)
 	if (s->gen >= 2) fprintf(o, "# zero-page-sensitive: @@@\n");
 	if (s->seed) fprintf(o, "# seed: %lu\n", s->seed);
 	fprintf(o, "# description: %s\n", s->desc);
-	fprintf(o, "# recorded-by: vmsim-recorder 1 (tools/recorder) on Linux %s %s (%ld cpus), as root\n",
+	fprintf(o, "# recorded-by: vmsim-recorder 1 (tools/scenario-recorder) on Linux %s %s (%ld cpus), as root\n",
 		rel, u.machine, sysconf(_SC_NPROCESSORS_ONLN));
 	if (zp)
 		fprintf(o, "# kernel-note: an anonymous read fault maps the shared zero page (probed with\n"

@@ -1,6 +1,6 @@
 /*
  * cmd_show.c - `vmsim show`: replay a trace (up to a line) and print one of
- * the /proc views of the model (sim/views.c).
+ * the /proc views of the model (sim/replay/views.c).
  *
  * Exit: 0 printed, 2 bad usage or bad input (unknown view, unreadable or
  * malformed trace, no such process).  Divergences between the trace and
