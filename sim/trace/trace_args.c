@@ -1,6 +1,7 @@
 /*
  * trace_args.c - a call's arguments and result (see trace_args.h).
  */
+#include "alloc.h"
 #include "trace_reader.h"
 #include "trace_args.h"
 #include "trace_expect.h"
@@ -8,6 +9,33 @@
 
 
 #include "syscall_table.h"
+
+/* An unknown syscall name is counted, once per name, for the summary. */
+static int count_unknown(struct trace_reader *r, const char *name, size_t len)
+{
+	if (r->parent)
+		r = r->parent; /* a merged log counts in one place */
+	for (size_t i = 0; i < r->nunk; i++)
+		if (r->unk[i].len == len && memcmp(r->unk[i].name, name, len) == 0) {
+			r->unk[i].count++;
+			return 0;
+		}
+	if (r->nunk == r->capunk) {
+		size_t nc = r->capunk ? r->capunk * 2 : 16;
+		struct unk *u = vm_realloc(r->unk, nc * sizeof(*u));
+		if (!u)
+			return -1;
+		r->unk = u;
+		r->capunk = nc;
+	}
+	char *s = vm_malloc(len + 1);
+	if (!s)
+		return -1;
+	memcpy(s, name, len);
+	s[len] = '\0';
+	r->unk[r->nunk++] = (struct unk){ s, len, 1 };
+	return 0;
+}
 
 /* ---- flags ------------------------------------------------------------ */
 
@@ -693,7 +721,7 @@ int tr_parse_call(struct trace_reader *r, char *p, struct event *ev, bool partia
 	if (ev->sys != SYS_UNKNOWN) {
 		if (decode_args(r, ev, &a, open, partial) < 0)
 			return -1;
-	} else if (tr_count_unknown(r, p, n) < 0) {
+	} else if (count_unknown(r, p, n) < 0) {
 		return tr_fail(r, p, "out of memory");
 	}
 	if (parse_result(r, q, ev) < 0)

@@ -6,11 +6,12 @@
  * fd pairs - and the result (value, -1 ERRNO (text), ?, annotations).
  *
  * Owns the per-syscall argument layouts and the flag tables of the reader.
- * May call the lexer, the expect parser (a call named "expect") and
- * trace_read.c's count of unknown syscall names.
+ * May call the lexer and the expect parser (a call named "expect"); counts
+ * the syscall names it does not know (trace_unknown_name()).
  *
  *
- * Owns: the per-syscall argument layouts and the reader's flag tables.
+ * Owns: the per-syscall argument layouts, the reader's flag tables and the
+ *   count of unknown syscall names.
  * May call: syscall_table, trace_expect, trace_lex, trace_reader.
  */
 #ifndef VMSIM_TRACE_ARGS_H

@@ -1,9 +1,11 @@
 /*
  * trace_lex.c - the lexer of the trace reader (see trace_lex.h).
  */
+#include "alloc.h"
 #include "trace_reader.h"
 #include "trace_lex.h"
 
+#include <errno.h>
 #include <stdarg.h>
 
 
@@ -345,3 +347,62 @@ char *tr_split_args(struct trace_reader *r, char *open, struct argv *a)
 	}
 }
 
+/* ---- lines ----------------------------------------------------------- */
+
+/* 1 with r->line set, 0 at end of input, -1 on a read error. */
+int tr_next_line(struct trace_reader *r)
+{
+	for (;;) {
+		char *s = r->buf + r->pos;
+		size_t avail = r->end - r->pos;
+		char *nl = avail ? memchr(s, '\n', avail) : NULL;
+		if (nl) {
+			r->line = s;
+			r->len = (size_t)(nl - s);
+			r->pos += r->len + 1;
+			break;
+		}
+		if (r->eof) {
+			if (avail == 0)
+				return 0;
+			r->line = s;
+			r->len = avail;
+			r->pos = r->end;
+			break;
+		}
+		if (r->pos > 0) {
+			memmove(r->buf, s, avail);
+			r->pos = 0;
+			r->end = avail;
+		}
+		if (r->cap - r->end < BLOCK / 2) {
+			size_t nc = r->cap * 2;
+			char *b = vm_realloc(r->buf, nc);
+			if (!b) {
+				snprintf(r->err, sizeof(r->err),
+					 "%s:%lu: error: out of memory for a line",
+					 r->name, r->lineno + 1);
+				return -1;
+			}
+			r->buf = b;
+			r->cap = nc;
+		}
+		/* keep one byte for the terminating NUL of a last line without '\n' */
+		size_t n = fread(r->buf + r->end, 1, r->cap - r->end - 1, r->f);
+		if (n == 0) {
+			if (ferror(r->f)) {
+				snprintf(r->err, sizeof(r->err), "%s:%lu: error: read error: %s",
+					 r->name, r->lineno + 1, strerror(errno));
+				return -1;
+			}
+			r->eof = true;
+		}
+		r->end += n;
+		r->buf[r->end] = '\0'; /* the sentinel of trace_read_accesses() */
+	}
+	r->lineno++;
+	r->line[r->len] = '\0';
+	if (r->len && r->line[r->len - 1] == '\r')
+		r->line[--r->len] = '\0';
+	return 1;
+}

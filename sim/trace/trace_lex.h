@@ -1,7 +1,8 @@
 /*
- * trace_lex.h - the trace reader's lexer: the bytes of one line (NUL
- * terminated in place) to numbers, strings, comments and argument slices,
- * and the FILE:LINE:COL of every error.
+ * trace_lex.h - the trace reader's lexer, its lowest layer: the input's
+ * blocks cut into lines, the bytes of one line (NUL terminated in place) to
+ * numbers, strings, comments and argument slices, and the FILE:LINE:COL of
+ * every error.
  *
  * Owns r->err and the "where does this text come from" context (r->cbase,
  * a joined unfinished+resumed call maps back to two lines).  Calls nothing
@@ -9,7 +10,8 @@
  * returns NULL or -1.
  *
  *
- * Owns: r->err and the text context of error positions.
+ * Owns: the input block and the current line (r->buf, r->line, r->lineno),
+ *   r->err and the text context of error positions.
  * May call: trace_reader.
  */
 #ifndef VMSIM_TRACE_LEX_H
@@ -61,5 +63,9 @@ char *tr_scan_item(struct trace_reader *r, char *p);
 /* open is the '(' of a call; splits its arguments into *a and returns the
  * position after the matching ')', or NULL (error set). */
 char *tr_split_args(struct trace_reader *r, char *open, struct argv *a);
+
+/* The next line of the input into r->line (NUL-terminated, a trailing '\r'
+ * dropped, r->lineno counted): 1, 0 at end of input, -1 on a read error. */
+int tr_next_line(struct trace_reader *r);
 
 #endif

@@ -1,18 +1,21 @@
 /*
  * trace_reader.h - the trace reader's state, private to the reader's units.
  *
- * The reader (the public interface is sim/trace/trace.h) is split by concern:
+ * The reader (the public interface is sim/trace/trace.h) is split by
+ * concern into layers, each calling only those below it:
  *
- *   trace_read.c    the driver: opening, input blocks and lines, the dispatch
- *                   of a line to the units below, strace -ff merging
- *   trace_lex.c     bytes: numbers, strings, comments, argument splitting,
- *                   and the FILE:LINE:COL of every error
- *   trace_header.c  the "# key: value" header
+ *   trace_read.c    the event builder: opening, the dispatch of a line to
+ *                   the units below, the hot path of access lines, the
+ *                   binary form's records, strace -ff merging
+ *   trace_strace.c  strace's line notations: its own notices, pid prefixes
+ *                   and timestamps, unfinished/resumed halves, signals, exits
  *   trace_args.c    a call's arguments (flags, structs, per-syscall layouts,
  *                   the pseudo-calls touch/fault/inherit/...) and its result
  *   trace_expect.c  expect(...) lines, the model-state pseudo-event
- *   trace_strace.c  strace's line notations: its own notices, pid prefixes
- *                   and timestamps, unfinished/resumed halves, signals, exits
+ *   trace_header.c  the "# key: value" header
+ *   trace_lex.c     bytes: input blocks and lines, numbers, strings,
+ *                   comments, argument splitting, and the FILE:LINE:COL of
+ *                   every error
  *
  * Each unit's header states what it offers; a unit may call only what the
  * headers it includes declare.  Nothing outside sim/trace/ includes this
@@ -160,12 +163,5 @@ static inline bool word_is(const char *p, size_t n, const char *w)
 	return strncmp(p, w, n) == 0 && w[n] == '\0';
 }
 
-
-/* ---- owned by trace_read.c --------------------------------------------- */
-
-int tr_count_unknown(struct trace_reader *r, const char *name, size_t len);
-
-/* 1 with r->line set, 0 at end of input, -1 on a read error. */
-int tr_next_line(struct trace_reader *r);
 
 #endif

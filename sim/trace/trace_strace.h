@@ -3,8 +3,8 @@
  * attached") that split lines, "[pid N]" and "N " prefixes (a terminal's
  * unprefixed first process), timestamps (-t, -tt, -ttt, -r), the
  * "<unfinished ...>" / "<... resumed>" halves kept per pid, signals and
- * exits.  May call the lexer, the call parser and trace_read.c's line
- * reader (a notice that splits a line joins the next one).
+ * exits.  May call the lexer (its line reader too: a notice that splits a
+ * line joins the next one) and the call parser.
  *
  * Owns the pending halves (r->pend, its pid index, r->work), the spliced
  * line and the terminal-first-process state (r->kids, r->first_pid).
