@@ -178,7 +178,7 @@ fuzz-build:
 	    OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 	    $(FUZZ_BUILD)/libvmsim-sim.a $(FUZZ_BUILD)/libvmsim-model.a
 	@for t in $(FUZZ_TARGETS); do \
-	    clang $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Imodel $(SIM_INC) \
+	    clang $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iinclude -Imodel $(SIM_INC) \
 	        -o $$t tests/fuzz/$$(basename $$t).c $(FUZZ_BUILD)/libvmsim-sim.a \
 	        $(FUZZ_BUILD)/libvmsim-model.a -lm || exit 1; done
 

@@ -15,7 +15,7 @@
  *
  *
  * Owns: libvmsim, the installed library interface (sim/lib/libvmsim.c).
- * May call: apply, cmds, semantics, session, trace, views, vmstat, vmsys.
+ * May call: replay, semantics, trace, vmstat, vmsys.
  */
 #ifndef VMSIM_PUBLIC_H
 #define VMSIM_PUBLIC_H
@@ -28,6 +28,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The version of vmsim this header belongs to; vmsim_version() gives that of
+ * the library linked. */
+#define VMSIM_VERSION "0.1.0"
 
 struct vmsim;
 

@@ -43,8 +43,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "apply.h"
-#include "session.h"
+#include "replay.h"
 #include "trace.h"
 #include "vmstat.h"
 #include "vmsys.h"

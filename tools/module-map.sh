@@ -1,7 +1,7 @@
 #!/bin/sh
-# module-map.sh - the module map of docs/model.md, from the headers'
+# module-map.sh - the module map of docs/architecture.md, from the headers'
 # "Owns:" and "May call:" lines: one row per header of model/, sim/ and
-# include/.  tests/docs/module_map.sh checks that docs/model.md holds
+# include/.  tests/docs/module_map.sh checks that docs/architecture.md holds
 # exactly this table and that every unit includes only what its header
 # says it may call (tools/module-deps.sh).
 cd "$(dirname "$0")/.." || exit 1

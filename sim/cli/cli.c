@@ -1,5 +1,5 @@
-/* cli.c - the vmsim command line: dispatch to a subcommand (see cmds.h). */
-#include "cmds.h"
+/* cli.c - the vmsim command line: dispatch to a subcommand (see cli.h). */
+#include "cli.h"
 
 #include "alloc.h"
 

@@ -30,13 +30,10 @@
 #undef si_addr
 
 #include "alloc.h"
-#include "check_gen.h"
-#include "check_inv.h"
-#include "check_shrink.h"
-#include "cmds.h"
+#include "checker.h"
+#include "cli.h"
 #include "flagtab.h"
-#include "json.h"
-#include "session.h"
+#include "replay.h"
 
 #define CHECK_BLOCK 64u
 #define MAX_REPRO 4096u

@@ -9,10 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds.h"
-#include "diff.h"
-#include "json.h"
-#include "session.h"
+#include "cli.h"
+#include "replay.h"
 
 static const char diff_usage[] =
 	"usage: vmsim diff --kernel A --kernel B [OPTION]... TRACE...\n"

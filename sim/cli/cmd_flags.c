@@ -1,9 +1,9 @@
 /* cmd_flags.c - `vmsim flags`: decode, encode and list flag tables. */
-#include "cmds.h"
+#include "cli.h"
 #include "semantics.h"
-#include "syscall_table.h"
 #include "flagtab.h"
-#include "json.h"
+#include "replay.h"
+#include "trace.h"
 
 #include <getopt.h>
 #include <stdio.h>

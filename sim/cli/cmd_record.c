@@ -18,11 +18,8 @@
  * mmap_lock anyway, in an order the trace could not tell).
  */
 #include "alloc.h"
-#include "cmds.h"
-#include "rec_faults.h"
-#include "rec_proc.h"
-#include "rec_sys.h"
-#include "syscall_table.h"
+#include "cli.h"
+#include "record.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -391,7 +388,7 @@ static bool syscall_stop(struct recorder *r, pid_t tid)
 
 static const char *sig_name(int sig)
 {
-	const char *n = systab_sym_name(SK_SIGNAL, (uint64_t)sig);
+	const char *n = trace_signal_name((uint64_t)sig);
 	return n ? n : "SIG?";
 }
 

@@ -15,12 +15,9 @@
 #include <unistd.h>
 
 #include "alloc.h"
-#include "json.h"
-#include "replay_stats.h"
-#include "apply.h"
-#include "check_inv.h"
-#include "cmds.h"
-#include "session.h"
+#include "replay.h"
+#include "checker.h"
+#include "cli.h"
 
 static const char replay_usage[] =
 	"usage: vmsim replay [OPTION]... TRACE...\n"
@@ -60,7 +57,7 @@ static const char replay_usage[] =
  * invariant, a trace's summary, the total), for scripts; the schema is in
  * docs/json.md */
 static bool json;
-/* --stats[=json]: 0 none, 1 text, 2 JSON (sim/replay/replay_stats.h) */
+/* --stats[=json]: 0 none, 1 text, 2 JSON (sim/replay/replay.h) */
 static int stats_mode;
 /* --check-every N: the model's full invariant walk after every Nth access
  * (and after every other event); the accesses between are checked on the
@@ -203,7 +200,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	struct event *ev;
 	int r = 0, rc = 0;
 	static char why[8192], state[4096];
-	/* the promise invariants of `vmsim check` (sim/check/check_inv.h): those the
+	/* the promise invariants of `vmsim check` (sim/checker/checker.h): those the
 	 * trace's header names (a reproducer) and those asked for.  A real
 	 * kernel may break a promise - that is a finding, not a divergence of
 	 * the model - so they are never checked unasked. */

@@ -13,13 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "cmds.h"
-#include "explain.h"
-#include "explain_run.h"
-#include "report.h"
+#include "replay.h"
+#include "cli.h"
+#include "teach.h"
 #include "semantics.h"
-#include "session.h"
 
 static const char report_usage[] =
 	"usage: vmsim report [--kernel A [--kernel B]] -o OUT.html [OPTION]... TRACE\n"

@@ -13,11 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "cmds.h"
-#include "json.h"
-#include "session.h"
-#include "views.h"
+#include "replay.h"
+#include "cli.h"
 
 static const char show_usage[] =
 	"usage: vmsim show [OPTION]... VIEW TRACE\n"

@@ -18,13 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "cmds.h"
-#include "explain.h"
-#include "lineedit.h"
-#include "picture.h"
-#include "session.h"
-#include "views.h"
+#include "replay.h"
+#include "cli.h"
+#include "teach.h"
 #include "vmstat.h"
 
 static const char step_usage[] =

@@ -1,5 +1,5 @@
 /* main.c - the vmsim program: the command line is sim/cli/cli.c's. */
-#include "cmds.h"
+#include "cli.h"
 
 int main(int argc, char **argv)
 {

@@ -6,12 +6,9 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "apply.h"
-#include "cmds.h"
+#include "replay.h"
 #include "semantics.h"
-#include "session.h"
 #include "trace.h"
-#include "views.h"
 #include "vmstat.h"
 #include "vmsys.h"
 

@@ -1,6 +1,6 @@
-/* rec_faults.c - page faults from perf events.  See rec_faults.h. */
+/* rec_faults.c - page faults from perf events.  See record.h, section "rec_faults". */
 #include "alloc.h"
-#include "rec_faults.h"
+#include "record.h"
 
 #include <errno.h>
 #include <inttypes.h>

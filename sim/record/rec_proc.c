@@ -1,6 +1,6 @@
-/* rec_proc.c - the live system's answers for `vmsim record`.  See rec_proc.h. */
+/* rec_proc.c - the live system's answers for `vmsim record`.  See record.h, section "rec_proc". */
 #include "alloc.h"
-#include "rec_proc.h"
+#include "record.h"
 
 #include <errno.h>
 #include <fcntl.h>

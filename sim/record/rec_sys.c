@@ -1,5 +1,5 @@
-/* rec_sys.c - syscalls of a stopped tracee as trace events.  See rec_sys.h. */
-#include "rec_sys.h"
+/* rec_sys.c - syscalls of a stopped tracee as trace events.  See record.h, section "rec_sys". */
+#include "record.h"
 
 #include <string.h>
 #include <sys/uio.h>

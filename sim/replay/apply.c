@@ -1,5 +1,5 @@
-/* apply.c - trace events to model calls.  See apply.h. */
-#include "apply.h"
+/* apply.c - trace events to model calls.  See replay.h, section "apply". */
+#include "replay.h"
 
 #include <inttypes.h>
 #include <limits.h>

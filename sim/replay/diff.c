@@ -1,14 +1,13 @@
-/* diff.c - two models in lockstep over one trace.  See diff.h. */
+/* diff.c - two models in lockstep over one trace.  See replay.h, section "diff". */
 #include "alloc.h"
-#include "diff.h"
+#include "replay.h"
+#include "inherit.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
 #include "kerr.h"
-#include "session.h"
 #include "trace.h"
 #include "vmstat.h"
 #include "vmsys.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "apply.h"
+#include "replay.h"
 #include "semantics.h"
 #include "vmstat.h"
 

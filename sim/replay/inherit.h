@@ -1,6 +1,6 @@
 /*
  * inherit.h - what a trace does not show: the address space a process had
- * before its first traced call.
+ * before its first traced call.  Private to sim/replay/.
  *
  * Three sources, best first:
  *   - inherit(...) / inherit_file(...) lines of the trace (vmsim record
@@ -20,7 +20,7 @@
  *
  * Owns: the address space a process had before its first traced call
  *   (inherit lines, --maps, plain logs).
- * May call: trace, vmsys.
+ * May call: replay (struct inherit_state), trace, vmsys.
  */
 #ifndef VMSIM_INHERIT_H
 #define VMSIM_INHERIT_H
@@ -29,20 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
-#include "vmsys.h"
-
-#define INHERIT_NOTE_MAX 16
-
-struct inherit_state {
-	bool assume;             /* plain log: assume holes that worked were mapped */
-	const char *maps_path;   /* --maps FILE, NULL if none */
-	bool maps_applied;
-	unsigned long assumed;   /* ranges assumed mapped before the trace */
-	uint64_t assumed_bytes;
-	unsigned nnotes;         /* notes of this event, for the driver to print */
-	char notes[INHERIT_NOTE_MAX][160];
-};
+#include "replay.h"
 
 void inherit_init(struct inherit_state *st, const struct trace_header *h, const char *maps_path);
 

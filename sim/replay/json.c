@@ -1,5 +1,5 @@
-/* json.c - JSON Lines output (see json.h). */
-#include "json.h"
+/* json.c - JSON Lines output (see replay.h, section "json"). */
+#include "replay.h"
 
 #include <inttypes.h>
 #include <string.h>

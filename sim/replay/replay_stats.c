@@ -1,12 +1,11 @@
-/* replay_stats.c - `vmsim replay --stats` (see replay_stats.h). */
-#include "replay_stats.h"
+/* replay_stats.c - `vmsim replay --stats` (see replay.h, section "replay_stats"). */
+#include "replay.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-#include "json.h"
 #include "kerr.h"
 #include "vmstat.h"
 

@@ -1,5 +1,6 @@
-/* session.c - a trace and the model built from its header.  See session.h. */
-#include "session.h"
+/* session.c - a trace and the model built from its header.  See replay.h, section "session". */
+#include "replay.h"
+#include "inherit.h"
 
 #include <getopt.h>
 #include <stdio.h>

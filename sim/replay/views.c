@@ -6,7 +6,7 @@
  * fs/proc/meminfo.c and mm/vmstat.c of 6.x; they are checked byte for
  * byte against real 6.18 captures in traces/views/ (tests/unit/test_views.c).
  */
-#include "views.h"
+#include "replay.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
- * explain.c - tracepoint events to steps in kernel terms (explain.h).
+ * explain.c - tracepoint events to steps in kernel terms (teach.h, section "explain").
  */
-#include "explain.h"
+#include "teach.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "json.h"
+#include "replay.h"
 #include "kerr.h"
 #include "semantics.h"
 

@@ -1,7 +1,7 @@
 /*
- * explain_run.c - a replay with the tracepoints listened to (explain_run.h).
+ * explain_run.c - a replay with the tracepoints listened to (teach.h, section "explain_run").
  */
-#include "explain_run.h"
+#include "teach.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
- * lineedit.c - command lines with the usual editing keys (lineedit.h).
+ * lineedit.c - command lines with the usual editing keys (teach.h, section "lineedit").
  */
-#include "lineedit.h"
+#include "teach.h"
 
 #include <stdio.h>
 #include <stdlib.h>

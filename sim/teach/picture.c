@@ -1,7 +1,7 @@
 /*
- * picture.c - the terminal pictures of a model (picture.h).
+ * picture.c - the terminal pictures of a model (teach.h, section "picture").
  */
-#include "picture.h"
+#include "teach.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * report.c - the rows of a report and the HTML page (report.h).
+ * report.c - the rows of a report and the HTML page (teach.h, section "report").
  *
  * The address space is drawn on a compressed axis: every address where a
  * VMA of any row starts or ends is a boundary, and the stretch between
@@ -8,7 +8,7 @@
  * one stays visible.  Each row is one event; each VMA a bar coloured by
  * its lock state, its opacity the share of resident pages.
  */
-#include "report.h"
+#include "teach.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "picture.h"
 
 #define PAGE 4096ULL
 #define W 960.0          /* width of a drawing */

@@ -389,3 +389,8 @@ const struct flag_table *systab_flag_table(const char *arch, const char *kernel,
 	}
 	return best ? flagtab_get(arch, best, kind) : NULL;
 }
+
+const char *trace_signal_name(uint64_t signo)
+{
+	return systab_sym_name(SK_SIGNAL, signo);
+}

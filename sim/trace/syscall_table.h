@@ -1,8 +1,8 @@
 /*
- * syscall_table.h - names the trace reader and writer share: syscall names,
- * and the symbolic constants that do not depend on the arch/kernel flag
- * tables (O_*, FALLOC_FL_*, RLIMIT_*, CLONE_*, signals, capabilities,
- * errno names with strerror texts).  All values use Linux's generic
+ * syscall_table.h - names the trace reader and writer share (private to
+ * sim/trace/): syscall names, and the symbolic constants that do not
+ * depend on the arch/kernel flag tables (O_*, FALLOC_FL_*, RLIMIT_*,
+ * CLONE_*, signals, capabilities, errno names with strerror texts).  All values use Linux's generic
  * numbering (x86_64 for signals).
  *
  *
@@ -57,10 +57,5 @@ int systab_errno(const char *name, size_t len);
 const char *systab_errno_name(int err);
 /* strerror() text as strace prints it after the name. */
 const char *systab_strerror(int err);
-
-/* flagtab_get(), or for a kernel version without a table of its own
- * ("5.10") the table of the newest kernel not newer than it ("4.4"). */
-const struct flag_table *systab_flag_table(const char *arch, const char *kernel,
-					   enum flag_kind kind);
 
 #endif

@@ -61,6 +61,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "flagtab.h"
+
 enum ev_type {
 	EV_CALL,        /* a syscall or a pseudo-call: NAME(ARGS) = RESULT */
 	EV_EXPECT,      /* expect(...) = ... */
@@ -306,5 +308,28 @@ size_t trace_format_event(const struct event *ev, const char *arch,
 void trace_write_header(FILE *f, const struct trace_header *h);
 int trace_write_event(FILE *f, const struct event *ev, const char *arch,
 		      const char *kernel);
+
+/* Names that are no flag of the arch's tables: a signal's ("SIGSEGV"),
+ * NULL for a number without one (syscall_table.c). */
+const char *trace_signal_name(uint64_t signo);
+/* The flag table of kind for arch and kernel, or for a kernel version
+ * without a table of its own ("5.10") that of the newest kernel not newer
+ * than it ("4.4"); NULL if none (syscall_table.c). */
+const struct flag_table *systab_flag_table(const char *arch, const char *kernel,
+					   enum flag_kind kind);
+
+/* The binary form (docs/trace-format.md, "The binary form"; the layout is
+ * private to the reader, trace_bin.h), converted whole (trace_convert.c):
+ * TRACE_HEAD_BYTES read from the start of a file tell the form.  Each
+ * conversion reads in after those head bytes, writes out, and gives 0, or
+ * -1 with "IN:RECORD:1: error: ..." in err (a truncated or corrupt input,
+ * an output that cannot be written).  Text -> binary -> text gives the
+ * same bytes back. */
+#define TRACE_HEAD_BYTES 24
+bool trace_is_binary(const unsigned char *head, size_t n);
+int trace_to_binary(FILE *in, const char *inname, const unsigned char *head, size_t nhead,
+		    FILE *out, char *err, size_t errlen);
+int trace_to_text(FILE *in, const char *inname, const unsigned char *head, FILE *out, char *err,
+		  size_t errlen);
 
 #endif

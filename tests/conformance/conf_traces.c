@@ -29,8 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "apply.h"
-#include "session.h"
+#include "replay.h"
 
 #ifndef VMSIM_SRCDIR
 #define VMSIM_SRCDIR "."

@@ -2,7 +2,7 @@
 # module_map.sh - every header of model/, sim/ and include/ opens with
 # "Owns:" and "May call:"; every unit includes only project headers its
 # "May call:" names (tools/module-deps.sh; alloc.h is free for all); and
-# docs/model.md's module map is the table tools/module-map.sh makes from
+# docs/architecture.md's module map is the table tools/module-map.sh makes from
 # the headers.
 . "$(dirname "$0")/../lib/suite.sh"
 sh tools/module-map.sh > "$tmp/map" || exit 1
@@ -19,9 +19,9 @@ for h in model/*.h sim/*/*.h include/*.h; do
 	extra=$(comm -23 "$tmp/uses" "$tmp/may" | tr '\n' ' ')
 	[ -z "$extra" ] && ok || bad "$h: its sources include $extra- not in its 'May call:'"
 done
-awk '/<!-- module-map begin -->/{on=1; next} /<!-- module-map end -->/{on=0} on' docs/model.md > "$tmp/doc"
+awk '/<!-- module-map begin -->/{on=1; next} /<!-- module-map end -->/{on=0} on' docs/architecture.md > "$tmp/doc"
 if cmp -s "$tmp/doc" "$tmp/map"; then ok; else
-	bad "docs/model.md's module map is not the headers' (regenerate with sh tools/module-map.sh):"
+	bad "docs/architecture.md's module map is not the headers' (regenerate with sh tools/module-map.sh):"
 	diff "$tmp/doc" "$tmp/map" | head -10
 fi
 finish module_map

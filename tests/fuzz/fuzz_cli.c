@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmds.h"
+#include "cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "session.h"
+#include "replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int check_run(Suite *s)
+int run_check_suite(Suite *s)
 {
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -8,6 +8,6 @@
 
 #include <check.h>
 
-int check_run(Suite *s);
+int run_check_suite(Suite *s);
 
 #endif

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diff.h"
+#include "replay.h"
 #include "vmflags.h"
 
 #define SEM_DIR VMSIM_SRCDIR "/traces/semantics/"

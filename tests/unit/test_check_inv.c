@@ -21,9 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "apply.h"
-#include "check_gen.h"
-#include "check_inv.h"
+#include "replay.h"
+#include "checker.h"
 #include "semantics.h"
 #include "vmsys.h"
 #include "internal.h" /* the machine's pages, to break its lists by hand */
@@ -244,5 +243,5 @@ int main(void)
 	tcase_add_test(tc, reused_walk_finds_what_a_full_walk_finds);
 	tcase_add_test(tc, lru_breaks_found_by_both_walks);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

@@ -181,5 +181,5 @@ int main(void)
 	tcase_add_test(tc, decode_encode);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

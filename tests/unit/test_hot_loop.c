@@ -28,10 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apply.h"
-#include "diff.h"
+#include "replay.h"
 #include "semantics.h"
-#include "session.h"
 #include "trace_bin.h"
 #include "vmstat.h"
 #include "vmsys.h"
@@ -427,5 +425,5 @@ int main(void)
 	tcase_add_test(tc, hot_loop_equals_full_path);
 	tcase_add_test(tc, diff_narrow_equals_full);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

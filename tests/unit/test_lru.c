@@ -429,5 +429,5 @@ int main(void)
 	tcase_add_test(tc, reclaim_file_pages_not_locked);
 	tcase_add_test(tc, reclaim_swaps_anon);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

@@ -147,5 +147,5 @@ int main(void)
 	TCase *tp = tcase_create("scan period");
 	tcase_add_test(tp, placement_waits_for_retry_on_6x);
 	suite_add_tcase(s, tp);
-	return check_run(s);
+	return run_check_suite(s);
 }

@@ -159,5 +159,5 @@ int main(void)
 	tcase_add_test(tc, next_finds_what_a_scan_of_the_keys_finds);
 	tcase_add_test(tc, occ_bits_follow_the_slots_through_a_pool);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

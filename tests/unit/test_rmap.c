@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "apply.h"
-#include "check_gen.h"
+#include "replay.h"
+#include "checker.h"
 #include "semantics.h"
 #include "vmsys.h"
 #include "vmstat.h"
@@ -115,5 +115,5 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, anon_walk_matches_full_walk);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

@@ -1519,5 +1519,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	return check_run(suite());
+	return run_check_suite(suite());
 }

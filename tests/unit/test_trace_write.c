@@ -280,5 +280,5 @@ int main(void)
 	tcase_add_test(tc, header);
 	tcase_add_test(tc, write_event_stream);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

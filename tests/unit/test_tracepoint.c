@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
+#include "teach.h"
 #include "kerr.h"
 #include "semantics.h"
 #include "tracepoint.h"
@@ -244,5 +244,5 @@ int main(void)
 	tcase_add_test(tc, listening_changes_nothing);
 	tcase_add_test(tc, citations_per_kernel);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

@@ -20,9 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apply.h"
-#include "session.h"
-#include "views.h"
+#include "replay.h"
 #include "vmstat.h"
 
 #ifndef VMSIM_SRCDIR
@@ -616,7 +614,7 @@ int main(void)
 	tcase_add_test(tc, fmt_lru);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
-	int failed = check_run(s);
+	int failed = run_check_suite(s);
 	globfree(&captures);
 	return failed ? 1 : 0;
 }

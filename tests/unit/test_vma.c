@@ -572,5 +572,5 @@ int main(void)
 	tcase_add_test(dr, munmap_middle);
 	tcase_add_test(dr, mremap_shrink_grow_move);
 	suite_add_tcase(s, dr);
-	return check_run(s);
+	return run_check_suite(s);
 }

@@ -181,5 +181,5 @@ int main(void)
 	tcase_add_test(tc, tree_stays_avl);
 	tcase_add_test(tc, appended_vmas_make_an_avl_tree);
 	suite_add_tcase(s, tc);
-	return check_run(s);
+	return run_check_suite(s);
 }

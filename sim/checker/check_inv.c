@@ -1,5 +1,5 @@
 /*
- * check_inv.c - the promise invariants of `vmsim check`.  See check_inv.h
+ * check_inv.c - the promise invariants of `vmsim check`.  See checker.h, section "check_inv"
  * and docs/invariants.md (one section per rule, with its source).
  *
  * The checker reads the model's state directly (model/internal.h,
@@ -11,7 +11,7 @@
  * version's code paths.
  */
 #include "alloc.h"
-#include "check_inv.h"
+#include "checker.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* check_gen.c - seeded call-sequence generator of `vmsim check`.  See check_gen.h. */
-#include "check_gen.h"
+/* check_gen.c - seeded call-sequence generator of `vmsim check`.  See checker.h, section "check_gen". */
+#include "checker.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /*
  * check_shrink.c - runs, delta-debugging shrinker and reproducer writer
- * of `vmsim check`.  See check_shrink.h.
+ * of `vmsim check`.  See checker.h, section "check_shrink".
  *
  * The shrinker's test: run the candidate on a fresh machine of the same
  * configuration with only the target invariant checked; it passes when
@@ -9,13 +9,13 @@
  * after that step, so a reproducer always ends at its failing event.
  */
 #include "alloc.h"
-#include "check_shrink.h"
+#include "checker.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
+#include "replay.h"
 #include "internal.h"
 
 static struct vmsys *machine(const struct check_plan *p, const struct gen_machine *m, char *err,

@@ -1,0 +1,158 @@
+/*
+ * record.h - the whole interface of sim/record/: what `vmsim record` reads
+ * of a live process on this machine's kernel.
+ *
+ *   rec_sys     the x86_64 syscall decoder: registers at a ptrace stop to
+ *               the trace's event
+ *   rec_proc    /proc and /sys: the header, inherit and expect lines
+ *   rec_faults  perf page-fault events (--faults) to fault lines
+ *
+ * Each section is one unit (UNIT.c).  The ptrace loop that drives them is
+ * `vmsim record` (sim/cli/cmd_record.c).  Callers: sim/cli/
+ * (docs/architecture.md).
+ *
+ *
+ * Owns: vmsim record's syscall decoder, its /proc and /sys readers and its
+ *   perf fault reader.
+ * May call: trace.
+ */
+#ifndef VMSIM_RECORD_H
+#define VMSIM_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "trace.h"
+
+/* ==== rec_sys ====
+ * rec_sys.h - `vmsim record`'s syscall decoder: a stopped tracee's
+ * registers and memory into a trace event (trace.h), x86_64 only.
+ *
+ * At syscall entry rec_sys_enter() keeps what only the entry shows (the
+ * arguments, strings and structs the call reads); at exit rec_sys_exit()
+ * adds the result and what the call wrote (stat buffers, pipe fds).  The
+ * event is then written with trace_write_event(), so a recording is in
+ * the canonical notation of the trace writer.
+ *
+ * Uses process_vm_readv() on the tracee; no other I/O.
+ */
+
+/* What one in-flight call of one tracee needs between entry and exit. */
+struct rec_call {
+	long nr;               /* syscall number, -1 when not in a call */
+	uint64_t a[6];         /* raw arguments */
+	struct event ev;       /* decoded so far; str/str2 point into buf */
+	char buf[4096 + 256];  /* strings read from the tracee */
+	bool modelled;         /* the model follows this call (else not written) */
+};
+
+/* Whether this build can decode syscalls of the machine it runs on. */
+bool rec_sys_supported(void);
+/* Decode the entry of syscall nr with arguments a[] of tid.  Returns true
+ * when the call is one a trace records. */
+bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6]);
+/* The call returned ret: finish c->ev (result, output structs). */
+void rec_sys_exit(struct rec_call *c, pid_t tid, int64_t ret);
+/* The x86_64 numbers of the calls that end or replace the process image. */
+bool rec_sys_is_execve(long nr);
+
+/* ==== rec_proc ====
+ * rec_proc.h - what `vmsim record` reads from /proc and /sys of the live
+ * system: the trace header, a process's address space as inherit lines,
+ * and the kernel's own answers as expect lines.
+ *
+ * Writes trace text to the FILE it is given; reads /proc/PID/{maps,smaps,
+ * status,pagemap}, /proc/kpageflags (root), /proc/sys/vm/max_map_count,
+ * /sys/class/bdi/.../read_ahead_kb.
+ */
+
+/* The header of a recording made now by this process (whose limits and
+ * capabilities the traced program inherits), with notes on what could not
+ * be probed.  cmdline is the program and its arguments, for the
+ * description. */
+void rec_write_header(FILE *out, int argc, char **argv);
+
+/* The address space of pid as inherit(...) lines (maps line, VmFlags)
+ * and inherit_file(...) lines for every mapped file (its size and the
+ * pages the page cache holds: mincore), as they were before the execve's
+ * own faults (fault[], major[i] for those that read a page in): its
+ * major faults' pages were not cached, its faults' pages not present. */
+int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool *major,
+			size_t nfault);
+
+/* Called for every file an inherit_file line names, with its device
+ * (kernel encoding, major << 20 | minor) and inode: the recorder's map
+ * from the page-cache tracepoints' (dev, ino) to the trace's path. */
+typedef void (*rec_file_fn)(void *ctx, const char *path, uint32_t dev, uint64_t ino);
+void rec_proc_on_file(rec_file_fn fn, void *ctx);
+
+/* An inherit_file(...) line for path (a regular file: its size and the
+ * pages of it the page cache holds); 0 when it is not one. */
+int rec_write_file(FILE *out, pid_t pid, const char *path);
+
+/* Tell the recorder's file map about path (a file the trace creates)
+ * without writing anything. */
+void rec_note_file(const char *path);
+
+/* expect lines for [addr, addr+len) of pid (len 0: every VMA): VmLck,
+ * the smaps of each VMA the range touches, and with pages the pagemap +
+ * kpageflags state of up to max_pages pages after draining the per-CPU
+ * batches (root only; silently skipped otherwise). */
+void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pages,
+		      unsigned max_pages);
+
+/* ==== rec_faults ====
+ * rec_faults.h - `vmsim record --faults`: every page fault of the traced
+ * processes as a fault(ADDR, MODE) = MINOR|MAJOR line, from perf events.
+ *
+ * Four sampled events per recording, inherited by every child and thread
+ * (their samples land in the first process's ring buffers):
+ *   PERF_COUNT_SW_PAGE_FAULTS_MIN / _MAJ   the fault's address and kind
+ *     (mm/memory.c:mm_account_fault() @ 6.x, once per fault, after the
+ *     retry if there was one), and
+ *   the tracepoints exceptions:page_fault_user / page_fault_kernel
+ *     (arch/x86/mm/fault.c:trace_page_fault_entries()) for the access
+ *     type, which the software events do not carry: error_code bit 1 is a
+ *     write, bit 4 an instruction fetch.
+ * A kernel-mode fault on user memory (copy_to_user() in read()) is a fault
+ * of the process too, ordered before the call's line.  All times are
+ * CLOCK_MONOTONIC.  Faults that the kernel refused (no MIN/MAJ follows)
+ * are not written: the SIGSEGV line says it.
+ *
+ * A fifth, system-wide, samples filemap:mm_filemap_delete_from_page_cache:
+ * the page cache changing under the program's feet.
+ *
+ * Uses perf_event_open(2) and tracefs; writes fault lines to a FILE.
+ */
+
+struct rec_faults;
+
+/* Open the events on pid (stopped, not yet exec'd; counting starts at its
+ * execve).  NULL with the reason and what to do in why. */
+struct rec_faults *rec_faults_open(pid_t pid, char *why, size_t whylen);
+/* Write every completed fault sampled so far, in time order, each to the
+ * stream sink(ctx, tid, time in CLOCK_MONOTONIC ns) names; a NULL sink keeps that tid's faults for a
+ * later flush (a child whose fork line is not written yet). */
+typedef FILE *(*rec_sink_fn)(void *ctx, unsigned tid, uint64_t time_ns);
+/* The trace's name of the file (dev, ino) (kernel encoding: major << 20 |
+ * minor), or NULL for a file the trace does not know. */
+typedef const char *(*rec_path_fn)(void *ctx, uint32_t dev, uint64_t ino);
+/* Pages leaving the page cache of a file the trace knows (system-wide:
+ * other processes' memory pressure, the host) are written as
+ * evict("PATH", INDEX, NR) lines, to sink(ctx, 0, time). */
+void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx);
+/* The addresses of tid's faults sampled and not yet written (the faults
+ * of an execve in progress), at most max into addr; major[i] says which
+ * were major. */
+size_t rec_faults_pending(struct rec_faults *rf, unsigned tid, uint64_t *addr, bool *major,
+			  size_t max);
+/* Samples the kernel dropped (ring buffer full), for a note. */
+unsigned long rec_faults_lost(const struct rec_faults *rf);
+/* poll(2) descriptors to wait on with the tracees (may be -1). */
+int rec_faults_fd(const struct rec_faults *rf);
+void rec_faults_close(struct rec_faults *rf);
+
+#endif

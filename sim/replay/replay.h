@@ -1,0 +1,444 @@
+/*
+ * replay.h - the whole interface of sim/replay/: a trace replayed against
+ * the model, and what the commands read of a replay.
+ *
+ *   json          the JSON Lines conventions of every --format json
+ *   apply         one trace event to one model call, and the comparison of
+ *                 the model's outcome and state with what the trace recorded
+ *   replay_stats  the counts of `replay --stats`
+ *   views         the /proc views of a model, printed as the kernel prints them
+ *   session       one trace opened against one configured model; the
+ *                 machine options every replaying command takes
+ *   diff          one trace under two semantics in lockstep
+ *
+ * Each section below is one unit (UNIT.c; expect.c is apply's comparison
+ * of expect lines); inherit.h, what a trace does not show, is private to
+ * the folder.  Callers: sim/check/, sim/teach/, sim/record/, sim/lib/,
+ * sim/cli/ (docs/architecture.md).
+ *
+ *
+ * Owns: replaying a trace against the model: event to model call, the
+ *   comparison with the trace, sessions, /proc views, --stats, diff, JSON.
+ * May call: flagtab, inherit (private), kerr, semantics, trace, vmflags, vmstat,
+ *   vmsys.
+ */
+#ifndef VMSIM_REPLAY_H
+#define VMSIM_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace.h"
+#include "vmsys.h"
+
+/* ==== json ====
+ * json.h - JSON Lines output for `--format json` (docs/json.md): one object
+ * per line, each with a "kind", written with these helpers so that every
+ * command escapes strings the same way and always writes valid JSON (bytes
+ * that are not UTF-8 come out as \u00XX).
+ */
+
+/* a JSON string of [s, s + n) */
+void json_strn(FILE *f, const char *s, size_t n);
+/* a JSON string of s (NULL as null) */
+void json_str(FILE *f, const char *s);
+
+/* {"kind": KIND ... ; the key/value calls below add ", KEY: VALUE" */
+void json_begin(FILE *f, const char *kind);
+void json_kv_str(FILE *f, const char *key, const char *val);
+void json_kv_strn(FILE *f, const char *key, const char *val, size_t n);
+void json_kv_u64(FILE *f, const char *key, uint64_t val);
+void json_kv_i64(FILE *f, const char *key, int64_t val);
+void json_kv_bool(FILE *f, const char *key, bool val);
+/* ", KEY: " - the value is written by the caller (an array, an object) */
+void json_key(FILE *f, const char *key);
+/* } and the end of the line */
+void json_end(FILE *f);
+
+/* A --format (or --stats=) value of command cmd: "text" or "json" into
+ * *json; anything else is said on stderr and gives -1 (exit 2). */
+int json_format_arg(const char *cmd, const char *opt, const char *arg, bool *json);
+
+/* ==== apply ====
+ * apply.h - feed one trace event to a model and say what the model did.
+ *
+ * This is the one place where trace events become model calls; replay,
+ * show and diff all go through it.  apply_event() runs the event;
+ * outcome_matches() compares the model's outcome with what the trace
+ * recorded; expect_check() evaluates an expect(...) line.
+ */
+
+enum outcome_kind {
+	OUT_NONE,    /* nothing to compare (comment-like, ignored, unknown syscall) */
+	OUT_VALUE,   /* a return value >= 0 */
+	OUT_ERROR,   /* an errno (positive) */
+	OUT_FAULT,   /* fault(): enum vm_fault_kind */
+	OUT_SIGNAL,  /* touch() ended in SIGSEGV/SIGBUS (value = enum vm_fault_kind) */
+};
+
+struct outcome {
+	enum outcome_kind kind;
+	int64_t value;
+	int pid;               /* the process the event ran in */
+};
+
+/* Run ev on s.  Returns 0, or -1 when the event cannot be applied (a
+ * message in err): that is bad input. */
+/* The model's access mode (vm_touch(): 1 read, 2 write, 4 exec) of an
+ * event's ACC_* argument (inline: the hot loop's). */
+static inline int access_mode(uint64_t m)
+{
+	int mode = 0;
+	if (m & ACC_READ)
+		mode |= 1;
+	if (m & ACC_WRITE)
+		mode |= 2;
+	if (m & ACC_EXEC)
+		mode |= 4;
+	return mode ? mode : 1;
+}
+
+int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, char *err,
+		size_t errlen);
+
+/* Does the model's outcome agree with the result the trace recorded?
+ * false with a description of both in why. */
+bool outcome_matches(const struct event *ev, const struct outcome *out, char *why, size_t len);
+
+/* Check an expect(...) event against s.  Returns the number of keys that
+ * disagree (0 = all agree), each described in why (appended, lines). */
+unsigned expect_check(struct vmsys *s, const struct event *ev, char *why, size_t len,
+		      unsigned *nchecked);
+
+/* Text of an outcome ("0x7f00...", "-1 ENOMEM", "MINOR") */
+void outcome_text(const struct event *ev, const struct outcome *out, char *buf, size_t len);
+
+/* The state that explains an event's divergence: the VMA(s) of its
+ * address, locked_vm, the page. */
+void explain_state(struct vmsys *s, const struct event *ev, char *buf, size_t len);
+
+/* ==== replay_stats ====
+ * replay_stats.h - `vmsim replay --stats`: what a replay did, per process
+ * and in total, in the terms the 2015 lock-on-fault review reasons in:
+ * minor and major faults, SIGSEGVs, calls by name, VMAs at the end and the
+ * peak map_count, ENOMEM results (and the access the first came at), the
+ * pages read before the first access, VmLck, RSS, unevictable pages, and
+ * the wall time; as text or as one JSON object (docs/json.md).
+ *
+ * Fed after each applied event; it reads the model only through vmsys.h.
+ */
+
+struct rstats;
+
+/* NULL when out of memory. */
+struct rstats *rstats_new(void);
+void rstats_free(struct rstats *rs);
+
+/* Account ev, just applied to s with outcome out. */
+void rstats_event(struct rstats *rs, struct vmsys *s, const struct event *ev, const struct outcome *out);
+/* n touch lines of process pid that the hot loop ran as hits
+ * (session_next_hot()): what rstats_event() counts for each of them - a
+ * hit changes no fault count, map, VmLck or RSS. */
+void rstats_hits(struct rstats *rs, int pid, unsigned long n);
+
+/* Print the counts of the replay of path (wall: its seconds). */
+void rstats_print(const struct rstats *rs, struct vmsys *s, struct trace_reader *r, const char *path,
+		  double wall, bool json, FILE *f);
+
+/* ==== views ====
+ * views.h - the /proc views of a model, printed as the kernel prints them.
+ *
+ *   maps, smaps, status   one process (/proc/PID/...), 6.x text byte for byte
+ *                         (4.x: the 4.x smaps line set, best effort)
+ *   meminfo, vmstat       the whole machine (/proc/meminfo, /proc/vmstat)
+ *   pages                 one process: pagemap + kpageflags per page (vmsim's
+ *                         own teaching format, one line per page)
+ *   lru                   the whole machine: the five LRU lists head -> tail
+ *   numa                  the whole machine: its NUMA nodes, the balancing
+ *                         counters, and per process its node and the pages of
+ *                         each VMA per node (vmsim's own format, after
+ *                         /proc/PID/numa_maps' N0= N1= counts)
+ *
+ * The functions only read the model (through vmsys.h); draining the per-CPU
+ * batches first (vm_drain_all) is the caller's decision, see view_drains().
+ */
+
+enum view_kind {
+	VIEW_MAPS,
+	VIEW_SMAPS,
+	VIEW_STATUS,
+	VIEW_MEMINFO,
+	VIEW_VMSTAT,
+	VIEW_PAGES,
+	VIEW_LRU,
+	VIEW_NUMA,
+	VIEW_NR
+};
+
+struct view_ctx {
+	struct vmsys *sys;
+	struct task *task;   /* the process (maps smaps status pages); may be NULL for the others */
+	const char *arch;    /* flag-table arch name ("x86_64"): decides the gate VMA line */
+	const char *kernel;  /* semantics name ("6.18"): decides the smaps line set */
+};
+
+/* "maps" -> VIEW_MAPS; -1 if unknown. */
+int view_find(const char *name);
+const char *view_name(enum view_kind v);
+/* "maps smaps status meminfo vmstat pages lru numa" */
+const char *view_list(void);
+/* meminfo, vmstat, lru describe the machine, not one process */
+bool view_is_global(enum view_kind v);
+/* pages and lru are taken after lru_add_drain_all(); maps/smaps/status and
+ * the counters are not (the kernel's smaps does not drain either). */
+bool view_drains(enum view_kind v);
+
+/* Print one view; returns 0, or -1 when a per-process view has no process. */
+int view_print(FILE *f, enum view_kind v, const struct view_ctx *c);
+
+void view_maps(FILE *f, const struct view_ctx *c);
+void view_smaps(FILE *f, const struct view_ctx *c);
+void view_status(FILE *f, const struct view_ctx *c);
+void view_meminfo(FILE *f, const struct view_ctx *c);
+void view_vmstat(FILE *f, const struct view_ctx *c);
+void view_pages(FILE *f, const struct view_ctx *c);
+void view_lru(FILE *f, const struct view_ctx *c);
+void view_numa(FILE *f, const struct view_ctx *c);
+
+/* ==== session ====
+ * session.h - one trace opened against one model: the header decides the
+ * configuration (ram, swap, rlimit, capability, max_map_count, zero page,
+ * arch) unless the command line overrides it, and the kernel semantics is
+ * --kernel, else the header's `kernel:` (the newest model not newer than
+ * it), else 6.18.
+ */
+
+struct session_opts {
+	const char *kernel;    /* NULL: from the header */
+	const char *arch;      /* NULL: from the header */
+	int cap_ipc_lock;      /* -1: from the header; 0 no, 1 yes */
+	int cap_sys_resource;  /* -1: from the header (else as cap_ipc_lock) */
+	bool has_rlimit_memlock;
+	uint64_t rlimit_memlock;  /* bytes, RLIM_INFINITY_VALUE = unlimited */
+	bool has_max_map_count;
+	uint64_t max_map_count;
+	const char *maps;      /* --maps FILE: the address space before the trace */
+};
+#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL }
+
+/* The machine options every command that replays takes (--kernel,
+ * --arch, --cap-ipc-lock, --rlimit-memlock, --max-map-count, --maps):
+ * their getopt_long entries and the handler.  Option codes are >= 0x100
+ * except 'k' for --kernel. */
+#define SESSION_LONGOPTS                                               \
+	{ "kernel", required_argument, NULL, 'k' },                    \
+	{ "arch", required_argument, NULL, 0x100 },                    \
+	{ "cap-ipc-lock", required_argument, NULL, 0x101 },            \
+	{ "rlimit-memlock", required_argument, NULL, 0x102 },          \
+	{ "max-map-count", required_argument, NULL, 0x103 },           \
+	{ "maps", required_argument, NULL, 0x104 },                    \
+	{ "cap-sys-resource", required_argument, NULL, 0x105 }
+#define SESSION_OPTS_HELP                                                              \
+	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n" \
+	"                         `# kernel:` header, else 6.18)\n"                        \
+	"  --arch NAME            flag tables of this arch (default: `# arch:`, else x86_64)\n" \
+	"  --cap-ipc-lock yes|no  whether the process holds CAP_IPC_LOCK (overrides the header)\n" \
+	"  --cap-sys-resource yes|no  whether it may raise a hard limit (default: as\n" \
+	"                         --cap-ipc-lock)\n"                                         \
+	"  --rlimit-memlock SIZE  RLIMIT_MEMLOCK at start: 65536, 64K, 8M or unlimited\n"   \
+	"  --max-map-count N      vm.max_map_count (default 65530)\n"                      \
+	"  --maps FILE            a saved /proc/PID/maps (or smaps) of the process as execve\n" \
+	"                         left it: the mappings the trace does not show\n"
+/* The message for getopt_long()'s ':' (a missing value) or '?' (an
+ * unknown option) of command cmd; returns the exit code, 2. */
+int session_opt_error(const char *cmd, int c, char **argv, const char *usage);
+/* 1 handled, 0 not a session option, -1 bad value (message printed with cmd). */
+int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd);
+
+struct option;
+/* getopt_long() for command cmd (set optind = 0 first): the next option
+ * that is cmd's own.  Session options are applied to o, -h prints usage,
+ * an unknown option or a missing value is reported; kernel_pair, if not
+ * NULL, takes --kernel twice (diff, report) instead of o.  Returns the
+ * option, -1 when there is none left, SESSION_GETOPT_HELP after -h or
+ * SESSION_GETOPT_BAD after an error (the exit codes 0 and 2). */
+#define SESSION_GETOPT_HELP (-2)
+#define SESSION_GETOPT_BAD (-3)
+int session_getopt(struct session_opts *o, int argc, char **argv, const char *shortopts,
+		   const struct option *longopts, const char *cmd, const char *usage,
+		   const char *kernel_pair[2]);
+/* main()'s exit code for what session_getopt() ended with */
+static inline int session_getopt_exit(int c) { return c == SESSION_GETOPT_HELP ? 0 : 2; }
+
+/* What the session knows of the address space before the trace
+ * (inherit.c, private): its notes of one event are for the driver to
+ * print. */
+#define INHERIT_NOTE_MAX 16
+
+struct inherit_state {
+	bool assume;             /* plain log: assume holes that worked were mapped */
+	const char *maps_path;   /* --maps FILE, NULL if none */
+	bool maps_applied;
+	unsigned long assumed;   /* ranges assumed mapped before the trace */
+	uint64_t assumed_bytes;
+	unsigned nnotes;         /* notes of this event, for the driver to print */
+	char notes[INHERIT_NOTE_MAX][160];
+};
+
+#define SESSION_HOT_BATCH 128
+#define SESSION_HOT_AHEAD 16  /* how many accesses ahead a PTE is prefetched */
+
+struct session {
+	struct trace_reader *reader;
+	struct vmsys *sys;
+	const struct semantics *sem;
+	char arch[32];
+	const char *path;
+	bool have_event;       /* ev holds an event read ahead (the first one) */
+	struct event ev;
+	/* session_next_hot(): access lines decoded in bulk, [hot_i, hot_n)
+	 * not yet run; hot_ev, the event of one that needs the full path */
+	struct access_rec hot[SESSION_HOT_BATCH];
+	size_t hot_i, hot_n;
+	struct event hot_ev;
+	struct inherit_state inh;  /* what the trace does not show */
+	char note[200];        /* "kernel 5.10 is replayed with the 4.4 model": a header
+				* kernel without a model of its own (empty if none) */
+};
+
+/* Open path and build the model from its header.  Returns 0, or -1 with
+ * a message (bad file, bad header, unknown kernel/arch) in err. */
+int session_open(struct session *ss, const char *path, const struct session_opts *o, char *err,
+		 size_t errlen);
+/* The same over several files: one trace, or the PREFIX.PID files of one
+ * strace -ff recording merged (trace_open_merged()); ss->path is then
+ * "PREFIX.*". */
+int session_open_paths(struct session *ss, const char *const *paths, size_t n,
+		       const struct session_opts *o, char *err, size_t errlen);
+/* Next event: 1, 0 at the end, -1 on bad input (trace_error()). */
+int session_next(struct session *ss, struct event **ev);
+/*
+ * session_next() for a replay that reports nothing per event (no -v, no
+ * checks per event; statistics count the hits in bulk): first the run of touch lines that
+ * follows, decoded in bulk (trace_read_accesses()), each one that hits a
+ * present, permitted page (vm_touch_hit()) applied here - nothing else in
+ * an event's path (session_apply(), the outcome's check) does anything
+ * for it - with the PTEs of the accesses ahead prefetched, and counted in
+ * *hits (*checks: those with a recorded result, which is 0); the hits of
+ * one call are all of process *hit_pid (set when there are any).  The
+ * first event that needs more is returned, as by session_next().
+ */
+int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
+		     unsigned long *checks, int *hit_pid);
+void session_close(struct session *ss);
+/* Apply ev to the model: the address space the trace does not show
+ * (inherit.h), then apply_event().  ss->inh.notes holds this event's
+ * notes.  0, or -1 with a message in err. */
+int session_apply(struct session *ss, const struct event *ev, struct outcome *out, char *err,
+		  size_t errlen);
+
+/* Build a model for a header and options (used by diff for its second model). */
+struct vmsys *session_model(const struct trace_header *h, const char *kernel,
+			    const struct session_opts *o, const struct semantics **semp, char *err,
+			    size_t errlen);
+
+/* semantics_find() that prints "unknown kernel" with the list on failure */
+const struct semantics *semantics_find_checked(const char *name);
+
+/* A --kernel of a command that compares two (diff, report): into k[0],
+ * then k[1].  0, or 2 with the error printed (unknown, or a third). */
+int session_kernel_pair(const char *cmd, const char *arg, const char *k[2]);
+
+/* "4.0 lof-v1 4.4 6.1 6.18" */
+void session_kernel_list(char *buf, size_t len);
+
+/* ==== diff ====
+ * diff.h - replay one trace under two kernel semantics in lockstep and list
+ * where the two models differ (`vmsim diff`, tests/property/prop_semantics_diff).
+ *
+ * One reader feeds every event to two models built from the same header
+ * (session_model()).  After each event the two are compared:
+ *
+ *   result      the outcome (value, errno, address, fault kind)
+ *   vmas        per process: the VMA layout, and the flags of each VMA by
+ *               their internal bits (so "??" and "lf" for VM_LOCKONFAULT
+ *               are the same flag)
+ *   VmLck       locked_vm, in kB (unsigned: a wrapped count shows as such)
+ *   def_flags   mm->def_flags, internal bits
+ *   page        after both models drained their per-CPU batches: present,
+ *               mlocked, unevictable, lru of every page of every VMA both
+ *               sides have
+ *   vmstat      unevictable_pgs_* and nr_mlock
+ *
+ * Results the trace records are not compared: diff compares the models.
+ * Draining after every event is part of the comparison (both sides alike).
+ */
+
+/* What one difference is about. */
+enum diff_kind {
+	DK_RESULT,     /* the event's outcome */
+	DK_TASK,       /* a process exists/is alive on one side only */
+	DK_VMAS,       /* VMA layout (start/end) */
+	DK_VMFLAGS,    /* flags of a VMA present on both sides */
+	DK_VMLCK,      /* locked_vm */
+	DK_DEF_FLAGS,  /* def_flags */
+	DK_PAGE,       /* page state of one address */
+	DK_VMSTAT,     /* a counter */
+	DK_RUSAGE,     /* the event's process's minflt/majflt, as this event moved them */
+};
+
+struct diff_item {
+	unsigned long line;     /* trace line of the event */
+	enum diff_kind kind;
+	int pid;                /* process (0 for global counters) */
+	uint64_t addr;          /* DK_VMFLAGS / DK_VMAS / DK_PAGE: the address */
+	char what[48];          /* "result", "VmLck", "vma 0x...", "page 0x...", counter name */
+	char a[192], b[192];    /* the two sides' values as text */
+	int64_t va, vb;         /* numbers where meaningful: kB, counter, errno/value,
+				 * internal VM_* bits, page bits (1 present 2 mlocked
+				 * 4 unevictable 8 lru) */
+};
+
+struct diff_event {             /* one event where the models differ */
+	unsigned long line;
+	char text[256];         /* trace_format_event() */
+	size_t first, n;        /* its items: result->items[first .. first+n) */
+};
+
+struct diff_result {
+	char kernel_a[16], kernel_b[16];
+	unsigned long events;
+	struct diff_item *items;
+	size_t nitems, cap_items;
+	struct diff_event *evs;
+	size_t nevs, cap_evs;
+	char err[512];          /* bad input */
+};
+
+struct diff_opts {
+	const char *kernel_a, *kernel_b;
+	const char *arch;       /* NULL: the trace's header, else x86_64 */
+	bool all;               /* every differing event, not just the first */
+	const struct session_opts *machine; /* --cap-ipc-lock ... (NULL: the header's);
+				 * its arch, if set, wins over arch above */
+	bool full;              /* compare everything after every event, never only
+				 * what the event touched (tests compare the two) */
+};
+
+/* Replay path under both kernels.  Returns 0 when the models agree on
+ * the whole trace, 1 when they differ (r lists the differences), 2 on bad
+ * input (r->err says why).  Free r with diff_result_free() in every case. */
+int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *r);
+void diff_result_free(struct diff_result *r);
+
+/* The first item of kind (and what, if non-NULL) at line (0 = any line),
+ * or NULL. */
+const struct diff_item *diff_find(const struct diff_result *r, unsigned long line,
+				  enum diff_kind kind, const char *what);
+
+/* Print r the way `vmsim diff` does (FILE:LINE, event, side by side). */
+void diff_print(const char *path, const struct diff_result *r, FILE *f);
+
+#endif
