@@ -453,6 +453,9 @@ int check_write_repro(const char *path, const struct check_plan *p, const struct
 	struct trace_header h;
 	gen_header(m, p->arch, test_sem ? sem->flag_kernel : sem->name, seed, &h);
 	snprintf(h.check_invariants, sizeof(h.check_invariants), "%s", inv_name(inv));
+	/* flags named as the semantics' own kernel names them (MAP_LOCKONFAULT) */
+	snprintf(h.flag_names, sizeof(h.flag_names), "%s", sem->flag_kernel);
+	h.has_flag_names = true;
 	h.has_check_invariants = true;
 	char msg[320] = "";
 	long f = check_replay_steps(p, m, steps, n, inv, msg, sizeof(msg));

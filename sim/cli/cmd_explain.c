@@ -51,7 +51,7 @@ static int parse_line_arg(const char *opt, const char *s, unsigned long *v)
 
 static void event_text(const struct explain_run *r, const struct event *ev, char *buf, size_t len)
 {
-	size_t n = trace_format_event(ev, r->ss.arch, r->ss.sem->name, buf, len);
+	size_t n = trace_format_event(ev, r->ss.arch, trace_flag_names(r->ss.reader), buf, len);
 	if (n >= len && len > 4)
 		strcpy(buf + len - 4, "...");
 }

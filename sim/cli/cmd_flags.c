@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const char flags_usage[] =
-	"usage: vmsim flags decode --arch ARCH --kernel KERNEL KIND VALUE\n"
-	"       vmsim flags encode --arch ARCH --kernel KERNEL KIND NAMES\n"
+	"usage: vmsim flags decode --arch ARCH --kernel KERNEL [--names TABLE] KIND VALUE\n"
+	"       vmsim flags encode --arch ARCH --kernel KERNEL [--names TABLE] KIND NAMES\n"
 	"       vmsim flags list   --arch ARCH --kernel KERNEL KIND\n"
 	"\n"
 	"  decode  VALUE is a number (0x hex, 0 octal, or decimal); prints it the\n"
@@ -23,8 +23,16 @@ static const char flags_usage[] =
 	"          VmFlags mnemonic (\"??\" when /proc prints none).\n"
 	"\n"
 	"  KIND: mmap prot mlockall mlock2 madvise mremap msync vm\n"
-	"  The table is chosen by ARCH and KERNEL, as a trace's `# arch:` and\n"
-	"  `# kernel:` lines choose it.  Options may come anywhere.\n"
+	"  The table is chosen by ARCH and KERNEL: the names KERNEL's own headers\n"
+	"  give.  Options may come anywhere.\n"
+	"  --names TABLE  also the names a trace written with TABLE uses, as its\n"
+	"                 `# flag-names:` line says: strace (a current strace's, the\n"
+	"                 default of every trace) or a kernel's own (4.0 lof-v1 ...).\n"
+	"                 decode prints the value in TABLE's names, then how KERNEL\n"
+	"                 names it; encode reads NAMES as a trace's reader does (by\n"
+	"                 TABLE, a name TABLE lacks by KERNEL's table) and prints the\n"
+	"                 value, then how KERNEL names it (docs/trace-format.md,\n"
+	"                 \"Flag names and numbers\").\n"
 	"  --format json  JSON Lines: an object for decode/encode, one per entry for\n"
 	"                 list (docs/json.md).\n"
 	"  Exit: 0 ok, 2 bad usage or value.\n";
@@ -78,9 +86,10 @@ static void print_table_json(const struct flag_table *t, const char *kernel)
 	}
 }
 
-/* decode and encode in JSON: {"kind": OP, arch, kernel, table_kernel, table, value, names} */
+/* decode and encode in JSON: {"kind": OP, arch, kernel, table_kernel, table, value, names[,
+ * names_table, trace_names]} */
 static void print_one_json(const char *op, const struct flag_table *t, const char *kernel, uint64_t v,
-			   const char *names)
+			   const char *names, const char *names_table, const char *trace_names)
 {
 	char hex[32];
 	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)v);
@@ -91,7 +100,36 @@ static void print_one_json(const char *op, const struct flag_table *t, const cha
 	json_kv_str(stdout, "table_kernel", t->kernel);
 	json_kv_str(stdout, "value", hex);
 	json_kv_str(stdout, "names", names);
+	if (names_table) {
+		json_kv_str(stdout, "names_table", names_table);
+		json_kv_str(stdout, "trace_names", trace_names);
+	}
 	json_end(stdout);
+}
+
+/* NAMES read as the trace reader reads them: each |-joined piece by the
+ * names table nt, else by the kernel's table t.  0, or -1 with the offset
+ * of the piece neither knows in *bad. */
+static int encode_as_trace(const struct flag_table *nt, const struct flag_table *t, const char *text,
+			   uint64_t *v, size_t *bad)
+{
+	*v = 0;
+	for (size_t i = 0;;) {
+		size_t e = i;
+		while (text[e] && text[e] != '|')
+			e++;
+		uint64_t piece;
+		size_t b;
+		if ((!nt || flagtab_encode(nt, text + i, e - i, &piece, &b)) &&
+		    flagtab_encode(t, text + i, e - i, &piece, &b)) {
+			*bad = i;
+			return -1;
+		}
+		*v |= piece;
+		if (!text[e])
+			return 0;
+		i = e + 1;
+	}
 }
 
 static void print_table(const struct flag_table *t)
@@ -113,13 +151,14 @@ static void print_table(const struct flag_table *t)
 
 int cmd_flags(int argc, char **argv)
 {
-	const char *op = NULL, *arch = NULL, *kernel = NULL;
+	const char *op = NULL, *arch = NULL, *kernel = NULL, *names_id = NULL;
 	const char *pos[2] = { NULL, NULL };
 	int npos = 0;
 	bool json = false;
 	static const struct option longopts[] = {
 		{ "arch", required_argument, NULL, 'a' }, { "kernel", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' },
+		{ "names", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
@@ -135,6 +174,14 @@ int cmd_flags(int argc, char **argv)
 			break;
 		case 'k':
 			kernel = optarg;
+			break;
+		case 'n':
+			if (!systab_names_known(optarg)) {
+				fprintf(stderr, "vmsim flags: unknown table of flag names '%s' (strace, or a "
+					"kernel's own: 4.0 lof-v1 4.4 6.1 6.18)\n", optarg);
+				return 2;
+			}
+			names_id = optarg;
 			break;
 		case 'f':
 			if (json_format_arg("flags", "--format", optarg, &json))
@@ -198,6 +245,14 @@ int cmd_flags(int argc, char **argv)
 		return 2;
 	}
 
+	if (is_list && names_id) {
+		fprintf(stderr, "vmsim flags list: --names is for decode and encode (list the table "
+			"with --kernel TABLE)\n");
+		return 2;
+	}
+	/* the names table of a trace that says `# flag-names: NAMES` */
+	const struct flag_table *nt = names_id ? systab_names_table(arch, names_id, kind) : NULL;
+
 	if (is_list) {
 		if (json)
 			print_table_json(t, kernel);
@@ -218,19 +273,21 @@ int cmd_flags(int argc, char **argv)
 				text, bad);
 			return 2;
 		}
-		char buf[512];
+		char buf[512], tbuf[512] = "";
 		size_t n = flagtab_decode(t, v, buf, sizeof buf);
-		if (n >= sizeof buf) {
+		if (n >= sizeof buf || (nt && flagtab_decode(nt, v, tbuf, sizeof tbuf) >= sizeof tbuf)) {
 			fprintf(stderr, "vmsim flags decode: output too long\n");
 			return 2;
 		}
 		if (json)
-			print_one_json("decode", t, kernel, v, buf);
+			print_one_json("decode", t, kernel, v, buf, names_id, nt ? tbuf : NULL);
+		else if (nt)
+			printf("%s\nkernel %s: %s\n", tbuf, kernel, buf);
 		else
 			puts(buf);
 		return 0;
 	}
-	if (flagtab_encode(t, text, strlen(text), &v, &bad)) {
+	if (names_id ? encode_as_trace(nt, t, text, &v, &bad) : flagtab_encode(t, text, strlen(text), &v, &bad)) {
 		size_t end = bad;
 		while (text[end] && text[end] != '|')
 			end++;
@@ -240,8 +297,15 @@ int cmd_flags(int argc, char **argv)
 			bad, arch, kernel, pos[0]);
 		return 2;
 	}
+	char kbuf[512];
+	if (names_id && flagtab_decode(t, v, kbuf, sizeof kbuf) >= sizeof kbuf) {
+		fprintf(stderr, "vmsim flags encode: output too long\n");
+		return 2;
+	}
 	if (json)
-		print_one_json("encode", t, kernel, v, text);
+		print_one_json("encode", t, kernel, v, names_id ? kbuf : text, names_id, names_id ? text : NULL);
+	else if (names_id)
+		printf("0x%llx\nkernel %s: %s\n", (unsigned long long)v, kernel, kbuf);
 	else
 		printf("0x%llx\n", (unsigned long long)v);
 	return 0;

@@ -223,7 +223,7 @@ static void emit(struct recorder *r, struct tracee *t, struct event *ev)
 	 * inherit lines describe: they follow them */
 	if (!(ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0))
 		flush_faults(r);
-	trace_write_event(sink_of(r, t), ev, r->arch, r->kernel);
+	trace_write_event(sink_of(r, t), ev, r->arch, "strace");
 	bool forks = ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
 		     ev->sys == SYS_CLONE3;
 	if (forks && ev->res == RES_VALUE && ev->value > 0) {

@@ -110,10 +110,10 @@ static double wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void event_text(const struct event *ev, const char *arch, const char *kernel, char *buf,
+static void event_text(const struct event *ev, const char *arch, const char *names, char *buf,
 		       size_t len)
 {
-	size_t n = trace_format_event(ev, arch, kernel, buf, len);
+	size_t n = trace_format_event(ev, arch, names, buf, len);
 	if (n >= len)
 		strcpy(buf + len - 5, "...");
 }
@@ -144,10 +144,10 @@ struct replay_stats {
 	unsigned long events, checks, divergences, unknown;
 };
 
-static void print_event_line(const struct event *ev, const char *arch, const char *kernel, FILE *f)
+static void print_event_line(const struct event *ev, const char *arch, const char *names, FILE *f)
 {
 	char buf[512];
-	size_t n = trace_format_event(ev, arch, kernel, buf, sizeof(buf));
+	size_t n = trace_format_event(ev, arch, names, buf, sizeof(buf));
 	if (n >= sizeof(buf))
 		strcpy(buf + sizeof(buf) - 5, "...");
 	fprintf(f, "%s", buf);
@@ -271,7 +271,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		}
 		if (verbose > 0 && !json) {
 			printf("%s:%lu: ", where, ev->line);
-			print_event_line(ev, ss.arch, ss.sem->name, stdout);
+			print_event_line(ev, ss.arch, trace_flag_names(ss.reader), stdout);
 			printf("\n");
 		}
 		for (unsigned i = 0; i < vmsys_nevents(ss.sys); i++) {
@@ -301,11 +301,11 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			explain_state(ss.sys, ev, state, sizeof(state));
 			if (verbose >= 0 && json) {
 				char text[512];
-				event_text(ev, ss.arch, ss.sem->name, text, sizeof(text));
+				event_text(ev, ss.arch, trace_flag_names(ss.reader), text, sizeof(text));
 				json_item("divergence", where, ev->line, text, why, state);
 			} else if (verbose >= 0) {
 				printf("%s:%lu: divergence: ", where, ev->line);
-				print_event_line(ev, ss.arch, ss.sem->name, stdout);
+				print_event_line(ev, ss.arch, trace_flag_names(ss.reader), stdout);
 				printf("\n%s%s", why, state);
 			}
 			rc = 1;
@@ -327,11 +327,11 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				rc = 1;
 				if (verbose >= 0 && json) {
 					char text[512];
-					event_text(ev, ss.arch, ss.sem->name, text, sizeof(text));
+					event_text(ev, ss.arch, trace_flag_names(ss.reader), text, sizeof(text));
 					json_item("invariant", where, ev->line, text, msg, NULL);
 				} else if (verbose >= 0) {
 					printf("%s:%lu: invariant violated after: ", where, ev->line);
-					print_event_line(ev, ss.arch, ss.sem->name, stdout);
+					print_event_line(ev, ss.arch, trace_flag_names(ss.reader), stdout);
 					printf("\n  %s\n", msg);
 				}
 				if (stop_first)
@@ -344,7 +344,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			rc = 1;
 			if (verbose >= 0 && json) {
 				char text[512], msg[1024];
-				event_text(ev, ss.arch, ss.sem->name, text, sizeof(text));
+				event_text(ev, ss.arch, trace_flag_names(ss.reader), text, sizeof(text));
 				for (unsigned k = 0; k < INV_NR; k++)
 					if (pv & (1u << k)) {
 						snprintf(msg, sizeof(msg), "%s: %s", inv_name(k), check_inv_msg(ci, k));
@@ -352,7 +352,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 					}
 			} else if (verbose >= 0) {
 				printf("%s:%lu: invariant violated after: ", where, ev->line);
-				print_event_line(ev, ss.arch, ss.sem->name, stdout);
+				print_event_line(ev, ss.arch, trace_flag_names(ss.reader), stdout);
 				printf("\n");
 				for (unsigned k = 0; k < INV_NR; k++)
 					if (pv & (1u << k))

@@ -368,7 +368,8 @@ static void cmp_state(struct diff_result *r, unsigned long line, struct side *A,
 static int open_reader(const char *path, const struct diff_opts *o, struct trace_reader **rd,
 		       struct event *ev, int *first, struct diff_result *r)
 {
-	/* names decode with the header's kernel; without one, with kernel A */
+	/* names the trace's table of names lacks decode with the header's kernel;
+	 * without one, with kernel A */
 	*rd = trace_open(path, o->arch, NULL, r->err, sizeof(r->err));
 	if (!*rd)
 		return -1;
@@ -430,7 +431,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 	snprintf(r->kernel_a, sizeof(r->kernel_a), "%s", A.sem->name);
 	snprintf(r->kernel_b, sizeof(r->kernel_b), "%s", B.sem->name);
 	const char *arch = mo.arch ? mo.arch : (h->has_arch ? h->arch : "x86_64");
-	const char *names = h->has_kernel ? h->kernel : A.sem->name;
+	const char *names = trace_flag_names(rd);
 	int rc = 0;
 	/* the two models agreed after the last event compared: an access then
 	 * needs only what it touched compared (else everything is) */

@@ -390,6 +390,37 @@ const struct flag_table *systab_flag_table(const char *arch, const char *kernel,
 	return best ? flagtab_get(arch, best, kind) : NULL;
 }
 
+/* "strace": a current strace names flags by the newest headers; vmsim's
+ * newest table for the arch stands for them (kernel versions only: the
+ * lof-v1 patch never reached a release, so no strace knows its names) */
+const struct flag_table *systab_names_table(const char *arch, const char *names,
+					    enum flag_kind kind)
+{
+	if (strcmp(names, "strace"))
+		return systab_flag_table(arch, names, kind);
+	const struct flag_table *best = NULL;
+	long bestv = -1;
+	for (const char *const *k = flagtab_kernel_names; *k; k++) {
+		long v = version_num(*k);
+		const struct flag_table *t = v >= 0 ? flagtab_get(arch, *k, kind) : NULL;
+		if (t && v > bestv) {
+			best = t;
+			bestv = v;
+		}
+	}
+	return best;
+}
+
+bool systab_names_known(const char *names)
+{
+	if (!strcmp(names, "strace"))
+		return true;
+	for (const char *const *k = flagtab_kernel_names; *k; k++)
+		if (!strcmp(names, *k))
+			return true;
+	return false;
+}
+
 const char *trace_signal_name(uint64_t signo)
 {
 	return systab_sym_name(SK_SIGNAL, signo);

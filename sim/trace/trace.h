@@ -195,6 +195,11 @@ struct trace_header {
 	unsigned version;            bool has_version;
 	char arch[32];               bool has_arch;
 	char kernel[32];             bool has_kernel;
+	/* `# flag-names: TABLE`: whose names the flag arguments are written
+	 * with - "strace" (a current strace's: the newest tables; the default)
+	 * or a kernel's own ("4.0", "lof-v1", ...).  The numbers they stand
+	 * for are then the semantics' to interpret. */
+	char flag_names[32];         bool has_flag_names;
 	uint64_t page_size;          bool has_page_size;
 	uint64_t ram;                bool has_ram;     /* bytes */
 	uint64_t swap;               bool has_swap;    /* bytes */
@@ -300,14 +305,27 @@ bool trace_parse_size(const char *s, uint64_t *out);
 const char *trace_sys_name(enum sysno s);
 
 /* Writer: canonical text of one event (without pid/timestamp unless the
- * event has them), using the flag tables of arch/kernel for symbolic
- * flags.  Returns the length needed (like snprintf). */
+ * event has them), flags named by the names table `names` of arch
+ * (systab_names_table(): "strace", or a kernel's own, as a trace's
+ * `# flag-names:` says; bits it has no name for as hex).  Returns the
+ * length needed (like snprintf). */
 size_t trace_format_event(const struct event *ev, const char *arch,
-			  const char *kernel, char *buf, size_t buflen);
+			  const char *names, char *buf, size_t buflen);
 /* Header lines for h (only keys that are set). */
 void trace_write_header(FILE *f, const struct trace_header *h);
 int trace_write_event(FILE *f, const struct event *ev, const char *arch,
-		      const char *kernel);
+		      const char *names);
+
+/* The table of flag names the trace is written with (its `# flag-names:`,
+ * else "strace"), once the header has been read; the writer takes it. */
+const char *trace_flag_names(struct trace_reader *r);
+/* The table of kind whose names a names id ("strace", or a kernel table
+ * such as "lof-v1") gives on arch: for "strace" the newest table vmsim
+ * has for the arch (a current strace prints the names of the newest
+ * headers); NULL if none.  Whether names is such an id: */
+const struct flag_table *systab_names_table(const char *arch, const char *names,
+					    enum flag_kind kind);
+bool systab_names_known(const char *names);
 
 /* Names that are no flag of the arch's tables: a signal's ("SIGSEGV"),
  * NULL for a number without one (syscall_table.c). */

@@ -46,12 +46,19 @@ enum {
 
 #define CAP_ALL ((UINT64_C(1) << 41) - 1)
 
-static const struct flag_table *flag_table(struct trace_reader *r, int kind)
+/* The names table of kind (the trace's flag-names), and in *kernel_t the
+ * kernel's own table, for names the first lacks (NULL when the same). */
+static const struct flag_table *flag_table(struct trace_reader *r, int kind,
+					   const struct flag_table **kernel_t)
 {
 	if (!r->ft_done[kind]) {
-		r->ft[kind] = systab_flag_table(r->arch, r->kernel, (enum flag_kind)kind);
+		r->ft[kind] = systab_names_table(r->arch, r->names, (enum flag_kind)kind);
+		r->ft_kernel[kind] = systab_flag_table(r->arch, r->kernel, (enum flag_kind)kind);
+		if (r->ft_kernel[kind] == r->ft[kind])
+			r->ft_kernel[kind] = NULL;
 		r->ft_done[kind] = true;
 	}
+	*kernel_t = r->ft_kernel[kind];
 	return r->ft[kind];
 }
 
@@ -95,12 +102,14 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 			return 0;
 		return tr_fail(r, p, "unknown resource '%.*s'", (int)n, p);
 	default: {
-		const struct flag_table *t = flag_table(r, what);
-		if (!t)
+		/* docs/trace-format.md, "Flag names and numbers": the name by the
+		 * trace's table of names, else by the kernel's own */
+		const struct flag_table *kt, *t = flag_table(r, what, &kt);
+		if (!t && !kt)
 			return tr_fail(r, p, "no %s flag table for %s/%s",
 				    flagtab_kind_name((enum flag_kind)what), r->arch,
 				    r->kernel);
-		if (flagtab_lookup(t, p, n, v) == 0)
+		if ((t && flagtab_lookup(t, p, n, v) == 0) || (kt && flagtab_lookup(kt, p, n, v) == 0))
 			return 0;
 		if (what == FK_MMAP && word_is(p, n, "MAP_HUGE_SHIFT")) {
 			*v = 26;
@@ -109,6 +118,10 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 		break;
 	}
 	}
+	if (what < FK_NKINDS)
+		return tr_fail(r, p, "unknown flag '%.*s' for %s: not a name of %s%s or of kernel %s",
+			    (int)n, p, r->arch, r->names, strcmp(r->names, "strace") ? "" : "'s tables",
+			    r->kernel);
 	return tr_fail(r, p, "unknown flag '%.*s' for %s/%s", (int)n, p, r->arch,
 		    r->kernel);
 }

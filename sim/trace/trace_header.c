@@ -102,6 +102,16 @@ int tr_header_line(struct trace_reader *r, char *p)
 					    "4.0 lof-v1 4.4 6.1 6.18)", dst);
 			h->has_kernel = true;
 		}
+	} else if (KEY("flag-names")) {
+		/* docs/trace-format.md, "Flag names and numbers" */
+		if (n == 0 || n >= sizeof(h->flag_names))
+			BAD("a table of flag names");
+		memcpy(h->flag_names, v, n);
+		h->flag_names[n] = '\0';
+		if (!systab_names_known(h->flag_names))
+			return tr_fail(r, v, "unknown table of flag names '%s' (strace, or a kernel's "
+				    "own: 4.0 lof-v1 4.4 6.1 6.18)", h->flag_names);
+		h->has_flag_names = true;
 	} else if (KEY("page-size")) {
 		if (!parse_size(v, n, &h->page_size) || h->page_size == 0 ||
 		    (h->page_size & (h->page_size - 1)))
@@ -182,5 +192,6 @@ void tr_finish_header(struct trace_reader *r)
 		strcpy(r->arch, r->hdr.has_arch ? r->hdr.arch : "x86_64");
 	if (!r->kernel_ovr)
 		strcpy(r->kernel, r->hdr.has_kernel ? r->hdr.kernel : "6.18");
+	strcpy(r->names, r->hdr.has_flag_names ? r->hdr.flag_names : "strace");
 }
 

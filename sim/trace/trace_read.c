@@ -146,6 +146,12 @@ void trace_close(struct trace_reader *r)
 
 const char *trace_error(struct trace_reader *r) { return r->err; }
 const char *trace_name(struct trace_reader *r) { return r->name; }
+const char *trace_flag_names(struct trace_reader *r)
+{
+	if (r->parent)
+		r = r->parent;
+	return r->names[0] ? r->names : "strace";
+}
 
 const struct trace_header *trace_header(struct trace_reader *r)
 {

@@ -82,8 +82,12 @@ struct trace_reader {
 	struct trace_header hdr;
 	bool hdr_done;
 	char arch[32], kernel[32];
+	char names[32];        /* the table of flag names: header's flag-names, else "strace" */
 	bool arch_ovr, kernel_ovr;
-	const struct flag_table *ft[FK_NKINDS];
+	/* per kind: the names table, and the kernel's own table that a name the
+	 * names table lacks is looked up in (a hand-written trace of lof-v1
+	 * says MAP_LOCKONFAULT) */
+	const struct flag_table *ft[FK_NKINDS], *ft_kernel[FK_NKINDS];
 	bool ft_done[FK_NKINDS];
 
 	struct pend *pend;

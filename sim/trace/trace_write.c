@@ -90,10 +90,10 @@ static void put_str(struct out *o, struct strslice s)
 	put(o, "\"", 1);
 }
 
-static void put_flags(struct out *o, const char *arch, const char *kernel,
+static void put_flags(struct out *o, const char *arch, const char *names,
 		      enum flag_kind kind, uint64_t v)
 {
-	const struct flag_table *t = systab_flag_table(arch, kernel, kind);
+	const struct flag_table *t = systab_names_table(arch, names, kind);
 	if (!t) {
 		put_hex0(o, v);
 		return;
@@ -286,7 +286,7 @@ static void put_stat(struct out *o, const char *key, const uint64_t *a)
 }
 
 static void put_call(struct out *o, const struct event *ev, const char *arch,
-		     const char *kernel)
+		     const char *names)
 {
 	const uint64_t *a = ev->args;
 	if (ev->sys == SYS_WAIT4 && !ev->name.p) { /* made, not read: the canonical form */
@@ -309,8 +309,8 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	switch (ev->sys) {
 	case SYS_MMAP:
 		put_addr(o, a[0]); SEP; put_u(o, a[1]); SEP;
-		put_flags(o, arch, kernel, FK_PROT, a[2]); SEP;
-		put_flags(o, arch, kernel, FK_MMAP, a[3]); SEP;
+		put_flags(o, arch, names, FK_PROT, a[2]); SEP;
+		put_flags(o, arch, names, FK_MMAP, a[3]); SEP;
 		put_s(o, a[4]); SEP; put_hex0(o, a[5]);
 		break;
 	case SYS_MUNMAP: case SYS_MLOCK: case SYS_MUNLOCK:
@@ -318,32 +318,32 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		break;
 	case SYS_MPROTECT:
 		put_hex0(o, a[0]); SEP; put_u(o, a[1]); SEP;
-		put_flags(o, arch, kernel, FK_PROT, a[2]);
+		put_flags(o, arch, names, FK_PROT, a[2]);
 		break;
 	case SYS_MREMAP:
 		put_hex0(o, a[0]); SEP; put_u(o, a[1]); SEP; put_u(o, a[2]); SEP;
-		put_flags(o, arch, kernel, FK_MREMAP, a[3]);
+		put_flags(o, arch, names, FK_MREMAP, a[3]);
 		if (ev->nargs >= 5) {
 			SEP; put_hex0(o, a[4]);
 		}
 		break;
 	case SYS_MADVISE:
 		put_hex0(o, a[0]); SEP; put_u(o, a[1]); SEP;
-		put_flags(o, arch, kernel, FK_MADVISE, a[2]);
+		put_flags(o, arch, names, FK_MADVISE, a[2]);
 		break;
 	case SYS_MSYNC:
 		put_hex0(o, a[0]); SEP; put_u(o, a[1]); SEP;
-		put_flags(o, arch, kernel, FK_MSYNC, a[2]);
+		put_flags(o, arch, names, FK_MSYNC, a[2]);
 		break;
 	case SYS_BRK:
 		put_addr(o, a[0]);
 		break;
 	case SYS_MLOCK2:
 		put_hex0(o, a[0]); SEP; put_u(o, a[1]); SEP;
-		put_flags(o, arch, kernel, FK_MLOCK2, a[2]);
+		put_flags(o, arch, names, FK_MLOCK2, a[2]);
 		break;
 	case SYS_MLOCKALL:
-		put_flags(o, arch, kernel, FK_MLOCKALL, a[0]);
+		put_flags(o, arch, names, FK_MLOCKALL, a[0]);
 		break;
 	case SYS_MUNLOCKALL: case SYS_FORK: case SYS_VFORK: case SYS_NUMA_SCAN: case SYS_MEMCG_FORCE_EMPTY:
 		break;
@@ -554,20 +554,20 @@ static void put_signame(struct out *o, int signo)
 }
 
 size_t trace_format_event(const struct event *ev, const char *arch,
-			  const char *kernel, char *buf, size_t buflen)
+			  const char *names, char *buf, size_t buflen)
 {
 	struct out o = { buf, buflen, 0 };
 	if (!arch)
 		arch = "x86_64";
-	if (!kernel)
-		kernel = "6.18";
+	if (!names)
+		names = "strace";
 	if (ev->pid)
 		putf(&o, "%d ", ev->pid);
 	if (ev->timestamp >= 0)
 		putf(&o, "%.6f ", ev->timestamp);
 	switch (ev->type) {
 	case EV_CALL:
-		put_call(&o, ev, arch, kernel);
+		put_call(&o, ev, arch, names);
 		break;
 	case EV_EXPECT:
 		put_expect(&o, &ev->exp);
@@ -602,16 +602,16 @@ size_t trace_format_event(const struct event *ev, const char *arch,
 }
 
 int trace_write_event(FILE *f, const struct event *ev, const char *arch,
-		      const char *kernel)
+		      const char *names)
 {
 	char tmp[1024];
-	size_t n = trace_format_event(ev, arch, kernel, tmp, sizeof(tmp));
+	size_t n = trace_format_event(ev, arch, names, tmp, sizeof(tmp));
 	char *p = tmp;
 	if (n >= sizeof(tmp)) {
 		p = vm_malloc(n + 1);
 		if (!p)
 			return -1;
-		trace_format_event(ev, arch, kernel, p, n + 1);
+		trace_format_event(ev, arch, names, p, n + 1);
 	}
 	p[n] = '\n';
 	size_t w = fwrite(p, 1, n + 1, f);
@@ -641,6 +641,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# arch: %s\n", h->arch);
 	if (h->has_kernel)
 		fprintf(f, "# kernel: %s\n", h->kernel);
+	if (h->has_flag_names)
+		fprintf(f, "# flag-names: %s\n", h->flag_names);
 	if (h->has_page_size)
 		fprintf(f, "# page-size: %" PRIu64 "\n", h->page_size);
 	if (h->has_ram)

@@ -35,6 +35,7 @@ run check "$vmsim" check --format json -q --kernel lof-v1 --runs 64 --steps 40 -
 run merge "$vmsim" check-merge --format json --out "$tmp/co2" "$tmp/s1"
 run flags-decode "$vmsim" flags decode --format json --arch x86_64 --kernel 6.6 mmap 0x22
 run flags-encode "$vmsim" flags --format=json encode --arch mips --kernel lof-v1 mmap 'MAP_SHARED|MAP_LOCKED'
+run flags-names "$vmsim" flags decode --format json --names strace --arch x86_64 --kernel lof-v1 mmap 0x80022
 run flags-list "$vmsim" flags list --arch x86_64 --kernel 6.18 vm --format json
 # a path that is not UTF-8
 printf '# vmsim-trace: 1\n# kernel: 6.18\nopenat(AT_FDCWD, "/tmp/\\377x", O_RDONLY) = 3\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7ffff7ff0000\n' > "$tmp/latin.trace"
@@ -65,6 +66,7 @@ need = {
  "flags-decode": {"decode": {"table", "arch", "kernel", "table_kernel", "value", "names"}},
  "flags-encode": {"encode": {"table", "arch", "kernel", "table_kernel", "value", "names"}},
  "flags-list": {"entry": {"table", "arch", "kernel", "table_kernel", "name", "value"}},
+ "flags-names": {"decode": {"table", "arch", "kernel", "table_kernel", "value", "names", "names_table", "trace_names"}},
  "latin": {"vma": {"path"}},
  "stats": {"summary": {"file", "events"}, "stats": {"file", "kernel", "events", "wall_s", "processes", "total", "calls",
            "not_modelled", "pages_read_before_first_access", "unevictable_pages"}},
@@ -112,6 +114,8 @@ check(v and all(o["trace"].startswith("# vmsim-trace") for o in v), "check: no v
 check([o for o in c if o["kind"] != "summary"] == [o for o in objs["merge"] if o["kind"] != "summary"] or
       [(o["name"], o["violations"]) for o in c if o["kind"] == "invariant"] ==
       [(o["name"], o["violations"]) for o in objs["merge"] if o["kind"] == "invariant"], "check and check-merge differ")
+check(objs["flags-names"][0]["trace_names"] == "MAP_PRIVATE|MAP_ANONYMOUS|MAP_SYNC" and
+      objs["flags-names"][0]["names"] == "MAP_PRIVATE|MAP_ANONYMOUS|MAP_LOCKONFAULT", "flags decode --names %s" % objs["flags-names"])
 check(objs["flags-decode"][0]["table_kernel"] == "6.1" and objs["flags-decode"][0]["names"] == "MAP_PRIVATE|MAP_ANONYMOUS", "flags decode %s" % objs["flags-decode"])
 check(objs["flags-encode"][0]["value"] == "0x8001", "flags encode mips lof-v1 %s" % objs["flags-encode"])
 check(any(o["name"] == "VM_LOCKED" and o.get("mnemonic") == "lo" for o in objs["flags-list"]), "flags list vm: VM_LOCKED lo")

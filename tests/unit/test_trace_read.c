@@ -1290,6 +1290,66 @@ START_TEST(arch_from_header_and_override)
 }
 END_TEST
 
+/* docs/trace-format.md, "Flag names and numbers": names are the writer's
+ * (strace's by default), numbers the kernel's to interpret */
+static uint64_t flag_arg(const char *text, unsigned arg)
+{
+	struct rd d;
+	struct event ev;
+	rd_open(&d, text, strlen(text));
+	int rc = trace_read(d.r, &ev);
+	ck_assert_msg(rc == 1, "'%s': %s", text, trace_error(d.r));
+	uint64_t v = ev.args[arg];
+	rd_close(&d);
+	return v;
+}
+
+START_TEST(flag_names_are_the_writers)
+{
+	/* a current strace on 4.0: names 4.0's headers never had */
+	ck_assert_uint_eq(flag_arg("# kernel: 4.0\nmlock2(0x1000, 4096, MLOCK_ONFAULT) = -1 ENOSYS "
+				   "(Function not implemented)\n", 2), 1);
+	ck_assert_uint_eq(flag_arg("# kernel: 4.4\nmadvise(0x1000, 4096, MADV_PAGEOUT) = -1 EINVAL "
+				   "(Invalid argument)\n", 2), 21);
+	ck_assert_uint_eq(flag_arg("# kernel: 4.0\nmmap(0x1000, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|"
+				   "MAP_FIXED_NOREPLACE, -1, 0) = 0x1000\n", 3), 0x100022);
+	/* lof-v1: strace's name for the patch's number, and the patch's own
+	 * name (the kernel's table, for a name strace's lacks) */
+	ck_assert_uint_eq(flag_arg("# kernel: lof-v1\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|"
+				   "MAP_SYNC, -1, 0) = 0x1000\n", 3), 0x80022);
+	ck_assert_uint_eq(flag_arg("# kernel: lof-v1\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|"
+				   "MAP_LOCKONFAULT, -1, 0) = 0x1000\n", 3), 0x80022);
+	/* where both tables name it, the writer's wins: parisc renumbered
+	 * MADV_MERGEABLE (65 -> 12) in 6.2 */
+	ck_assert_uint_eq(flag_arg("# arch: parisc\n# kernel: 4.0\nmadvise(0x1000, 4096, MADV_MERGEABLE) = 0\n",
+				   2), 12);
+	ck_assert_uint_eq(flag_arg("# arch: parisc\n# kernel: 4.0\n# flag-names: 4.0\n"
+				   "madvise(0x1000, 4096, MADV_MERGEABLE) = 0\n", 2), 65);
+	/* a trace written with 4.0's own names has no MLOCK_ONFAULT */
+	ck_error("# kernel: 4.0\n# flag-names: 4.0\nmlock2(0x1000, 4096, MLOCK_ONFAULT) = 0\n",
+		 "3:22: error: unknown flag 'MLOCK_ONFAULT' for x86_64: not a name of 4.0 or of kernel 4.0");
+	ck_error("# flag-names: 2.6\n", "1:15: error: unknown table of flag names '2.6'");
+
+	/* the writer names flags by the table it is given, and the reader
+	 * reads them back to the same number */
+	struct event ev = { 0 };
+	ev.type = EV_CALL;
+	ev.sys = SYS_MMAP;
+	ev.nargs = 6;
+	ev.args[1] = 4096;
+	ev.args[2] = 1;
+	ev.args[3] = 0x80022;
+	ev.args[4] = (uint64_t)-1;
+	ev.res = RES_UNKNOWN;
+	ev.timestamp = -1;
+	char buf[256];
+	trace_format_event(&ev, "x86_64", "strace", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|MAP_SYNC, -1, 0) = ?");
+	trace_format_event(&ev, "x86_64", "lof-v1", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|MAP_LOCKONFAULT, -1, 0) = ?");
+}
+END_TEST
+
 /* ---- malformed input ----------------------------------------------------- */
 
 START_TEST(malformed)
@@ -1299,7 +1359,8 @@ START_TEST(malformed)
 	ck_error("munmap(0x1000, 4096 = 0\n", "t.trace:1:24: error: expected ')'");
 	ck_error("openat(AT_FDCWD, \"/tmp/x, O_RDONLY) = 3\n", "t.trace:1:18: error: unterminated string");
 	ck_error("mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_FOO, -1, 0) = 0x1000\n",
-		 "t.trace:1:41: error: unknown flag 'MAP_FOO' for x86_64/6.18");
+		 "t.trace:1:41: error: unknown flag 'MAP_FOO' for x86_64: not a name of strace's "
+		 "tables or of kernel 6.18");
 	ck_error("munmap(0x1000, 4096) = 0\n12 <... mmap resumed>) = 0\n",
 		 "t.trace:2:4: error: 'resumed' without 'unfinished' for pid 12");
 	ck_error("this is garbage\n", "t.trace:1:5: error: expected '('");
@@ -1483,6 +1544,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, mmap_basic);
+	tcase_add_test(tc, flag_names_are_the_writers);
 	tcase_add_test(tc, strace_notations);
 	tcase_add_test(tc, strace_stack_frames);
 	tcase_add_test(tc, descriptor_and_stat_calls);
