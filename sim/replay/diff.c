@@ -76,7 +76,7 @@ static void page_text(uint8_t b, char *buf, size_t len)
 			 (b >> 2) & 1, (b >> 3) & 1);
 }
 
-/* Pages of [start,end) in both processes (VMA present on both sides). */
+/* Pages of [start,end) in both processes (mapped on both sides). */
 static unsigned cmp_pages(struct diff_result *r, unsigned long line, struct side *A, struct task *ta,
 			  struct side *B, struct task *tb, uint64_t start, uint64_t end,
 			  unsigned listed)
@@ -232,6 +232,14 @@ static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, 
 					else
 						snprintf(it->b, sizeof(it->b), "(none)");
 				}
+			}
+			/* the pages both sides map, though in VMAs of other bounds
+			 * (a merge one kernel refuses): their state still differs */
+			if (xa && xb) {
+				uint64_t lo = va.start > vb.start ? va.start : vb.start;
+				uint64_t hi = va.end < vb.end ? va.end : vb.end;
+				if (lo < hi)
+					pages_listed = cmp_pages(r, line, A, ta, B, tb, lo, hi, pages_listed);
 			}
 			/* advance the side that is behind, or both */
 			if (xa && (!xb || va.end <= vb.end))
