@@ -206,6 +206,11 @@ struct trace_header {
 	uint64_t rlimit_memlock;     bool has_rlimit_memlock; /* bytes, RLIM_INFINITY_VALUE = unlimited */
 	bool cap_ipc_lock;           bool has_cap_ipc_lock;
 	bool cap_sys_resource;       bool has_cap_sys_resource; /* vmsim's own key */
+	/* `# recorded-by: ... as root`: a recorder run by uid 0, which keeps
+	 * every capability it does not drop (cap-ipc-lock says whether it
+	 * dropped CAP_IPC_LOCK); without cap-sys-resource, the process could
+	 * raise a hard limit */
+	bool recorded_as_root;
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
 	uint64_t read_ahead_kb;      bool has_read_ahead_kb; /* vmsim's own key */

@@ -170,6 +170,13 @@ int tr_header_line(struct trace_reader *r, char *p)
 		h->check_invariants[n] = '\0';
 		h->has_check_invariants = true;
 		tr_where(r, v, &h->check_invariants_line, &h->check_invariants_col);
+	} else if (KEY("recorded-by")) {
+		/* a comment for the reader, but for what it says of the process's
+		 * capabilities: "..., as root" ends the scenario recorders' line */
+		size_t len = strlen(v);
+		while (len && is_ws(v[len - 1]))
+			len--;
+		h->recorded_as_root = len >= 7 && !memcmp(v + len - 7, "as root", 7);
 	} else if (KEY("seed")) {
 		char *end;
 		if (n == 0 || !is_digit(v[0]))

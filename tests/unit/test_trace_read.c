@@ -1231,6 +1231,22 @@ START_TEST(header_keys)
 	ck_assert_int_eq(trace_read(d.r, &ev), 0);
 	ck_assert_uint_eq(trace_header(d.r)->rlimit_memlock, RLIM_INFINITY_VALUE);
 	rd_close(&d);
+	/* a recorder run as root: its process keeps CAP_SYS_RESOURCE */
+	{
+		static const char r[] = "# recorded-by: kscen 1 on Linux 4.4.1 x86_64 (2 cpus), as root\n"
+					"munlockall() = 0\n";
+		struct event e;
+		rd_open(&d, r, sizeof(r) - 1);
+		ck_assert_int_eq(trace_read(d.r, &e), 1);
+		ck_assert(trace_header(d.r)->recorded_as_root);
+		ck_assert(!trace_header(d.r)->has_cap_sys_resource);
+		rd_close(&d);
+		static const char w[] = "# recorded-by: vmsim record 0.1.0 as uid 1000\nmunlockall() = 0\n";
+		rd_open(&d, w, sizeof(w) - 1);
+		ck_assert_int_eq(trace_read(d.r, &e), 1);
+		ck_assert(!trace_header(d.r)->recorded_as_root);
+		rd_close(&d);
+	}
 }
 END_TEST
 

@@ -263,17 +263,20 @@ static int read_smaps(struct R *r, struct vma *v, int max)
 	return n + 1;
 }
 
-static long status_kb(struct R *r, const char *key)
+/* a field of /proc/PID/status in kB; unsigned, as the kernel prints it
+ * (%lu): a wrapped VmLck is near 2^64, which strtol() would clip to
+ * LONG_MAX */
+static unsigned long status_kb(struct R *r, const char *key)
 {
 	char path[64], line[256];
 	snprintf(path, sizeof path, "/proc/%d/status", r->pid[r->cur]);
 	FILE *f = fopen(path, "r");
 	if (!f) die("%s: %s", path, strerror(errno));
-	long v = -1;
+	unsigned long v = (unsigned long)-1;
 	size_t kl = strlen(key);
 	while (fgets(line, sizeof line, f))
 		if (!strncmp(line, key, kl) && line[kl] == ':')
-			v = strtol(line + kl + 1, NULL, 10);
+			v = strtoul(line + kl + 1, NULL, 10);
 	fclose(f);
 	return v;
 }
@@ -325,7 +328,7 @@ static void snapshot(struct R *r, bool vmlck, bool setup)
 	int n = read_smaps(r, v, 256);
 	note_locked(r, v, n);
 	if (vmlck && !setup)
-		emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
+		emit(r, "expect(VmLck) = %lu kB", status_kb(r, "VmLck"));
 	for (int i = 0; i < n; i++)
 		if (r->s->swap) /* and what smaps counts out on swap */
 			emit(r, "expect(vma, %#lx) = {start=%#lx, end=%#lx, Rss=%ld kB, Swap=%ld kB, Locked=%ld kB, VmFlags=\"%s\"}",
@@ -335,7 +338,7 @@ static void snapshot(struct R *r, bool vmlck, bool setup)
 			     v[i].start, v[i].start, v[i].end, v[i].rss, v[i].locked, v[i].flags);
 	emit(r, "expect(vmas, 0, 0x800000000000) = %d", n);
 	if (setup)
-		emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
+		emit(r, "expect(VmLck) = %lu kB", status_kb(r, "VmLck"));
 }
 
 void S_pages(struct R *r, long addr, long len)
@@ -816,7 +819,7 @@ long S_fork(struct R *r)
 	r->parent_of[r->np] = parent;
 	int num = r->np + 1;
 	emit(r, "fork() = %d", num);
-	emit(r, "expect(VmLck) = %ld kB", status_kb(r, "VmLck"));
+	emit(r, "expect(VmLck) = %lu kB", status_kb(r, "VmLck"));
 	r->cur = r->np++;
 	snapshot(r, true, false);
 	return num;
@@ -973,8 +976,9 @@ static void header(struct R *r)
 	if (rakb >= 0)
 		fprintf(o, "# read-ahead-kb: %ld\n", rakb);
 	bool zp = kernel_maps_zero_page();
-	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# zero-page: %s\n", rl, s->cap ? "yes" : "no",
-		zp ? "yes" : "no");
+	/* run as root: only CAP_IPC_LOCK is ever dropped (from the bounding set) */
+	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# cap-sys-resource: yes\n# zero-page: %s\n", rl,
+		s->cap ? "yes" : "no", zp ? "yes" : "no");
 	fprintf(o, "# scenario: golden/%s\n", s->name);
 	if (s->gen >= 2) fprintf(o, "# zero-page-sensitive: @@@\n");
 	if (s->seed) fprintf(o, "# seed: %lu\n", s->seed);
