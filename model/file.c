@@ -53,6 +53,7 @@ void file_put(struct vmsys *s, struct file *f)
 	radix_destroy(&f->cache);
 	radix_destroy(&f->shadows);
 	radix_destroy(&f->swapped);
+	file_blocks_destroy(f);
 	for (struct file **pp = &s->files; *pp; pp = &(*pp)->next_file)
 		if (*pp == f) {
 			*pp = f->next_file;
@@ -95,6 +96,7 @@ static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool
 	radix_init(&f->cache);
 	radix_init(&f->shadows);
 	radix_init(&f->swapped);
+	file_blocks_init(f);
 	f->refs = 1; /* the name */
 	f->next_file = s->files;
 	s->files = f;
@@ -411,6 +413,7 @@ int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathle
 	}
 	if ((oflags & O_TRUNC_G) && (oflags & O_ACCMODE_G)) {
 		file_drop_cache(s, f, 0);
+		file_blocks_truncate(f, 0);
 		f->size = 0;
 		f->size_known = true;
 	}
@@ -636,6 +639,7 @@ static void file_set_size(struct vmsys *s, struct file *f, uint64_t size)
 		/* truncate_inode_pages_range(): the shadows go too */
 		workingset_forget_file(s, f, (size + PAGE_SIZE - 1) >> PAGE_SHIFT, RADIX_KEY_MAX);
 		eof_block_zero(s, f, size, true);
+		file_blocks_truncate(f, size);
 	} else if (size > f->size) {
 		eof_block_zero(s, f, f->size, false);
 	}
@@ -709,10 +713,11 @@ int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len)
 
 #define FALLOC_KEEP_SIZE 1u
 #define FALLOC_PUNCH_HOLE 2u
+#define FALLOC_ZERO_RANGE 0x10u
 
 /* FALLOC_FL_PUNCH_HOLE, from fallocate() or MADV_REMOVE (madvise_remove()
  * -> vfs_fallocate() @ v6.18): truncate_pagecache_range() on the hole */
-void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len)
+int file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len)
 {
 	/* whole pages in the hole are removed (truncate_pagecache_range) */
 	uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT;
@@ -738,6 +743,8 @@ void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len
 		workingset_forget_file(s, f, first, end - 1);
 		shmem_free_swap(s, f, first, end - 1);
 	}
+	/* ext4_punch_hole(): the whole pages' blocks go */
+	return end > first ? file_blocks_freed(f, first, end - 1) : 0;
 }
 
 /* mm/shmem.c:shmem_fallocate() @ v6.18 (the same in v4.0, v4.4, v6.1):
@@ -782,10 +789,13 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
 		return -KERR_EOPNOTSUPP;
 	if (!(e->oflags & O_ACCMODE_G))
 		return -KERR_EBADF; /* fs/open.c:vfs_fallocate(): not open for writing */
-	if (mode & FALLOC_PUNCH_HOLE) {
-		file_punch_hole(s, f, off, len);
-		return 0;
-	}
+	if (mode & FALLOC_PUNCH_HOLE)
+		return file_punch_hole(s, f, off, len) ? -KERR_ENOMEM : 0;
+	/* ext4_zero_range(): the whole pages become unwritten extents, read
+	 * as zeros without I/O (fileblocks.c) */
+	if ((mode & FALLOC_ZERO_RANGE) && (off + len) >> PAGE_SHIFT > (off + PAGE_SIZE - 1) >> PAGE_SHIFT &&
+	    file_blocks_freed(f, (off + PAGE_SIZE - 1) >> PAGE_SHIFT, ((off + len) >> PAGE_SHIFT) - 1))
+		return -KERR_ENOMEM;
 	if (f->shmem && shmem_falloc_range(s, f, off, len))
 		return -KERR_ENOMEM;
 	if (!(mode & FALLOC_KEEP_SIZE) && off + len > f->size) {
@@ -914,6 +924,8 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 				p->flags |= PG_DIRTY;
 				count_vm(s, NR_DIRTY, 1);
 			}
+			if (write && file_blocks_written(f, idx, idx))
+				return -KERR_ENOMEM;
 			if (write && f->shmem)
 				p->flags |= PG_DIRTY;
 			mark_page_accessed(s, pfn);

@@ -152,6 +152,7 @@ int64_t vm_inherit_file(struct vmsys *s, const char *path, size_t pathlen, uint6
 		return -KERR_ENOMEM;
 	f->size = size;
 	f->size_known = true;
+	file_blocks_existing(f, size);
 	/* pages the page cache held before the trace: clean, uptodate, on the
 	 * inactive file list, read long ago (no pgpgin now) */
 	for (size_t i = 0; i + 1 < ncached; i += 2)
@@ -181,6 +182,7 @@ int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const ch
 	 * and nothing of it is cached that the trace did not read */
 	f->size = size;
 	f->size_known = true;
+	file_blocks_existing(f, size);
 	return 1;
 }
 

@@ -101,6 +101,10 @@ struct file {
 	uint64_t ino;
 	struct radix cache;    /* page index -> pfn */
 	struct radix shadows;  /* page index -> shadow of an evicted page (workingset.c) */
+	/* which pages have a block on the device (fileblocks.c): those below
+	 * blocks_below but the holes, and those written */
+	uint64_t blocks_below;
+	struct radix holes, written;
 	struct radix swapped;  /* shmem: page index -> swap slot + 1 of a page written
 				* to swap (the swap entry mm/shmem.c leaves in the
 				* mapping in the folio's place) */
@@ -344,8 +348,8 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma *v);
 /* merge b, which directly follows a and is mergeable with it, into a */
 void vma_absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b);
-bool vma_mergeable(const struct vma *a, const struct vma *b);
-bool vma_mergeable_extend(const struct vma *a, const struct vma *b);
+bool vma_mergeable(const struct vmsys *s, const struct vma *a, const struct vma *b);
+bool vma_mergeable_extend(const struct vmsys *s, const struct vma *a, const struct vma *b);
 int anon_vma_prepare(struct vmsys *s, struct vma *v);
 /* drop every anon_vma chain of v (mm/rmap.c:unlink_anon_vmas()) */
 void unlink_anon_vmas(struct vmsys *s, struct vma *v);
@@ -403,7 +407,15 @@ void mlock_drain_local(struct vmsys *s);
 int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
 		uint64_t end, vm_flags_t newflags);
 bool vma_supports_mlock(const struct vma *v);
-void munlock_vma_pages_all(struct vmsys *s, struct vma *v);       /* 4.x page model */
+/* fileblocks.c: the pages of a disk file that have a block on the device */
+void file_blocks_init(struct file *f);
+void file_blocks_destroy(struct file *f);
+bool file_has_block(const struct file *f, uint64_t idx);
+void file_blocks_existing(struct file *f, uint64_t size);
+int file_blocks_written(struct file *f, uint64_t first, uint64_t last);
+int file_blocks_freed(struct file *f, uint64_t first, uint64_t last);
+void file_blocks_truncate(struct file *f, uint64_t size);
+void munlock_vma_pages_all(struct vmsys *s, struct vma *v, bool write_locked); /* 4.x page model */
 void munlock_cow_page_4x(struct vmsys *s, struct vma *v, pfn_t pfn); /* 4.x page model */
 
 /* file.c */
@@ -425,7 +437,7 @@ bool shmem_index_swapped(struct file *f, uint64_t index);
 uint64_t shmem_swapped_pages(struct file *f, uint64_t first, uint64_t end); /* of [first, end) */
 bool shmem_swap_out(struct vmsys *s, struct file *f, pfn_t pfn);
 void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx);
-void file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len);
+int file_punch_hole(struct vmsys *s, struct file *f, uint64_t off, uint64_t len); /* -1: no memory */
 void file_unmap_folio(struct vmsys *s, struct file *f, uint64_t head, uint64_t nr);
 void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last,
 			 bool even_cows);

@@ -300,7 +300,8 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 			return -KERR_EACCES;
 		/* vfs_fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE):
 		 * the same partial-folio rules as fallocate() */
-		file_punch_hole(s, v->file, linear_index(v, start) << PAGE_SHIFT, end - start);
+		if (file_punch_hole(s, v->file, linear_index(v, start) << PAGE_SHIFT, end - start))
+			return -KERR_ENOMEM;
 		return 0;
 	}
 	case MADV_X_COLD:

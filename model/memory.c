@@ -611,12 +611,20 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 			}
 		}
 		major = true;
-		s->fault_retried = true; /* lock_page_or_retry(): the page is locked for the read */
-		if (read_retry_maps(s, v, addr, write, oom))
-			return VMF_MAJOR;
-		if (*oom)
-			return VMF_SIGBUS;
 		pfn = file_find_page(s, f, idx);
+		/* lock_page_or_retry(): the page is still locked for its read, and
+		 * the fault is retried - 5.1+ always (filemap_fault() dropped the
+		 * mmap lock for the readahead); @ v4.0, v4.4 only when the read
+		 * was I/O: a hole's page is uptodate and unlocked already
+		 * (fileblocks.c), and this run maps it */
+		if (s->sem->filemap_retries_io || file_has_block(f, idx)) {
+			s->fault_retried = true;
+			if (read_retry_maps(s, v, addr, write, oom))
+				return VMF_MAJOR;
+			if (*oom)
+				return VMF_SIGBUS;
+			pfn = file_find_page(s, f, idx);
+		}
 	}
 	if (pfn && !major && (spage(s, pfn)->flags & PG_RECLAIM) && !(v->flags & VM_RAND_READ)) {
 		/* filemap_fault() -> do_async_mmap_readahead() (not on the
@@ -640,8 +648,9 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		}
 		/* no read-around (MADV_RANDOM): the one page is read, and
 		 * the fault waits for it (4.x no_cached_page: page_cache_read()
-		 * then lock_page_or_retry(); 6.x page_not_uptodate) */
-		if (major)
+		 * then lock_page_or_retry(), a hole's page already unlocked;
+		 * 6.x page_not_uptodate) */
+		if (major && (s->sem->filemap_retries_io || file_has_block(f, idx)))
 			s->fault_retried = true;
 	}
 	if (!(spage(s, pfn)->flags & PG_UPTODATE) && f->shmem) {
@@ -681,6 +690,10 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 			if (!f->shmem)
 				count_vm(s, NR_DIRTY, 1);
 		}
+		if (file_blocks_written(f, idx, idx)) {
+			*oom = 1;
+			return VMF_SIGBUS;
+		}
 	} else if (vma_is_shared(v) && (v->flags & VM_WRITE) && f->shmem) {
 		fl |= PTE_WRITE; /* no write-notify on shmem */
 	}
@@ -707,6 +720,10 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 			op->flags |= PG_DIRTY;
 			if (!(op->flags & PG_SWAPBACKED))
 				count_vm(s, NR_DIRTY, 1);
+		}
+		if (v->file && file_blocks_written(v->file, linear_index(v, addr), linear_index(v, addr))) {
+			*oom = 1;
+			return VMF_SIGBUS;
 		}
 		return VMF_MINOR;
 	}

@@ -311,7 +311,7 @@ static void mlock_vma_pages_range(struct vmsys *s, struct mm *mm, struct vma *v,
  * unlocking munlocks every present page and asks rmap whether another
  * VM_LOCKED VMA keeps it mlocked (mm/mlock.c:munlock_vma_pages_range() @ v4.4). */
 static void munlock_pages_rmap(struct vmsys *s, struct mm *mm, struct vma *v,
-			       uint64_t start, uint64_t end);
+			       uint64_t start, uint64_t end, const struct mm *busy);
 
 int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
 		uint64_t end, vm_flags_t newflags)
@@ -358,23 +358,33 @@ int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start
 			v->flags = newflags;
 		} else if (sem->fixup_writes_newflags_on_unlock) {
 			v->flags = newflags;
-			munlock_pages_rmap(s, mm, v, start, end);
+			munlock_pages_rmap(s, mm, v, start, end, mm); /* mmap_sem held for write */
 		} else {
 			/* 4.0: munlock_vma_pages_range() clears VM_LOCKED only */
 			v->flags &= ~sem->unlock_clear;
-			munlock_pages_rmap(s, mm, v, start, end);
+			munlock_pages_rmap(s, mm, v, start, end, mm); /* mmap_sem held for write */
 		}
 	}
 	return 0;
 }
 
-struct other_lock_ctx { struct vma *skip; bool found; };
+struct other_lock_ctx {
+	struct vma *skip;
+	const struct mm *busy; /* an mm whose mmap_sem the caller holds for write, or NULL */
+	bool found;
+};
 
 static bool find_other_locked(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte,
 			      void *ctx)
 {
 	(void)s; (void)addr; (void)pte;
 	struct other_lock_ctx *c = ctx;
+	/* mm/rmap.c:try_to_unmap_one() @ v4.0 re-mlocks for a VM_LOCKED VMA
+	 * only if down_read_trylock() of that VMA's mmap_sem succeeds: never
+	 * for the mm whose mmap_sem the munlocking call holds for write (4.4
+	 * tests VM_LOCKED under the PTE lock alone) */
+	if (c->busy && v->mm == c->busy)
+		return true;
 	if (v != c->skip && (v->flags & VM_LOCKED)) {
 		c->found = true;
 		return false;
@@ -382,8 +392,10 @@ static bool find_other_locked(struct vmsys *s, struct vma *v, uint64_t addr, uin
 	return true;
 }
 
-/* mm/mlock.c:munlock_vma_page() + try_to_munlock() @ v4.4 */
-static void munlock_page_rmap(struct vmsys *s, struct vma *v, pfn_t pfn)
+/* mm/mlock.c:munlock_vma_page() + try_to_munlock() @ v4.4 (v4.0); busy:
+ * the mm whose mmap_sem the caller holds for write (munlock, munmap), NULL
+ * when it holds none or only for read (exit, a COW fault) */
+static void munlock_page_rmap(struct vmsys *s, struct vma *v, pfn_t pfn, const struct mm *busy)
 {
 	struct page *p = spage(s, pfn);
 	if (!(p->flags & PG_MLOCKED))
@@ -397,7 +409,7 @@ static void munlock_page_rmap(struct vmsys *s, struct vma *v, pfn_t pfn)
 		return;
 	}
 	if (p->mapcount > 1) {
-		struct other_lock_ctx c = { v, false };
+		struct other_lock_ctx c = { v, s->sem->munlock_rmap_trylocks_mmap ? busy : NULL, false };
 		rmap_walk(s, pfn, find_other_locked, &c);
 		if (c.found) {
 			p->flags |= PG_MLOCKED;
@@ -420,25 +432,27 @@ static void munlock_page_rmap(struct vmsys *s, struct vma *v, pfn_t pfn)
 }
 
 static void munlock_pages_rmap(struct vmsys *s, struct mm *mm, struct vma *v,
-			       uint64_t start, uint64_t end)
+			       uint64_t start, uint64_t end, const struct mm *busy)
 {
 	lru_add_drain(s);
 	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
 		if ((pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO)
-			munlock_page_rmap(s, v, pte_pfn(pte));
+			munlock_page_rmap(s, v, pte_pfn(pte), busy);
 		vpn++;
 	}
 }
 
 /* mm/mlock.c:munlock_vma_pages_all() @ v4.4 (v4.0): what do_munmap() and
  * exit_mmap() do to each VM_LOCKED VMA in the 4.x page model - clear the
- * semantics' unlock bits and munlock every present page by rmap walk. */
-void munlock_vma_pages_all(struct vmsys *s, struct vma *v)
+ * semantics' unlock bits and munlock every present page by rmap walk.
+ * write_locked: the caller holds the mm's mmap_sem for write (do_munmap();
+ * exit_mmap() holds none). */
+void munlock_vma_pages_all(struct vmsys *s, struct vma *v, bool write_locked)
 {
 	v->flags &= ~s->sem->unlock_clear;
-	munlock_pages_rmap(s, v->mm, v, v->start, v->end);
+	munlock_pages_rmap(s, v->mm, v, v->start, v->end, write_locked ? v->mm : NULL);
 }
 
 /* The 4.x COW path (do_wp_page() @ v4.0/v4.4): after copying, the old
@@ -446,7 +460,7 @@ void munlock_vma_pages_all(struct vmsys *s, struct vma *v)
 void munlock_cow_page_4x(struct vmsys *s, struct vma *v, pfn_t pfn)
 {
 	if ((v->flags & VM_LOCKED) && (spage(s, pfn)->flags & PG_MLOCKED))
-		munlock_page_rmap(s, v, pfn);
+		munlock_page_rmap(s, v, pfn, NULL); /* a fault: mmap_sem held for read */
 }
 
 /* mm/mlock.c:count_mm_mlocked_page_nr() (4.15+) */

@@ -39,7 +39,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 	while (mm->vmas.first) {
 		struct vma *v = mm->vmas.first;
 		if (munlock_first && (v->flags & VM_LOCKED))
-			munlock_vma_pages_all(s, v);
+			munlock_vma_pages_all(s, v, false); /* exit_mmap(): no mmap_sem held */
 		zap_range(s, mm, v, v->start, v->end);
 		TP(s, TP_VMA_UNLINK, KFN_EXIT_MMAP, .start = v->start, .end = v->end,
 		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);

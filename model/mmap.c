@@ -117,7 +117,7 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len)
 			mm->locked_vm_quirk += (int64_t)vma_pages(w);
 		} else if (sem->page_model == PLM_RMAP_WALK) {
 			locked_vm_add(s, mm, -(int64_t)vma_pages(w), KFN_DO_MUNMAP);
-			munlock_vma_pages_all(s, w); /* mm/mmap.c:do_munmap() @ v4.0 */
+			munlock_vma_pages_all(s, w, true); /* mm/mmap.c:do_munmap() @ v4.0 */
 		} else {
 			locked_vm_add(s, mm, -(int64_t)vma_pages(w), KFN_DO_MUNMAP);
 		}

@@ -37,8 +37,14 @@ static void change_pte_range(struct vmsys *s, struct mm *mm, struct vma *v, uint
 						 (v->file->shmem || (*ptep & PTE_DIRTY));
 				bool anon_ok = s->sem->mprotect_writable_excl_anon && (*ptep & PTE_EXCL) &&
 					       (p->flags & PG_ANON) && p->mapcount == 1;
+				/* pte_modify() to the VMA's page protection first: a
+				 * private mapping's is read-only (PAGE_COPY), so a PTE
+				 * neither rule upgrades loses its write bit and the
+				 * next write faults (change_pte_range() @ v4.0, v6.1) */
 				if (anon_ok || shared_ok)
 					*ptep |= PTE_WRITE;
+				else
+					*ptep &= ~(uint64_t)PTE_WRITE;
 			}
 		}
 		vpn++;
@@ -56,9 +62,11 @@ static int mprotect_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint
 	if (newflags & VM_WRITE) {
 		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE)))
 			newflags |= VM_ACCOUNT;
-	} else if ((oldflags & VM_ACCOUNT) && !v->file && !v->anon_vma) {
+	} else if ((oldflags & VM_ACCOUNT) && !v->file && !v->anon_vma &&
+		   s->sem->mprotect_unaccounts_unfaulted) {
 		/* an anonymous range never faulted gives its commit back when it
-		 * stops being writable (mprotect_fixup() @ v6.1+) */
+		 * stops being writable (mprotect_fixup() @ v6.18; 6.1 and older
+		 * keep VM_ACCOUNT) */
 		newflags &= ~VM_ACCOUNT;
 	}
 	int err = 0;

@@ -333,10 +333,11 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 				r.locked = true;
 			}
 			r.new_addr = addr;
-			/* vma_merge_extend(): the grown VMA may absorb its next
-			 * neighbour, never merge back into the previous one */
-			if (v->next && (s->sem->extend_merge_no_middle ? vma_mergeable_extend(v, v->next)
-								      : vma_mergeable(v, v->next)))
+			/* vma_merge_extend() @ v6.18, vma_merge() @ v6.1: the grown
+			 * VMA may absorb its next neighbour, never merge back into
+			 * the previous one; vma_adjust() @ v4.0, v4.4 never merges */
+			if (s->sem->mremap_expand_merges && v->next && (s->sem->extend_merge_no_middle ? vma_mergeable_extend(s, v, v->next)
+								      : vma_mergeable(s, v, v->next)))
 				vma_absorb_next(s, mm, v, v->next);
 			ret = (int64_t)addr;
 			goto out;

@@ -116,6 +116,8 @@ const struct semantics sem_4_0 = {
 		.migrate_ratelimit_pages = 32768,
 	},
 	.task_flt_counted_by_arch = true, /* __do_page_fault(), faultin_page() */
+	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
+	.munlock_rmap_trylocks_mmap = true, /* mm/rmap.c:try_to_unmap_one() */
 	.vmflag_names = vmflags_4_0,
 	.kfn_names = { kfn_names_4_0, kfn_names_v4 },
 	.has_dontneed_locked = false,

@@ -90,6 +90,7 @@ const struct semantics sem_4_4 = {
 		.migrate_relocks_4x = true,
 	},
 	.task_flt_counted_by_arch = true, /* __do_page_fault(), faultin_page() */
+	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
 	.vmflag_names = vmflags_4_4,
 	.kfn_names = { kfn_names_4_4, kfn_names_v4 },
 	.has_dontneed_locked = false,

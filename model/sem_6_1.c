@@ -103,6 +103,8 @@ const struct semantics sem_6_1 = {
 		.exec_keeps_locality = true,
 	},
 	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
+	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
+	.mremap_expand_merges = true, /* mm/mremap.c: vma_merge() of the extension */
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },
 	.has_dontneed_locked = true,

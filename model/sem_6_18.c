@@ -83,6 +83,7 @@ const struct semantics sem_6_18 = {
 	.large_folio_moves_batch = true,
 	.next_miss_tail_lag = true,
 	.large_folio_batch_per_pmd = true,
+	.mprotect_unaccounts_unfaulted = true, /* mm/mprotect.c:mprotect_fixup() */
 	.extend_merge_no_middle = true,
 	.has_zero_page = true,
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io(); pgfault counted once */
@@ -115,6 +116,7 @@ const struct semantics sem_6_18 = {
 		.exec_keeps_locality = true,
 	},
 	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
+	.mremap_expand_merges = true, /* mm/mremap.c: vma_merge_extend() of the extension */
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,
 };

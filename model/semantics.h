@@ -202,6 +202,13 @@ struct semantics {
 					* (4.4: LOCKED<->LOCKED|ONFAULT; lof-v1: LOCKED|LOCKONFAULT
 					* -> LOCKED) */
 	bool fixup_writes_newflags_on_unlock; /* false = 4.0/lof-v1: unlock clears VM_LOCKED only */
+	/* mm/rmap.c:try_to_unmap_one() @ v4.0: munlock's rmap walk
+	 * (try_to_munlock()) re-mlocks a page for another VM_LOCKED VMA only
+	 * after down_read_trylock() of that VMA's mmap_sem, which fails for
+	 * the mm the munlocking call holds for write - a page also mapped by a
+	 * locked VMA of the same process is munlocked; 4.4 ("mm: rmap use pte
+	 * lock not mmap_sem to set PageMlocked") re-mlocks it */
+	bool munlock_rmap_trylocks_mmap;
 
 	/* --- mlockall --- */
 	void (*mlockall_rules)(const struct semantics *s, uint64_t flags,
@@ -221,6 +228,11 @@ struct semantics {
 				   * can_change_pte_writable(), 5.19+); before, a private
 				   * mapping's PTEs stay read-only (PAGE_COPY) and the
 				   * next write to each page faults */
+	/* mm/mprotect.c:mprotect_fixup() @ v6.18: an anonymous VMA never
+	 * faulted (no anon_vma) gives VM_ACCOUNT back when it stops being
+	 * writable; @ v4.0, v4.4, v6.1 the commit charged once stays, and so
+	 * does VM_ACCOUNT */
+	bool mprotect_unaccounts_unfaulted;
 
 	/* --- mremap --- */
 	bool has_dontunmap;
@@ -321,6 +333,18 @@ struct semantics {
 	 * grown VMA's own fork history does not refuse the merge (fresh
 	 * recording g3-8245, docs/fidelity.md) */
 	bool extend_merge_no_middle;
+	/* mm/mremap.c:SYSCALL_DEFINE5(mremap) @ v6.1 grows a VMA in place with
+	 * vma_merge() of the extension, which may absorb the next VMA (6.18:
+	 * vma_merge_extend()); @ v4.0, v4.4 with vma_adjust(), which never
+	 * merges */
+	bool mremap_expand_merges;
+	/* mm/mmap.c:is_mergeable_anon_vma() @ v4.0, v4.4, v6.1: when one side
+	 * of a merge has no anon_vma, the existing neighbour must have exactly
+	 * one anon_vma_chain entry (list_is_singular()) - an unfaulted
+	 * neighbour has none, so a faulted range never merges into it.  6.16+
+	 * (mm/vma.c:is_mergeable_anon_vma() @ v6.18, vma_had_uncowed_parents())
+	 * lets it, the neighbour taking the range's anon_vma */
+	bool anon_merge_needs_singular_chain;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */

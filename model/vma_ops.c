@@ -288,9 +288,17 @@ static bool had_uncowed_parents(const struct vma *v)
  * not come through fork, if only tgt has one and tgt did not come through
  * fork, or if both share one.
  */
-static bool anon_mergeable(const struct anon_vma *src_anon, const struct vma *src,
-			   const struct vma *tgt)
+static bool anon_mergeable(const struct vmsys *s, const struct anon_vma *src_anon,
+			   const struct vma *src, const struct vma *tgt)
 {
+	/* mm/mmap.c:is_mergeable_anon_vma() @ v4.0, v4.4, v6.1: one side
+	 * without an anon_vma merges only if tgt's chain is singular (an
+	 * unfaulted tgt's is empty); else both must have the same */
+	if (s->sem->anon_merge_needs_singular_chain) {
+		if ((!src_anon || !tgt->anon_vma) && tgt->navc == 1)
+			return true;
+		return src_anon == tgt->anon_vma;
+	}
 	if (!tgt->anon_vma && src_anon)
 		return !had_uncowed_parents(src);
 	if (tgt->anon_vma && !src_anon)
@@ -305,42 +313,42 @@ static bool anon_mergeable(const struct anon_vma *src_anon, const struct vma *sr
  * (vmg->middle), whose fork history may refuse it, or NULL when the merge
  * has none (mm/vma.c:is_mergeable_anon_vma() @ v6.18).
  */
-static bool can_merge_after(const struct vma *prev, vm_flags_t flags, const struct file *f,
+static bool can_merge_after(const struct vmsys *s, const struct vma *prev, vm_flags_t flags, const struct file *f,
 			    uint64_t pgoff, const struct vma *src, const struct vma *middle)
 {
 	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f || prev->ofd != src->ofd)
 		return false;
-	if (!anon_mergeable(src->anon_vma, middle, prev))
+	if (!anon_mergeable(s, src->anon_vma, middle, prev))
 		return false;
 	return prev->pgoff + vma_pages(prev) == pgoff;
 }
 
-static bool can_merge_before(const struct vma *next, vm_flags_t flags, const struct file *f,
+static bool can_merge_before(const struct vmsys *s, const struct vma *next, vm_flags_t flags, const struct file *f,
 			     uint64_t pgoff, uint64_t pages, const struct vma *src,
 			     const struct vma *middle)
 {
 	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f || next->ofd != src->ofd)
 		return false;
-	if (!anon_mergeable(src->anon_vma, middle, next))
+	if (!anon_mergeable(s, src->anon_vma, middle, next))
 		return false;
 	return pgoff + pages == next->pgoff;
 }
 
-bool vma_mergeable(const struct vma *a, const struct vma *b)
+bool vma_mergeable(const struct vmsys *s, const struct vma *a, const struct vma *b)
 {
 	if (a->end != b->start || (a->flags & VM_SPECIAL))
 		return false;
-	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a, a);
+	return can_merge_before(s, b, a->flags, a->file, a->pgoff, vma_pages(a), a, a);
 }
 
 /* mm/vma.c:vma_merge_extend() @ v6.18: mremap growing a in place may
  * absorb b; the merge has no middle VMA (vmg.middle = NULL), so a's own
  * fork history does not refuse it. */
-bool vma_mergeable_extend(const struct vma *a, const struct vma *b)
+bool vma_mergeable_extend(const struct vmsys *s, const struct vma *a, const struct vma *b)
 {
 	if (a->end != b->start || (a->flags & VM_SPECIAL))
 		return false;
-	return can_merge_before(b, a->flags, a->file, a->pgoff, vma_pages(a), a, NULL);
+	return can_merge_before(s, b, a->flags, a->file, a->pgoff, vma_pages(a), a, NULL);
 }
 
 /* Move [v->start, new_start) of v into prev (prev grows, v shrinks). */
@@ -407,9 +415,9 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 
 	if (!(newflags & VM_SPECIAL)) {
 		bool m_prev = prev && prev->end == start && start == v->start &&
-			      can_merge_after(prev, newflags, v->file, pgoff, v, v);
+			      can_merge_after(s, prev, newflags, v->file, pgoff, v, v);
 		bool m_next = next && end == next->start && end == v->end &&
-			      can_merge_before(next, newflags, v->file, pgoff, pages, v, v);
+			      can_merge_before(s, next, newflags, v->file, pgoff, pages, v, v);
 		/* merging both: prev's and next's anon_vmas must agree too */
 		if (m_prev && m_next && prev->anon_vma && next->anon_vma &&
 		    prev->anon_vma != next->anon_vma)
@@ -471,12 +479,12 @@ struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma 
 	if (v->flags & VM_SPECIAL)
 		return v;
 	struct vma *prev = v->prev;
-	if (prev && vma_mergeable(prev, v)) {
+	if (prev && vma_mergeable(s, prev, v)) {
 		absorb_next(s, mm, prev, v);
 		v = prev;
 	}
 	struct vma *next = v->next;
-	if (next && vma_mergeable(v, next))
+	if (next && vma_mergeable(s, v, next))
 		absorb_next(s, mm, v, next);
 	return v;
 }
