@@ -207,6 +207,7 @@ struct vmsys {
 	struct arch_flags af;
 	char arch[32];
 	bool zero_page;
+	bool soft_dirty;           /* CONFIG_MEM_SOFT_DIRTY (vmsys_config) */
 	uint64_t max_map_count;
 	uint64_t ra_pages;      /* file_ra_state.ra_pages: bdi read_ahead_kb / 4 */
 	uint64_t default_mmap_base;

@@ -225,6 +225,10 @@ static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint
 		TP(s, TP_VMA_NEW, KFN_MMAP_REGION, .start = addr, .end = end, .new_flags = flags,
 		   .after = mm->map_count);
 	}
+	/* a new or expanded VMA is soft-dirty (mmap_region(), do_brk_flags()
+	 * @ v4.0, v6.1, v6.18, CONFIG_MEM_SOFT_DIRTY); merges ignore the bit */
+	if (s->soft_dirty)
+		v->flags |= VM_SOFTDIRTY;
 	vm_stat_account(mm, flags, (int64_t)(len >> PAGE_SHIFT));
 	if (flags & sem->charge_mask) {
 		if (!vma_supports_mlock(v))

@@ -139,6 +139,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 		return NULL;
 	}
 	s->zero_page = c->zero_page < 0 ? c->sem->has_zero_page : c->zero_page != 0;
+	s->soft_dirty = c->soft_dirty;
 	s->max_map_count = c->max_map_count;
 	s->ra_pages = c->read_ahead_kb / (PAGE_SIZE >> 10);
 	if (!s->ra_pages)

@@ -44,6 +44,10 @@ struct vmsys_config {
 				   * recorded the samples (the kernel's own default
 				   * is 128) */
 	uint64_t mmap_base;       /* top of the top-down mmap area; 0 = default */
+	bool soft_dirty;          /* CONFIG_MEM_SOFT_DIRTY: new and expanded VMAs are
+				   * VM_SOFTDIRTY ("sd" in smaps); default off, as on
+				   * the machines that recorded the samples (Debian's
+				   * own kernels have it on) */
 	unsigned numa_nodes;      /* NUMA nodes (1..64), RAM split evenly; default 1.
 				   * With 2 or more, automatic NUMA balancing is on,
 				   * as the kernel enables it by default on such a

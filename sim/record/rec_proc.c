@@ -45,6 +45,23 @@ static long status_kb(const char *path, const char *key)
 	return v;
 }
 
+/* CONFIG_MEM_SOFT_DIRTY: smaps prints "sd" only with it, and every VMA
+ * execve made is VM_SOFTDIRTY (fs/exec.c, mmap_region()); 1, 0 or -1 when
+ * smaps cannot be read */
+int rec_probe_soft_dirty(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	int sd = 0;
+	while (!sd && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmFlags:", 8) && (strstr(line, " sd ") || strstr(line, " sd\n")))
+			sd = 1;
+	fclose(f);
+	return sd;
+}
+
 /* kpageflags bit 24 (KPF_ZERO_PAGE) of the page an anonymous read fault
  * mapped; -1 when it cannot be seen (no root: pagemap shows no pfn) */
 static int probe_zero_page(void)
@@ -137,6 +154,8 @@ void rec_write_header(FILE *out, int argc, char **argv)
 		fprintf(out, "# read-ahead-kb: %ld\n", ra);
 	if (zp >= 0)
 		fprintf(out, "# zero-page: %s\n", zp ? "yes" : "no");
+	if (rec_probe_soft_dirty() == 1)
+		fprintf(out, "# soft-dirty: yes\n");
 	if (nodes > 1)
 		fprintf(out, "# numa-nodes: %ld\n", nodes);
 	fprintf(out, "# description: vmsim record --");

@@ -74,6 +74,9 @@ bool rec_sys_is_execve(long nr);
  * be probed.  cmdline is the program and its arguments, for the
  * description. */
 void rec_write_header(FILE *out, int argc, char **argv);
+/* Whether the running kernel has CONFIG_MEM_SOFT_DIRTY (smaps prints "sd"
+ * on this process's VMAs): 1, 0, or -1 when smaps cannot be read. */
+int rec_probe_soft_dirty(void);
 
 /* The address space of pid as inherit(...) lines (maps line, VmFlags)
  * and inherit_file(...) lines for every mapped file (its size and the

@@ -174,6 +174,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.max_map_count = h->max_map_count;
 	if (h->has_zero_page)
 		c.zero_page = h->zero_page;
+	if (h->has_soft_dirty)
+		c.soft_dirty = h->soft_dirty;
 	if (h->has_read_ahead_kb)
 		c.read_ahead_kb = h->read_ahead_kb;
 	if (h->has_numa_nodes)

@@ -213,6 +213,7 @@ struct trace_header {
 	bool recorded_as_root;
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
+	bool soft_dirty;             bool has_soft_dirty;    /* vmsim's own key */
 	uint64_t read_ahead_kb;      bool has_read_ahead_kb; /* vmsim's own key */
 	uint64_t numa_nodes;         bool has_numa_nodes;    /* vmsim's own key */
 	uint64_t seed;               bool has_seed;

@@ -159,6 +159,10 @@ int tr_header_line(struct trace_reader *r, char *p)
 		    h->numa_nodes > 64)
 			BAD("a number of nodes from 1 to 64");
 		h->has_numa_nodes = true;
+	} else if (KEY("soft-dirty")) {
+		if (!parse_bool(v, n, &h->soft_dirty))
+			BAD("yes or no");
+		h->has_soft_dirty = true;
 	} else if (KEY("zero-page")) {
 		if (!parse_bool(v, n, &h->zero_page))
 			BAD("yes or no");

@@ -657,6 +657,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 	}
 	if (h->has_cap_ipc_lock)
 		fprintf(f, "# cap-ipc-lock: %s\n", h->cap_ipc_lock ? "yes" : "no");
+	if (h->has_soft_dirty)
+		fprintf(f, "# soft-dirty: %s\n", h->soft_dirty ? "yes" : "no");
 	if (h->has_cap_sys_resource)
 		fprintf(f, "# cap-sys-resource: %s\n", h->cap_sys_resource ? "yes" : "no");
 	if (h->has_max_map_count)
