@@ -211,6 +211,11 @@ static void madv_willneed(struct vmsys *s, struct vma *v, uint64_t start, uint64
  * ENOMEM, a VMA that cannot be read (or written) stops it with EINVAL, a
  * SIGBUS with EFAULT.  Pages populated before the stop stay.
  */
+/* MADV_POPULATE_READ/WRITE of [start, end): VMA after VMA, ENOMEM at the
+ * first hole (mm/madvise.c:madvise_populate() @ v6.18); 6.1 calls it for
+ * one VMA's part at a time from madvise_walk_vmas() (vma_only: [start,
+ * end) lies in one VMA), so a hole only sets the walk's ENOMEM and a later
+ * VMA's EINVAL wins (populate_in_vma_walk) */
 static int64_t madv_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t end,
 			     bool write)
 {
@@ -220,6 +225,7 @@ static int64_t madv_populate(struct vmsys *s, struct task *t, uint64_t start, ui
 		struct vma *v = vma_lookup(&mm->vmas, a);
 		if (!v)
 			return -KERR_ENOMEM;
+		/* faultin_vma_page_range(): check_vma_flags() as EINVAL */
 		if (v->flags & (VM_IO | VM_PFNMAP))
 			return -KERR_EINVAL;
 		if (write ? !(v->flags & VM_WRITE) : !(v->flags & VM_READ))
@@ -255,6 +261,11 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 	if ((sem->madv_refuses_locked >> adv & 1) && (v->flags & sem->madvise_locked))
 		return -KERR_EINVAL;
 	switch (adv) {
+	case MADV_X_POPULATE_READ:
+	case MADV_X_POPULATE_WRITE:
+		/* 6.1: madvise_vma_behavior() -> madvise_populate() for this
+		 * VMA's part of the range */
+		return (int)madv_populate(s, t, start, end, adv == MADV_X_POPULATE_WRITE);
 	case MADV_X_WILLNEED:
 		madv_willneed(s, v, start, end);
 		return 0;
@@ -349,7 +360,8 @@ int64_t vm_madvise(struct vmsys *s, struct task *t, uint64_t start, uint64_t len
 		return -KERR_EINVAL;
 	if (end == start)
 		return 0;
-	if (adv == MADV_X_POPULATE_READ || adv == MADV_X_POPULATE_WRITE)
+	if ((adv == MADV_X_POPULATE_READ || adv == MADV_X_POPULATE_WRITE) &&
+	    !s->sem->populate_in_vma_walk)
 		return madv_populate(s, t, start, end, adv == MADV_X_POPULATE_WRITE);
 	int unmapped = 0;
 	struct vma *v = vma_find(&mm->vmas, start);

@@ -248,6 +248,12 @@ struct semantics {
 
 	/* --- madvise --- */
 	uint32_t madv_refuses_locked; /* bitmask over enum madv: EINVAL on madvise_locked VMAs */
+	/* mm/madvise.c @ v6.1: MADV_POPULATE_READ/WRITE go through
+	 * madvise_walk_vmas() like the other advice, one VMA at a time: a hole
+	 * sets ENOMEM for the end and the walk goes on, so a later VMA's
+	 * EINVAL (check_vma_flags()) is the result; 6.11+ (madvise_populate()
+	 * @ v6.18) walk the range themselves and stop at the hole with ENOMEM */
+	bool populate_in_vma_walk;
 
 	/* --- page level --- */
 	enum page_lock_model page_model;

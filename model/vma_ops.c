@@ -474,12 +474,23 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 	return v;
 }
 
+/* v, just made (copy_vma(), a fork's or an inherit's VMA), joins prev:
+ * vma_merge() tests prev as the existing VMA (can_vma_merge_after()) and v
+ * as the range with its anon_vma, which is what the 4.x/6.1 anon_vma rule
+ * looks at (is_mergeable_anon_vma(): prev's chain must be singular) */
+static bool mergeable_into_prev(const struct vmsys *s, const struct vma *prev, const struct vma *v)
+{
+	if (prev->end != v->start || (v->flags & VM_SPECIAL))
+		return false;
+	return can_merge_after(s, prev, v->flags, v->file, v->pgoff, v, v);
+}
+
 struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma *v)
 {
 	if (v->flags & VM_SPECIAL)
 		return v;
 	struct vma *prev = v->prev;
-	if (prev && vma_mergeable(s, prev, v)) {
+	if (prev && mergeable_into_prev(s, prev, v)) {
 		absorb_next(s, mm, prev, v);
 		v = prev;
 	}

@@ -232,6 +232,10 @@ static const struct row_check checks[] = {
 	{ "munlock, other locked mapping", "munlock-other-locked-mapping-same-mm.trace", "4.0", "lof-v1", NULL, C_AGREE },
 	{ "munlock, other locked mapping", "munlock-other-locked-mapping-same-mm.trace", "4.4", "6.1", NULL, C_NONE, 13, DK_PAGE },
 	{ "munlock, other locked mapping", "munlock-other-locked-mapping-same-mm.trace", "6.1", "6.18", NULL, C_AGREE },
+	/* 6.1 populates through the VMA walk */
+	{ "populate over a hole", "populate-hole-then-readonly.trace", "6.1", "6.18", NULL, C_DIFF, 11, DK_RESULT, "result", -1, EINVAL_, ENOMEM_ },
+	{ "populate over a hole", "populate-hole-then-readonly.trace", "6.1", "6.18", NULL, C_NONE, 11, DK_PAGE },
+	{ "populate over a hole", "populate-hole-then-readonly.trace", "4.4", "6.1", NULL, C_NONE, 11, DK_RESULT },
 	/* 4.x retries a file read fault only for I/O */
 	{ "read fault on a hole", "file-read-fault-hole-no-retry.trace", "4.4", "6.1", NULL, C_DIFF, 10, DK_PAGE, "page 0x7ffff7ffc000", -1, 0, PG_PLAIN },
 	{ "read fault on a hole", "file-read-fault-hole-no-retry.trace", "4.4", "6.1", NULL, C_DIFF, 10, DK_VMSTAT, "pgfault", 0, 1, 2 },
