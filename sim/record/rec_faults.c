@@ -232,17 +232,80 @@ static int by_time(const void *a, const void *b)
 	return (int)y->kind - (int)x->kind;
 }
 
+static uint64_t fault_key(const struct sample *s)
+{
+	return (s->addr ^ ((uint64_t)s->tid << 47) ^ ((uint64_t)s->tid >> 17)) * 0x9E3779B97F4A7C15ull;
+}
+
+/* Whether some fault's accounting sample has no entry tracepoint sample
+ * among those read (pending per thread, or still in rf->s): one pass with
+ * a hash set of the entries (-1 when it cannot be built: then no waiting). */
+static int entry_missing(const struct rec_faults *rf)
+{
+	size_t nent = rf->ntp, nacc = 0;
+	for (size_t i = 0; i < rf->ns; i++) {
+		if (rf->s[i].kind == EV_TP_USER || rf->s[i].kind == EV_TP_KERNEL)
+			nent++;
+		else if (rf->s[i].kind == EV_MIN || rf->s[i].kind == EV_MAJ)
+			nacc++;
+	}
+	if (!nacc)
+		return 0;
+	size_t cap = 16;
+	while (cap < 2 * nent + 2)
+		cap *= 2;
+	struct sample **set = vm_calloc(cap, sizeof(*set));
+	if (!set)
+		return -1;
+	for (size_t i = 0; i < rf->ntp + rf->ns; i++) {
+		struct sample *e = i < rf->ntp ? &rf->tp[i] : &rf->s[i - rf->ntp];
+		if (i >= rf->ntp && e->kind != EV_TP_USER && e->kind != EV_TP_KERNEL)
+			continue;
+		size_t h = fault_key(e) & (cap - 1);
+		while (set[h])
+			h = (h + 1) & (cap - 1);
+		set[h] = e;
+	}
+	int missing = 0;
+	for (size_t i = 0; i < rf->ns && !missing; i++) {
+		const struct sample *s = &rf->s[i];
+		if (s->kind != EV_MIN && s->kind != EV_MAJ)
+			continue;
+		size_t h = fault_key(s) & (cap - 1);
+		bool found = false;
+		for (; set[h] && !found; h = (h + 1) & (cap - 1))
+			found = set[h]->tid == s->tid && set[h]->addr == s->addr;
+		missing = !found;
+	}
+	free(set);
+	return missing;
+}
+
 void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx)
 {
 	if (!rf)
 		return;
 	for (int j = 0; j < NEV * rf->ncpu; j++)
 		read_ring(rf, j);
+	/* A fault's entry tracepoint is written to the ring of the CPU it
+	 * entered on, its accounting to the one it left on; in a QEMU guest
+	 * the first may show up a little later than the second (seen on
+	 * Debian's 6.1 under TCG: three WRITE faults in a row written as
+	 * READ).  Without it the access type is unknown: read the rings
+	 * again, for up to 5 ms. */
+	for (int tries = 0; tries < 10 && entry_missing(rf) > 0; tries++) {
+		struct timespec ts = { 0, 500000 };
+		nanosleep(&ts, NULL);
+		for (int j = 0; j < NEV * rf->ncpu; j++)
+			read_ring(rf, j);
+	}
 	if (rf->ns)
 		qsort(rf->s, rf->ns, sizeof(*rf->s), by_time);
 	size_t kept = 0;
 	for (size_t i = 0; i < rf->ns; i++) {
 		struct sample *s = &rf->s[i];
+		if (s->kind == NEV)
+			continue; /* a tracepoint sample a fault already took (below) */
 		if (s->kind == EV_EVICT) {
 			const char *path = path_of(ctx, s->dev, s->addr);
 			FILE *eo = path ? sink(ctx, 0, s->time) : NULL;
@@ -271,14 +334,31 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 		}
 		const char *mode = "READ";
 		uint64_t entry = s->time;
+		bool typed = false;
 		for (size_t k = 0; k < rf->ntp; k++)
 			if (rf->tp[k].tid == s->tid && rf->tp[k].addr == s->addr) {
 				uint64_t ec = rf->tp[k].error_code;
 				mode = (ec & 16) ? "EXEC" : (ec & 2) ? "WRITE" : "READ";
 				entry = rf->tp[k].time;
 				rf->tp[k] = rf->tp[--rf->ntp];
+				typed = true;
 				break;
 			}
+		/* The fault's entry tracepoint sorted after its accounting: the
+		 * clocks of two CPUs' rings disagree (seen in QEMU guests, where
+		 * the thread moved between vCPUs inside the fault); it is the
+		 * next tracepoint sample of this thread at this address. */
+		for (size_t j = i + 1; !typed && j < rf->ns; j++) {
+			struct sample *u = &rf->s[j];
+			if ((u->kind == EV_TP_USER || u->kind == EV_TP_KERNEL) && u->tid == s->tid) {
+				if (u->addr == s->addr) {
+					uint64_t ec = u->error_code;
+					mode = (ec & 16) ? "EXEC" : (ec & 2) ? "WRITE" : "READ";
+					u->kind = NEV;
+				}
+				typed = true; /* only the thread's next fault entry can be it */
+			}
+		}
 		/* Another thread of the same mm was handling a fault within the
 		 * fault-around window (64 KiB, mm/memory.c:fault_around_bytes)
 		 * when this one entered: which of the two mapped the page is a
