@@ -64,6 +64,20 @@ struct R {
 
 static const char *outdir = "traces/golden";
 static const char *viewdir = "traces/views";
+/* -k NAME: the semantics the header's `kernel:` names (a patched kernel
+ * reports its base version: lof-v1 is 4.0 to uname); default: the running
+ * kernel's version */
+static const char *kernel_name;
+
+/* the running kernel's version as a number, 4.12 -> 4012 */
+static long kernel_version(void)
+{
+	struct utsname u;
+	unsigned maj = 0, min = 0;
+	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
+		return 0;
+	return (long)maj * 1000 + min;
+}
 static char child_path[PATH_MAX];
 
 static void die(const char *fmt, ...)
@@ -228,6 +242,8 @@ static void drain(struct R *r)
 
 struct vma { long start, end, rss, locked, swap; char flags[128]; char perms[5]; };
 
+static bool has_flag(const char *flags, const char *f);
+
 static int read_smaps(struct R *r, struct vma *v, int max)
 {
 	char path[64], line[512];
@@ -257,6 +273,10 @@ static int read_smaps(struct R *r, struct vma *v, int max)
 			size_t l = strlen(p);
 			while (l && (p[l - 1] == '\n' || p[l - 1] == ' ')) p[--l] = 0;
 			snprintf(v[n].flags, sizeof v[n].flags, "%s", p);
+			/* before 4.12 show_map_vma() hides a VM_GROWSDOWN VMA's
+			 * guard page, its first: the VMA starts a page lower */
+			if (kernel_version() < 4012 && has_flag(v[n].flags, "gd"))
+				v[n].start -= 4096;
 		}
 	}
 	fclose(f);
@@ -396,8 +416,8 @@ static void read_vmstat(long *v)
 		for (int i = 0; vm_counters[i]; i++)
 			if (!strcmp(name, vm_counters[i])) v[i] = x;
 	fclose(f);
-	for (int i = 0; vm_counters[i]; i++)
-		if (v[i] < 0) die("/proc/vmstat has no %s", vm_counters[i]);
+	/* a counter the running kernel does not have stays -1 and is never
+	 * expected: 4.x counts reclaim scans per zone and has no pgscan_file */
 }
 
 void S_vmstat(struct R *r)
@@ -405,7 +425,8 @@ void S_vmstat(struct R *r)
 	long v[32];
 	read_vmstat(v);
 	for (int i = 0; vm_counters[i]; i++)
-		emit(r, "expect(%s) = %ld", vm_counters[i], v[i] - r->vm0[i]);
+		if (v[i] >= 0 && r->vm0[i] >= 0)
+			emit(r, "expect(%s) = %ld", vm_counters[i], v[i] - r->vm0[i]);
 }
 
 static void write_str(const char *path, const char *text)
@@ -963,7 +984,8 @@ static void header(struct R *r)
 	fclose(sw);
 	if (swap_on && !s->swap) die("swap is on (/proc/swaps): the recorder writes swap: 0; swapoff -a first");
 	if (!swap_on && s->swap) die("%s needs swap on (record-all.sh sets up a zram device)", s->name);
-	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.18\n# page-size: 4096\n");
+	fprintf(o, "# vmsim-trace: 1\n# arch: x86_64\n# kernel: %s\n# page-size: 4096\n",
+		kernel_name ? kernel_name : rel);
 	if (s->swap) {
 		/* the device's size: SwapTotal leaves out its header page */
 		long kb = swap_total_kb() + 4;
@@ -976,6 +998,18 @@ static void header(struct R *r)
 	if (rakb >= 0)
 		fprintf(o, "# read-ahead-kb: %ld\n", rakb);
 	bool zp = kernel_maps_zero_page();
+	/* CONFIG_MEM_SOFT_DIRTY: smaps prints "sd", and every VMA exec made has it */
+	bool sd = false;
+	{
+		FILE *sm = fopen("/proc/self/smaps", "r");
+		char l[512];
+		while (sm && !sd && fgets(l, sizeof l, sm))
+			sd = !strncmp(l, "VmFlags:", 8) && (strstr(l, " sd ") || strstr(l, " sd\n"));
+		if (sm)
+			fclose(sm);
+	}
+	if (sd)
+		fprintf(o, "# soft-dirty: yes\n");
 	/* run as root: only CAP_IPC_LOCK is ever dropped (from the bounding set) */
 	fprintf(o, "# rlimit-memlock: %s\n# cap-ipc-lock: %s\n# cap-sys-resource: yes\n# zero-page: %s\n", rl,
 		s->cap ? "yes" : "no", zp ? "yes" : "no");
@@ -1030,6 +1064,10 @@ static void setup(struct R *r)
 		while (fgets(line, sizeof line, f)) {
 			unsigned long ls, le;
 			sscanf(line, "%lx-%lx", &ls, &le);
+			/* before 4.12 the stack's guard page is hidden: what is left
+			 * of the stack after its shown part went shows as empty */
+			if (ls == le)
+				ls -= 4096;
 			if ((long)ls == REC_IMAGE || ls >= 0x800000000000UL) continue; /* vsyscall */
 			if (!s) { s = (long)ls; e = (long)le; }
 			else if ((long)ls == e) e = (long)le;
@@ -1136,7 +1174,7 @@ int main(int argc, char **argv)
 	bool list = false;
 	unsigned long sfirst = 0, slast = 0, tfirst = 0, tlast = 0;
 	int sgen = 2; /* -s records this generator version; -S is version 3 */
-	while ((opt = getopt(argc, argv, "o:v:lG:s:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:v:lG:s:S:k:")) != -1) {
 		if (opt == 'G') {
 			sgen = atoi(optarg);
 			if (!rec_random(sgen, 1)) die("-G %s: the random generator has versions 2 and 3", optarg);
@@ -1151,7 +1189,8 @@ int main(int argc, char **argv)
 		} else if (opt == 'o') outdir = optarg;
 		else if (opt == 'v') viewdir = optarg;
 		else if (opt == 'l') list = true;
-		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-l] [-G VERSION] [-s SEED[-SEED]] [-S SEED[-SEED]] [NAME...]");
+		else if (opt == 'k') kernel_name = optarg;
+		else die("usage: recorder [-o DIR] [-v VIEWDIR] [-k KERNEL] [-l] [-G VERSION] [-s SEED[-SEED]] [-S SEED[-SEED]] [NAME...]");
 	}
 	if (list) {
 		for (unsigned i = 0; i < rec_nscenarios; i++)
