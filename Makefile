@@ -88,7 +88,7 @@ FORCE:
 
 lib: $(BUILD)/libvmsim.a $(BUILD)/libvmsim.so.$(LIBVER) $(BUILD)/vmsim.pc
 
-.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc lib dist
+.PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc lib dist check-kernels
 
 all: $(VMSIM)
 
@@ -148,6 +148,11 @@ check: check-deps
 
 test: $(VMSIM) $(TEST_BINS)
 	@sh tools/run-suites.sh "$(VMSIM)" plain $(TEST_BINS) $(LIVE_TESTS)
+
+# the scenario corpus recorded inside Debian's 6.1 kernel under QEMU and
+# replayed (opt-in: about two minutes under TCG; tests/kernels/corpus.sh)
+check-kernels: check-deps $(VMSIM)
+	@sh tools/run-suites.sh "$(VMSIM)" plain tests/kernels/corpus.sh
 
 valgrind: $(VMSIM) $(TEST_BINS)
 	@sh tools/run-suites.sh "$(VMSIM)" valgrind $(TEST_BINS)

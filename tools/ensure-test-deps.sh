@@ -5,7 +5,8 @@
 # Optional tools that some suites use (they skip, saying why, without):
 # clang (libFuzzer: tests/live/fuzz_smoke.sh), GNU parallel
 # (tests/live/sharded_check.sh), man-db and groff (tests/docs/man_lint.sh),
-# tmux (tests/live/step_tmux.sh), headless Chromium (tests/live/report_browser.sh).
+# tmux (tests/live/step_tmux.sh), headless Chromium (tests/live/report_browser.sh),
+# QEMU and busybox-static (tests/live/kernel_smoke.sh, make check-kernels).
 optional=""
 command -v clang >/dev/null 2>&1 || optional="$optional clang"
 command -v parallel >/dev/null 2>&1 || optional="$optional parallel"
@@ -13,6 +14,11 @@ command -v man >/dev/null 2>&1 || optional="$optional man-db"
 command -v groff >/dev/null 2>&1 || optional="$optional groff"
 command -v tmux >/dev/null 2>&1 || optional="$optional tmux"
 command -v chromium >/dev/null 2>&1 || optional="$optional chromium"
+command -v qemu-system-x86_64 >/dev/null 2>&1 || optional="$optional qemu-system-x86"
+{ [ -x /bin/busybox ] && file -L /bin/busybox 2>/dev/null | grep -q 'statically linked'; } ||
+	optional="$optional busybox-static"
+command -v cpio >/dev/null 2>&1 || optional="$optional cpio"
+command -v file >/dev/null 2>&1 || optional="$optional file"
 if [ -n "$optional" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "vmsim: installing optional test tools:$optional"
 	export DEBIAN_FRONTEND=noninteractive

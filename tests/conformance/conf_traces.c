@@ -344,17 +344,48 @@ int main(void)
 		}
 		globfree(&g);
 	}
+	size_t ngolden = ntraces;
+	/* recorded inside booted 6.1, 4.4.1, 4.0 and 4.0+lof-v1 kernels: each
+	 * replayed by its header alone (its `# kernel:`) */
+	static const char *const live[] = { "6.1", "4.4", "4.0", "lof-v1" };
+	size_t live_from[5];
+	for (size_t k = 0; k < 4; k++) {
+		live_from[k] = ntraces;
+		char pat[512];
+		snprintf(pat, sizeof(pat), VMSIM_SRCDIR "/../shared/live-kernels/%s/*/*.trace", live[k]);
+		if (glob(pat, 0, NULL, &g) == 0) {
+			for (size_t i = 0; i < g.gl_pathc; i++) {
+				const char *p = strstr(g.gl_pathv[i], "/../shared/");
+				if (has_expectations(g.gl_pathv[i]))
+					add_trace(g.gl_pathv[i], p ? p + 4 : g.gl_pathv[i]);
+			}
+			globfree(&g);
+		}
+	}
+	live_from[4] = ntraces;
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	add_suite("bundled traces", 0, nbundled);
 	add_suite("bundled traces, invariants", 0, nbundled);
-	add_suite("shared golden (6.18)", nbundled, ntraces);
-	add_suite("shared golden (6.18), invariants", nbundled, ntraces);
-	printf("conformance: %zu bundled traces, %zu shared golden traces\n", nbundled,
-	       ntraces - nbundled);
-	if (ntraces == nbundled)
+	add_suite("shared golden (6.18)", nbundled, ngolden);
+	add_suite("shared golden (6.18), invariants", nbundled, ngolden);
+	static char titles[4][2][64];
+	for (size_t k = 0; k < 4; k++) {
+		snprintf(titles[k][0], sizeof(titles[k][0]), "shared live kernel %s", live[k]);
+		snprintf(titles[k][1], sizeof(titles[k][1]), "shared live kernel %s, invariants", live[k]);
+		add_suite(titles[k][0], live_from[k], live_from[k + 1]);
+		add_suite(titles[k][1], live_from[k], live_from[k + 1]);
+	}
+	printf("conformance: %zu bundled traces, %zu shared golden traces, %zu live-kernel traces "
+	       "(6.1 %zu, 4.4 %zu, 4.0 %zu, lof-v1 %zu)\n", nbundled, ngolden - nbundled,
+	       ntraces - ngolden, live_from[1] - live_from[0], live_from[2] - live_from[1],
+	       live_from[3] - live_from[2], live_from[4] - live_from[3]);
+	if (ngolden == nbundled)
 		printf("conformance: SKIP the shared golden samples: " VMSIM_SRCDIR
 		       "/../shared/golden/*/*.trace not found (a clone without ../shared)\n");
+	if (ntraces == ngolden)
+		printf("conformance: SKIP the live-kernel traces: " VMSIM_SRCDIR
+		       "/../shared/live-kernels/*/*/*.trace not found (a clone without ../shared)\n");
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_tests_failed();
