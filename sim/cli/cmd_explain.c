@@ -49,9 +49,12 @@ static int parse_line_arg(const char *opt, const char *s, unsigned long *v)
 	return 0;
 }
 
+/* The call as the kernel explained sees it: flags in that kernel's own
+ * names (4.0 shows MCL_ONFAULT as 0x4, lof-v1 0x80000 as MAP_LOCKONFAULT),
+ * whatever names the trace was written with. */
 static void event_text(const struct explain_run *r, const struct event *ev, char *buf, size_t len)
 {
-	size_t n = trace_format_event(ev, r->ss.arch, trace_flag_names(r->ss.reader), buf, len);
+	size_t n = trace_format_event(ev, r->ss.arch, r->ss.sem->flag_kernel, buf, len);
 	if (n >= len && len > 4)
 		strcpy(buf + len - 4, "...");
 }

@@ -121,7 +121,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 		char text[512];
-		size_t n = trace_format_event(ev[0], side[0].ss.arch, trace_flag_names(side[0].ss.reader), text, sizeof(text));
+		size_t n = trace_format_event(ev[0], side[0].ss.arch, side[0].ss.sem->flag_kernel, text, sizeof(text));
 		if (n >= sizeof(text))
 			strcpy(text + sizeof(text) - 4, "...");
 		row->line = ev[0]->line;

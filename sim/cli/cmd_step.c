@@ -140,7 +140,7 @@ static int st_next(struct stepper *st, bool explain)
 		st->pos++;
 		st->line = ev->line;
 		st->pid = out.pid;
-		size_t n = trace_format_event(ev, st->ss.arch, trace_flag_names(st->ss.reader), st->text, sizeof(st->text));
+		size_t n = trace_format_event(ev, st->ss.arch, st->ss.sem->flag_kernel, st->text, sizeof(st->text));
 		if (n >= sizeof(st->text))
 			strcpy(st->text + sizeof(st->text) - 4, "...");
 		if (out.kind == OUT_NONE)
