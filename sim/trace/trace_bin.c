@@ -215,8 +215,11 @@ int bin_cursor_slot(struct bin_cursor *c, struct bin_rec *rec, const unsigned ch
 			c->i++;
 			return BIN_NEXT_ACCESS;
 		}
-		if (!rec->length || (rec->length + BIN_RUN_ENTRIES - 1) / BIN_RUN_ENTRIES > left) {
+		/* in 64 bits: a length near 2^32 must not wrap the slot count */
+		if (!rec->length || rec->length > BIN_RUN_MAX ||
+		    ((uint64_t)rec->length + BIN_RUN_ENTRIES - 1) / BIN_RUN_ENTRIES > left) {
 			snprintf(c->why, sizeof(c->why), !rec->length ? "is a run of no touches"
+				 : rec->length > BIN_RUN_MAX ? "is a run longer than a block holds"
 				 : "runs past its block");
 			return BIN_NEXT_BAD;
 		}

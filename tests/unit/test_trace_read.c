@@ -902,6 +902,66 @@ static char *mixed_pair(size_t *len, char **bin, size_t *binlen)
 	return text;
 }
 
+/* A binary trace whose checksum is right and whose run record claims
+ * 0xfffffff9 touches: the slot count it implies wrapped in 32 bits, the
+ * "runs past its block" check passed, and the reader read past the 64 KiB
+ * block (a heap overflow under ASan).  Every reader of the binary form -
+ * trace_read() on either path, the bulk decoder, vmsim convert - must
+ * refuse it, naming the record. */
+static size_t hostile_run(unsigned char *buf, uint32_t length)
+{
+	memset(buf, 0, BIN_HEADER + BIN_BLOCK_HEADER + 2 * BIN_SLOT);
+	memcpy(buf, BIN_MAGIC, 8);
+	buf[8] = BIN_VERSION;
+	buf[12] = BIN_SLOT;
+	unsigned char *blk = buf + BIN_HEADER, *payload = blk + BIN_BLOCK_HEADER;
+	struct bin_rec rec = { BIN_RUN, BIN_READ, BIN_RES_UNKNOWN, length, 0x7f0000000000, 4096, 0 };
+	bin_put_slot(payload, &rec);
+	blk[0] = 2; /* two slots: the run and one slot of entries */
+	memcpy(blk + 4, "VBLK", 4);
+	uint64_t sum = bin_checksum(payload, 2 * BIN_SLOT);
+	for (int i = 0; i < 8; i++)
+		blk[8 + i] = (unsigned char)(sum >> (8 * i));
+	return BIN_HEADER + BIN_BLOCK_HEADER + 2 * BIN_SLOT;
+}
+
+START_TEST(binary_run_length_wraps)
+{
+	static const uint32_t lengths[] = { 0xfffffff9u, 0xffffffffu, BIN_RUN_MAX + 1, 9 };
+	for (size_t k = 0; k < sizeof(lengths) / sizeof(lengths[0]); k++) {
+		unsigned char buf[BIN_HEADER + BIN_BLOCK_HEADER + 2 * BIN_SLOT];
+		size_t n = hostile_run(buf, lengths[k]);
+		for (int slow = 0; slow < 2; slow++) {
+			struct rd d;
+			struct event ev;
+			rd_open(&d, (const char *)buf, n);
+			trace_set_slow(d.r, slow);
+			int rc;
+			while ((rc = trace_read(d.r, &ev)) == 1)
+				;
+			ck_assert_int_eq(rc, -1);
+			ck_assert_msg(strstr(trace_error(d.r), "record 1") != NULL, "length %#x: %s", lengths[k],
+				      trace_error(d.r));
+			rd_close(&d);
+		}
+		struct rd d;
+		struct access_rec a[64];
+		rd_open(&d, (const char *)buf, n);
+		size_t got = trace_read_accesses(d.r, a, 64);
+		ck_assert_uint_eq(got, 0);
+		rd_close(&d);
+		FILE *in = text_file((const char *)buf, n), *out = tmpfile();
+		unsigned char head[TRACE_HEAD_BYTES];
+		ck_assert_uint_eq(fread(head, 1, sizeof(head), in), sizeof(head));
+		char err[256];
+		ck_assert_int_eq(trace_to_text(in, "t.bin", head, out, err, sizeof(err)), -1);
+		ck_assert_msg(strstr(err, "record 1") != NULL, "%s", err);
+		fclose(in);
+		fclose(out);
+	}
+}
+END_TEST
+
 START_TEST(binary_form_equals_text)
 {
 	size_t len, binlen = 0;
@@ -1560,6 +1620,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, mmap_basic);
+	tcase_add_test(tc, binary_run_length_wraps);
 	tcase_add_test(tc, flag_names_are_the_writers);
 	tcase_add_test(tc, strace_notations);
 	tcase_add_test(tc, strace_stack_frames);
