@@ -55,6 +55,23 @@ static int run(const char *name, int argc, char **argv)
 	return 2;
 }
 
+/* what --version adds about this build: a sanitizer build says so (the
+ * suites read it: its memory is not the plain build's) */
+static const char *build_note(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return " (sanitize: address)";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return " (sanitize: address)";
+#else
+	return "";
+#endif
+#else
+	return "";
+#endif
+}
+
 int vmsim_main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -72,7 +89,7 @@ int vmsim_main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
-		printf("vmsim %s\n", VMSIM_VERSION);
+		printf("vmsim %s%s\n", VMSIM_VERSION, build_note());
 		return 0;
 	}
 	vm_host_oom = false;

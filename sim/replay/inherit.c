@@ -1,11 +1,13 @@
 /* inherit.c - the address space before the trace.  See inherit.h. */
 #include "inherit.h"
+#include "semantics.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void inherit_init(struct inherit_state *st, const struct trace_header *h, const char *maps_path)
 {
@@ -62,6 +64,31 @@ static const char *skip_field(const char *p, const char *e)
 		return -1;                                     \
 	} while (0)
 
+/* The first word of a VmFlags text that no modelled kernel prints (a
+ * mnemonic of another kernel than the one replayed is no error: a trace
+ * recorded on 6.18 replays under 4.4), or NULL; its length in *n. */
+static const char *unknown_mnemonic(const char *p, size_t len, size_t *n)
+{
+	for (size_t i = 0; i < len;) {
+		while (i < len && p[i] == ' ')
+			i++;
+		size_t j = i;
+		while (j < len && p[j] != ' ')
+			j++;
+		bool known = j - i == 2 && !memcmp(p + i, "??", 2);
+		for (size_t k = 0; !known && j > i && semantics_all[k]; k++)
+			for (const struct vmflag_name *m = semantics_all[k]->vmflag_names; m && m->mnemonic && !known;
+			     m++)
+				known = strlen(m->mnemonic) == j - i && !memcmp(m->mnemonic, p + i, j - i);
+		if (j > i && !known) {
+			*n = j - i;
+			return p + i;
+		}
+		i = j;
+	}
+	return NULL;
+}
+
 /* fs/proc/task_mmu.c:show_map_vma() read backwards:
  * "START-END PERMS OFFSET MAJ:MIN INODE [PATH]" */
 int inherit_apply_line(struct vmsys *s, struct task *t, const char *line, size_t len,
@@ -91,6 +118,8 @@ int inherit_apply_line(struct vmsys *s, struct task *t, const char *line, size_t
 	q = hexnum(p, e, &off);
 	if (!q)
 		BAD(p, "the file offset (hex)");
+	if (off > UINT64_MAX - (m.end - m.start))
+		BAD(p, "a file offset whose mapping ends before 2^64");
 	m.pgoff = off >> 12;
 	p = skip_field(q, e);      /* offset's end */
 	p = skip_field(p, e);      /* MAJ:MIN */
@@ -121,6 +150,14 @@ int inherit_apply_line(struct vmsys *s, struct task *t, const char *line, size_t
 	m.path = path;
 	m.pathlen = pl;
 	if (flen) {
+		size_t un;
+		const char *u = unknown_mnemonic(vmflags, flen, &un);
+		if (u) {
+			*col = 0; /* in the VmFlags text, not in this line */
+			snprintf(err, errlen, "'%.*s' in VmFlags is no mnemonic a kernel's smaps prints",
+				 (int)(un > 16 ? 16 : un), u);
+			return -1;
+		}
 		m.flags = vmsys_vmflags_parse(s, vmflags, flen);
 		m.flags_given = true;
 	}
@@ -128,7 +165,10 @@ int inherit_apply_line(struct vmsys *s, struct task *t, const char *line, size_t
 	return 0;
 }
 
-/* "0-8,12" into [a, b) pairs; false on malformed text */
+/* "0-8,12" into [a, b) pairs; false on malformed text, and on a page
+ * number no address could have (2^52 pages of 4 KiB cover 2^64 bytes:
+ * "0-18446744073709551615" would wrap b + 1) */
+#define PAGE_NUMBER_MAX ((UINT64_C(1) << 52) - 1)
 static bool parse_ranges(const char *p, const char *e, uint64_t *out, size_t max, size_t *n,
 			 const char **stop)
 {
@@ -145,6 +185,8 @@ static bool parse_ranges(const char *p, const char *e, uint64_t *out, size_t max
 			if (q == p || errno || b < a)
 				return false;
 		}
+		if (b > PAGE_NUMBER_MAX)
+			return false;
 		out[(*n)++] = a;
 		out[(*n)++] = b + 1;
 		p = q;
@@ -160,13 +202,19 @@ static bool parse_ranges(const char *p, const char *e, uint64_t *out, size_t max
 int inherit_apply_present(struct vmsys *s, struct task *t, const char *line, size_t len,
 			  const char *ranges, size_t rlen, char *err, size_t errlen)
 {
-	uint64_t start = 0;
+	uint64_t start = 0, end = 0;
 	const char *q = hexnum(line, line + len, &start);
-	if (!q) {
+	if (!q || q >= line + len || *q != '-' || !hexnum(q + 1, line + len, &end) || end <= start) {
 		snprintf(err, errlen, "inherit: expected START-END");
 		return -1;
 	}
+	/* the cost is bounded by what the line describes: the pages of its
+	 * VMA, each needing a frame of the simulated RAM */
+	uint64_t vma_pages = (end - start) >> 12;
+	struct vm_meminfo mi;
+	vmsys_meminfo(s, &mi);
 	const char *p = ranges, *e = ranges + rlen;
+	uint64_t total = 0;
 	while (p < e) {
 		uint64_t r[64];
 		size_t n;
@@ -174,9 +222,21 @@ int inherit_apply_present(struct vmsys *s, struct task *t, const char *line, siz
 			snprintf(err, errlen, "inherit: expected present pages such as \"0-2,30\"");
 			return -1;
 		}
-		for (size_t i = 0; i < n; i += 2)
+		for (size_t i = 0; i < n; i += 2) {
+			if (r[i + 1] > vma_pages) {
+				snprintf(err, errlen, "inherit: present page %" PRIu64 " is outside the VMA "
+					 "(%" PRIu64 " pages)", r[i + 1] - 1, vma_pages);
+				return -1;
+			}
+			total += r[i + 1] - r[i];
+			if (total > mi.total) {
+				snprintf(err, errlen, "inherit: %" PRIu64 " present pages, more than the "
+					 "simulated RAM holds (%" PRIu64 " pages; # ram:)", total, mi.total);
+				return -1;
+			}
 			for (uint64_t pg = r[i]; pg < r[i + 1]; pg++)
 				vm_access(s, t, start + (pg << 12), 2);
+		}
 	}
 	return 0;
 }
@@ -185,6 +245,11 @@ int inherit_apply_file(struct vmsys *s, const struct event *ev, int64_t *result,
 		       size_t errlen)
 {
 	const char *p = ev->str2.p, *e = p ? p + ev->str2.len : NULL;
+	/* a cached page lies below the file's end, and the cache holds no
+	 * more pages than the simulated RAM */
+	uint64_t size = ev->args[0], file_pages = size / 4096 + (size % 4096 != 0), total = 0;
+	struct vm_meminfo mi;
+	vmsys_meminfo(s, &mi);
 	*result = 0;
 	do {
 		uint64_t r[64];
@@ -192,6 +257,19 @@ int inherit_apply_file(struct vmsys *s, const struct event *ev, int64_t *result,
 		if (p && !parse_ranges(p, e, r, 64, &n, &p)) {
 			snprintf(err, errlen, "inherit_file: expected page ranges such as \"0-8,12\"");
 			return -1;
+		}
+		for (size_t i = 0; i < n; i += 2) {
+			if (r[i + 1] > file_pages) {
+				snprintf(err, errlen, "inherit_file: cached page %" PRIu64 " lies past the end "
+					 "of a %" PRIu64 "-byte file", r[i + 1] - 1, size);
+				return -1;
+			}
+			total += r[i + 1] - r[i];
+			if (total > mi.total) {
+				snprintf(err, errlen, "inherit_file: %" PRIu64 " cached pages, more than the "
+					 "simulated RAM holds (%" PRIu64 " pages; # ram:)", total, mi.total);
+				return -1;
+			}
 		}
 		*result = vm_inherit_file(s, ev->str.p, ev->str.len, ev->args[0], r, n);
 	} while (*result >= 0 && p && p < e);
@@ -205,12 +283,19 @@ static int apply_maps_file(struct inherit_state *st, struct vmsys *s, struct tas
 {
 	FILE *f = fopen(st->maps_path, "r");
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", st->maps_path, strerror(errno));
+		snprintf(err, errlen, "%s:1:1: error: %s", st->maps_path, strerror(errno));
+		return -1;
+	}
+	struct stat sb;
+	if (!fstat(fileno(f), &sb) && S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%s:1:1: error: a directory, not a saved /proc/PID/maps", st->maps_path);
+		fclose(f);
 		return -1;
 	}
 	char cur[4096], next[4096];
 	bool have = false;
-	unsigned long lineno = 0, curline = 0;
+	unsigned long lineno = 0, curline = 0, mappings = 0;
+	uint64_t prev_end = 0;
 	int rc = 0;
 	for (;;) {
 		bool more = fgets(next, sizeof(next), f) != NULL;
@@ -227,6 +312,18 @@ static int apply_maps_file(struct inherit_state *st, struct vmsys *s, struct tas
 			continue; /* an smaps field line ("Rss:   4 kB") or blank */
 		}
 		if (have && (flags || !more || next[0])) {
+			/* /proc/PID/maps lists VMAs in address order, apart */
+			uint64_t cs = 0, ce = 0;
+			const char *cq = hexnum(cur, cur + strlen(cur), &cs);
+			if (cq && *cq == '-')
+				hexnum(cq + 1, cur + strlen(cur), &ce);
+			if (cq && mappings && cs < prev_end) {
+				snprintf(err, errlen, "%s:%lu:1: error: [0x%" PRIx64 ", 0x%" PRIx64 ") overlaps "
+					 "or precedes the mapping above it (maps lists VMAs in address order)",
+					 st->maps_path, curline, cs, ce);
+				rc = -1;
+				break;
+			}
 			int64_t res;
 			long col = 0;
 			if (inherit_apply_line(s, t, cur, strlen(cur), flags ? flags : "",
@@ -243,6 +340,9 @@ static int apply_maps_file(struct inherit_state *st, struct vmsys *s, struct tas
 				rc = -1;
 				break;
 			}
+			if (ce > prev_end)
+				prev_end = ce;
+			mappings++;
 			have = false;
 		}
 		if (!more)
@@ -252,6 +352,15 @@ static int apply_maps_file(struct inherit_state *st, struct vmsys *s, struct tas
 			curline = lineno;
 			have = true;
 		}
+	}
+	if (!rc && ferror(f)) {
+		snprintf(err, errlen, "%s:%lu:1: error: %s", st->maps_path, lineno + 1, strerror(errno));
+		rc = -1;
+	}
+	if (!rc && !mappings) {
+		snprintf(err, errlen, "%s:1:1: error: no mapping in it: --maps takes a saved "
+			 "/proc/PID/maps or smaps", st->maps_path);
+		rc = -1;
 	}
 	fclose(f);
 	return rc;
@@ -315,9 +424,14 @@ int inherit_before(struct inherit_state *st, struct vmsys *s, const struct event
 	uint64_t addr, len;
 	if (!st->assume || !proves_mapped(ev, &addr, &len))
 		return 0;
-	struct task *t = vmsys_task(s, ev->pid, false);
-	if (!t)
-		return 0;
+	/* the first event of a log may be the one: its process starts here
+	 * (a strace -p attach log begins with a call on memory mapped long
+	 * before) */
+	struct task *t = vmsys_task(s, ev->pid, true);
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	uint64_t hs, he;
 	while (len && vmsys_hole_in(s, t, addr, addr + len, &hs, &he)) {
 		struct vm_inherit m;

@@ -375,6 +375,14 @@ int tr_next_line(struct trace_reader *r)
 			r->pos = 0;
 			r->end = avail;
 		}
+		if (avail >= TRACE_LINE_MAX) {
+			/* no newline in 64 MiB: not a trace (vmsim replay /dev/zero
+			 * grew this buffer past 2 GB) */
+			snprintf(r->err, sizeof(r->err),
+				 "%s:%lu:1: error: line %lu is longer than %u MiB: not a trace line",
+				 r->name, r->lineno + 1, r->lineno + 1, TRACE_LINE_MAX >> 20);
+			return -1;
+		}
 		if (r->cap - r->end < BLOCK / 2) {
 			size_t nc = r->cap * 2;
 			char *b = vm_realloc(r->buf, nc);

@@ -805,6 +805,47 @@ static int part_next(struct trace_reader *r, struct ff_part *pt)
 			 pt->ev.timestamp < 0 ? "none" : "whole seconds only");
 		return -1;
 	}
+	/* one clock for all the files: -tt's time of day, or -ttt's seconds */
+	if (!r->ts_form)
+		r->ts_form = pt->r->ts_form;
+	if (pt->r->ts_form != r->ts_form) {
+		snprintf(r->err, sizeof(r->err),
+			 "%s:%lu:1: error: this line's timestamp is %s, the first file's %s: the files of "
+			 "one strace -ff recording share one clock", pt->r->name, pt->ev.line,
+			 pt->r->ts_form == 1 ? "a time of day (-tt)" : "in seconds (-ttt)",
+			 r->ts_form == 1 ? "a time of day (-tt)" : "in seconds (-ttt)");
+		return -1;
+	}
+	double t = pt->ev.timestamp;
+	if (r->ts_form == 1) {
+		/* a time of day wraps at midnight: a new file's first line is
+		 * placed within 12 hours of the merge's clock, a file's later
+		 * line that is 12 hours before the one above it is a day on */
+		if (!pt->started) {
+			double ref = r->ts_now_set ? r->ts_now : t;
+			pt->day = 0;
+			while (t + 86400.0 * (double)pt->day < ref - 43200.0)
+				pt->day++;
+			while (t + 86400.0 * (double)pt->day >= ref + 43200.0)
+				pt->day--;
+		} else if (t + 86400.0 * (double)pt->day < pt->last_abs - 43200.0) {
+			pt->day++;
+		}
+		t += 86400.0 * (double)pt->day;
+	}
+	if (pt->started && t < pt->last_abs) {
+		snprintf(r->err, sizeof(r->err),
+			 "%s:%lu:1: error: time goes backwards (%.6f after %.6f): the files cannot be "
+			 "ordered by time", pt->r->name, pt->ev.line, t, pt->last_abs);
+		return -1;
+	}
+	pt->started = true;
+	pt->last_abs = t;
+	pt->ev.timestamp = t;
+	if (!r->ts_now_set) {
+		r->ts_now = t;
+		r->ts_now_set = true;
+	}
 	return 1;
 }
 
@@ -839,6 +880,7 @@ static int merged_read(struct trace_reader *r, struct event *ev)
 	}
 	*ev = best->ev;
 	ev->src = best->r->name;
+	r->ts_now = ev->timestamp;
 	if (ev->type == EV_CALL && forklike(ev->sys) && ev->res == RES_VALUE)
 		for (size_t i = 0; i < r->nparts; i++)
 			if (r->parts[i].pid == ev->value)
@@ -876,6 +918,14 @@ struct trace_reader *trace_open_merged(const char *const *paths, size_t n, const
 		r->nparts++;
 		pt->r->parent = r;
 		pt->pid = atoi(strrchr(paths[i], '.') + 1);
+		for (size_t j = 0; j + 1 < r->nparts; j++)
+			if (r->parts[j].pid == pt->pid) {
+				/* PREFIX.300 and PREFIX.0300: one process, two files */
+				snprintf(err, errlen, "%s and %s: two files of process %d", r->parts[j].r->name,
+					 paths[i], pt->pid);
+				trace_close(r);
+				return NULL;
+			}
 		if (part_next(r, pt) < 0) {
 			snprintf(err, errlen, "%s", r->err);
 			trace_close(r);

@@ -40,6 +40,8 @@
 #include "trace_bin.h"
 
 #define BLOCK 65536
+/* the longest line the reader takes (strace -s of a large buffer, escaped) */
+#define TRACE_LINE_MAX (64u << 20)
 #define MAXARGS 8
 
 struct pend {
@@ -126,6 +128,10 @@ struct trace_reader {
 	struct ff_part *parts;
 	size_t nparts;
 	bool ts_fraction;      /* the last timestamp had a fractional part */
+	int ts_form;           /* the last timestamp's form: 1 time of day (-t, -tt),
+				* 2 seconds (-ttt, -r); of the merged set: the first */
+	bool ts_now_set;       /* merged: ts_now is the last event returned's time */
+	double ts_now;
 	size_t pending_refill; /* 1 + the part whose event was returned last */
 };
 
@@ -135,6 +141,9 @@ struct ff_part {
 	bool have, done;
 	int pid;
 	bool announced;        /* the root, or its fork-like line was returned */
+	bool started;          /* an event of it was read: last_abs is its time */
+	double last_abs;       /* its last event's time, days added */
+	int64_t day;           /* -tt time of day: midnights passed since the merge's first */
 };
 
 

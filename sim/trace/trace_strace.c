@@ -283,18 +283,25 @@ static int pend_append(struct trace_reader *r, struct pend *pe, const char *s,
 }
 
 static const char unfinished[] = "<unfinished ...>";
+static const char detached[] = "<detached ...>";
 
-/* If the line ends in "<unfinished ...>", the end of the text before it. */
+/* If the line ends in "<unfinished ...>", the end of the text before it.
+ * "<detached ...>" ends a line the same way: strace -p let go of the
+ * process inside that call (the last line of an attach log), which is
+ * then a call that never resumes. */
 char *tr_unfinished_at(struct trace_reader *r, char *from)
 {
 	char *e = r->line + r->len;
 	while (e > from && is_ws(e[-1]))
 		e--;
-	size_t ul = sizeof(unfinished) - 1;
-	if ((size_t)(e - from) < ul || memcmp(e - ul, unfinished, ul) != 0)
+	size_t ul = sizeof(unfinished) - 1, dl = sizeof(detached) - 1;
+	if ((size_t)(e - from) >= ul && memcmp(e - ul, unfinished, ul) == 0)
+		e -= ul;
+	else if ((size_t)(e - from) >= dl && memcmp(e - dl, detached, dl) == 0)
+		e -= dl;
+	else
 		return NULL;
-	e -= ul;
-	if (e > from && e[-1] == ' ')
+	while (e > from && e[-1] == ' ')
 		e--;
 	return e;
 }
@@ -426,8 +433,10 @@ char *tr_parse_timestamp(struct trace_reader *r, char *p, double *ts)
 		sec = a * 3600 + (uint64_t)((p[1] - '0') * 10 + (p[2] - '0')) * 60 +
 		      (uint64_t)((p[4] - '0') * 10 + (p[5] - '0'));
 		p += 6;
+		r->ts_form = 1; /* -t, -tt: the time of day */
 	} else if (*p == '.') {
 		sec = a;
+		r->ts_form = 2; /* -ttt: since the epoch; -r: since the last line */
 	} else {
 		tr_fail(r, s, "expected a pid or a timestamp");
 		return NULL;

@@ -1,21 +1,51 @@
 #!/bin/sh
 # bad_inputs.sh - every input in tests/bad-inputs/ gives its error: the
 # first "# expect-error: TEXT" line names the FILE:LINE:COL message replay
-# must print (exit 2), or "none" for an input that must replay (exit 0 or
-# 1) without crashing.  Each is a regression input of a defect once found.
+# must print (exit 2), "none" for an input that must replay (exit 0 or 1)
+# without crashing, or "clean" for one that must replay with exit 0.  Each is a regression input of a defect once found.
+# Every run is bounded: 10 s (timeout) and, where /usr/bin/time can tell,
+# 1 GB of peak memory (a sanitizer build's shadow memory excepted).
 vmsim=${VMSIM:-./vmsim}
 case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
 dir=$(cd "$(dirname "$0")/../bad-inputs" && pwd)
+tmpd=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmpd"' EXIT
 pass=0 fail=0
 for f in "$dir"/*.trace; do
 	want=$(sed -n 's/^# expect-error: //p' "$f" | head -n 1)
-	out=$(cd "$dir" && timeout 20 "$OLDPWD/$vmsim" replay -q "$(basename "$f")" 2>&1)
-	rc=$?
+	mem=""
+	if [ -x /usr/bin/time ]; then
+		out=$(cd "$dir" && /usr/bin/time -f 'peak-kb %M' -o "$tmpd/mem" timeout 10 "$OLDPWD/$vmsim" replay -q "$(basename "$f")" 2>&1)
+		rc=$?
+		mem=$(sed -n 's/^peak-kb //p' "$tmpd/mem")
+	else
+		out=$(cd "$dir" && timeout 10 "$OLDPWD/$vmsim" replay -q "$(basename "$f")" 2>&1)
+		rc=$?
+	fi
+	if [ $rc -eq 124 ]; then
+		echo "FAIL: $(basename "$f"): ran past 10 s"; fail=$((fail + 1)); continue
+	fi
+	if [ -n "$mem" ] && [ "$mem" -gt 1048576 ] && ! "$OLDPWD/$vmsim" --version 2>&1 | grep -q sanitize; then
+		echo "FAIL: $(basename "$f"): peak memory $mem kB, over 1 GB"; fail=$((fail + 1)); continue
+	fi
 	case $want in
+	clean*) if [ $rc -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $(basename "$f"): exit $rc, wanted a clean replay: $out"; fail=$((fail + 1)); fi ;;
 	none*) if [ $rc -le 1 ]; then pass=$((pass + 1)); else echo "FAIL: $(basename "$f"): exit $rc: $out"; fail=$((fail + 1)); fi ;;
 	*) if [ $rc -eq 2 ] && printf '%s' "$out" | grep -qF -- "$want"; then pass=$((pass + 1));
 	   else echo "FAIL: $(basename "$f"): exit $rc, wanted 2 and '$want', got: $out"; fail=$((fail + 1)); fi ;;
 	esac
+done
+# --maps FILE: a directory, an empty file, lines that overlap
+printf 'mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000\n' > "$tmpd/log"
+: > "$tmpd/empty.maps"
+printf '7f0000100000-7f0000102000 rw-p 00000000 00:00 0\n7f0000101000-7f0000103000 rw-p 00000000 00:00 0\n' > "$tmpd/overlap.maps"
+for m in "$tmpd:1:1: error: a directory" "$tmpd/empty.maps:1:1: error: no mapping in it" \
+	 "$tmpd/overlap.maps:2:1: error: [0x7f0000101000, 0x7f0000103000) overlaps"; do
+	path=${m%%:*}
+	out=$(timeout 10 "$vmsim" replay -q --maps "$path" "$tmpd/log" 2>&1)
+	rc=$?
+	if [ $rc -eq 2 ] && printf '%s' "$out" | grep -qF -- "$m"; then pass=$((pass + 1));
+	else echo "FAIL: --maps $path: exit $rc, wanted 2 and '$m', got: $out"; fail=$((fail + 1)); fi
 done
 echo "bad_inputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]

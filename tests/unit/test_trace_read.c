@@ -303,6 +303,90 @@ START_TEST(ff_merged)
 }
 END_TEST
 
+/* strace -ff files merged by time: across midnight (-tt is a time of
+ * day), and the inputs that cannot be ordered - two files of one process,
+ * -tt beside -ttt, time going backwards inside a file */
+static struct trace_reader *ff_open(const char *dir, const char *const *names, const char *const *texts,
+				    size_t n, char *err, size_t errlen)
+{
+	char paths[8][256];
+	const char *pp[8];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, names[i]);
+		FILE *f = fopen(paths[i], "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(texts[i], f);
+		fclose(f);
+		pp[i] = paths[i];
+	}
+	return trace_open_merged(pp, n, NULL, NULL, err, errlen);
+}
+
+START_TEST(ff_midnight_and_disorder)
+{
+	char dir[] = "/tmp/vmsim-ff-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char err[512];
+	/* the parent forks a second before midnight, the child runs after it */
+	const char *names[] = { "p.100", "p.101" };
+	const char *texts[] = {
+		"23:59:59.000000 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000\n"
+		"23:59:59.500000 fork() = 101\n"
+		"00:00:01.000000 getpid() = 100\n"
+		"00:00:03.000000 wait4(-1, NULL, 0, NULL) = 101\n",
+		"23:59:59.900000 munmap(0x7f0000000000, 4096) = 0\n"
+		"00:00:02.000000 exit_group(0) = ?\n"
+		"00:00:02.000001 +++ exited with 0 +++\n",
+	};
+	struct trace_reader *r = ff_open(dir, names, texts, 2, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	struct event ev;
+	int order[8], n = 0, k;
+	while ((k = trace_read(r, &ev)) > 0 && n < 8)
+		order[n++] = ev.pid;
+	ck_assert_int_eq(k, 0);
+	/* mmap, fork (100), munmap (101) before midnight; getpid (100),
+	 * exit_group, exited (101), wait4 (100) after it */
+	ck_assert_int_eq(n, 7);
+	static const int want[] = { 100, 100, 101, 100, 101, 101, 100 };
+	for (int i = 0; i < 7; i++)
+		ck_assert_msg(order[i] == want[i], "event %d of %d, wanted %d", i, order[i], want[i]);
+	trace_close(r);
+	/* two files of one process */
+	const char *dup[] = { "q.300", "q.0300" };
+	const char *dtexts[] = { "10:00:00.000000 getpid() = 300\n", "10:00:01.000000 getpid() = 300\n" };
+	r = ff_open(dir, dup, dtexts, 2, err, sizeof(err));
+	ck_assert_msg(r == NULL && strstr(err, "two files of process 300"), "%s", err);
+	/* -tt beside -ttt */
+	const char *mixed[] = { "m.10", "m.11" };
+	const char *mtexts[] = { "10:00:00.000000 fork() = 11\n", "1700000000.000000 getpid() = 11\n" };
+	r = ff_open(dir, mixed, mtexts, 2, err, sizeof(err));
+	if (r) {
+		while ((k = trace_read(r, &ev)) > 0)
+			;
+		ck_assert_int_eq(k, -1);
+		snprintf(err, sizeof(err), "%s", trace_error(r));
+		trace_close(r);
+	}
+	ck_assert_msg(strstr(err, "share one clock"), "%s", err);
+	/* time going backwards inside a file (not across midnight) */
+	const char *back[] = { "b.20" };
+	const char *btexts[] = { "10:00:05.000000 getpid() = 20\n10:00:01.000000 getpid() = 20\n" };
+	r = ff_open(dir, back, btexts, 1, err, sizeof(err));
+	if (r) {
+		while ((k = trace_read(r, &ev)) > 0)
+			;
+		ck_assert_int_eq(k, -1);
+		snprintf(err, sizeof(err), "%s", trace_error(r));
+		trace_close(r);
+	}
+	ck_assert_msg(strstr(err, "time goes backwards") && strstr(err, "b.20:2:1:"), "%s", err);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(mmap_numeric_rest_and_comment)
 {
 	const struct event *e = one("mmap(0x1000, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|0x100000, -1, 0x2000) = -1 ENOMEM (Cannot allocate memory)");
@@ -1626,6 +1710,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, strace_stack_frames);
 	tcase_add_test(tc, descriptor_and_stat_calls);
 	tcase_add_test(tc, ff_merged);
+	tcase_add_test(tc, ff_midnight_and_disorder);
 	tcase_add_test(tc, mmap_numeric_rest_and_comment);
 	tcase_add_test(tc, results);
 	tcase_add_test(tc, prefixes);
