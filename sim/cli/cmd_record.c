@@ -516,6 +516,10 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	r.arch = "x86_64";
+	/* a reader that goes away (record ... | head) is a write error said
+	 * below, not a silent death by SIGPIPE; the program keeps its own */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	/* the path of kernels before 5.3, taken on purpose (tests/live/record_replay.sh) */
 	const char *regs = getenv("VMSIM_RECORD_REGS");
 	r.regs = regs && !strcmp(regs, "1");
@@ -526,6 +530,7 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	if (child == 0) {
+		sigaction(SIGPIPE, &old_pipe, NULL);
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0) {
 			fprintf(stderr, "vmsim record: ptrace refused: %s (in a container, allow "
 					"ptrace: CAP_SYS_PTRACE, kernel.yama.ptrace_scope <= 1)\n",
@@ -575,7 +580,14 @@ int cmd_record(int argc, char **argv)
 	first->started = first->announced = true;
 	ptrace(PTRACE_SYSCALL, child, NULL, NULL);
 	int status = 0;
+	bool write_failed = false;
 	while (live(&r)) {
+		if (ferror(r.out)) {
+			/* nobody reads the trace any more: stop the program */
+			write_failed = true;
+			kill(child, SIGKILL);
+			break;
+		}
 		pid_t tid = waitpid(-1, &st, __WALL | (r.rf ? WNOHANG : 0));
 		if (tid == 0) {
 			/* the tracees run: drain the sample buffers now and then */
@@ -648,8 +660,14 @@ int cmd_record(int argc, char **argv)
 	for (size_t i = 0; i < r.nfiles; i++)
 		free(r.files[i].path);
 	free(r.files);
-	if (outpath && fclose(r.out)) {
-		fprintf(stderr, "vmsim record: %s: %s\n", outpath, strerror(errno));
+	int werr = write_failed || fflush(r.out) || ferror(r.out) ? errno : 0;
+	if (outpath && fclose(r.out) && !werr)
+		werr = errno;
+	if (!werr && !write_failed)
+		sigaction(SIGPIPE, &old_pipe, NULL); /* else exit()'s flush of stdout would raise it */
+	if (werr || write_failed) {
+		fprintf(stderr, "vmsim record: writing the trace to %s: %s%s\n", outpath ? outpath : "standard output",
+			strerror(werr ? werr : EPIPE), write_failed ? " (the program was stopped)" : "");
 		return 2;
 	}
 	return status;

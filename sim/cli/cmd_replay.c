@@ -381,11 +381,14 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	}
 	vmsys_set_tracepoint(ss.sys, NULL, NULL);
 	check_inv_free(ci);
+	bool truncated = r < 0 && trace_truncated(ss.reader);
 	if (r < 0) {
 		fprintf(stderr, "%s\n", trace_error(ss.reader));
 		rc = 2;
 	}
-	if (rc != 2) {
+	/* a truncated trace: what came before the cut was replayed, and is
+	 * reported as such (the exit stays 2: the input is not whole) */
+	if (rc != 2 || truncated) {
 		for (size_t i = 0; i < trace_unknown_count(ss.reader); i++) {
 			unsigned long n;
 			const char *name = trace_unknown_name(ss.reader, i, &n);
@@ -409,13 +412,19 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				json_str(stdout, name);
 				printf(": %lu", n);
 			}
-			printf("}}\n");
+			printf("}");
+			if (truncated)
+				printf(", \"truncated\": true");
+			printf("}\n");
 		} else {
 			printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)", path, st.events,
 			       st.checks, st.divergences, st.divergences == 1 ? "" : "s", ss.sem->name);
 			if (ss.inh.assumed)
 				printf("; %lu range%s (%" PRIu64 " kB) assumed mapped before the trace began",
 				       ss.inh.assumed, ss.inh.assumed == 1 ? "" : "s", ss.inh.assumed_bytes >> 10);
+			if (truncated)
+				printf("; TRUNCATED: the input ends in the middle of a line or block, the events "
+				       "before it were replayed");
 			printf("\n");
 		}
 	}

@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "vmflags.h"
@@ -86,12 +87,17 @@ static void maps_pad(FILE *f, int written)
 	fputc(' ', f);
 }
 
-/* seq_file_path(.., "\n"): a newline in a name prints as \012 */
+/* seq_file_path(.., "\n"): a newline in a name prints as \012.  On a
+ * terminal every other control byte is written as \ooo too: a trace's
+ * path must not move the cursor or ring the bell (ESC, BEL); into a file
+ * or a pipe the bytes are the kernel's */
 static void put_path(FILE *f, const char *p)
 {
+	bool tty = isatty(fileno(f));
 	for (; *p; p++) {
-		if (*p == '\n')
-			fputs("\\012", f);
+		unsigned char c = (unsigned char)*p;
+		if (c == '\n' || (tty && (c < 0x20 || c == 0x7f)))
+			fprintf(f, "\\%03o", c);
 		else
 			fputc(*p, f);
 	}
@@ -404,10 +410,13 @@ void view_pages(FILE *f, const struct view_ctx *c)
 		size_t l = strlen(vmf);
 		if (l && vmf[l - 1] == ' ')
 			vmf[l - 1] = 0;
-		fprintf(f, "VMA %08" PRIx64 "-%08" PRIx64 " %c%c%c%c [%s]%s%s\n", vi.start, vi.end,
+		fprintf(f, "VMA %08" PRIx64 "-%08" PRIx64 " %c%c%c%c [%s]%s", vi.start, vi.end,
 			(vi.flags & VM_READ) ? 'r' : '-', (vi.flags & VM_WRITE) ? 'w' : '-',
 			(vi.flags & VM_EXEC) ? 'x' : '-', (vi.flags & VM_MAYSHARE) ? 's' : 'p', vmf,
-			vi.path ? " " : "", vi.path ? vi.path : "");
+			vi.path ? " " : "");
+		if (vi.path)
+			put_path(f, vi.path);
+		fputc('\n', f);
 		for (uint64_t a = vi.start; vmsys_next_page(c->sys, c->task, &a, vi.end); a += VPAGE) {
 			struct vm_page_info pi;
 			if (!vmsys_page(c->sys, c->task, a, &pi))

@@ -253,6 +253,10 @@ const struct trace_header *trace_header(struct trace_reader *r);
  * as SYS_UNKNOWN events (counted; the caller may skip them). */
 int trace_read(struct trace_reader *r, struct event *ev);
 const char *trace_error(struct trace_reader *r);
+/* After trace_read() returned -1: the input ends in the middle of a line
+ * (the last one, without a newline, does not parse) or of a binary block -
+ * a full disk, a writer killed - and the events before it were whole. */
+bool trace_truncated(const struct trace_reader *r);
 const char *trace_name(struct trace_reader *r);
 
 /* Unknown syscall names seen so far, with counts (for the once-per-name

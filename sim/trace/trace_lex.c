@@ -368,6 +368,7 @@ int tr_next_line(struct trace_reader *r)
 			r->line = s;
 			r->len = avail;
 			r->pos = r->end;
+			r->unterminated = true;
 			break;
 		}
 		if (r->pos > 0) {

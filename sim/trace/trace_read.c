@@ -146,6 +146,7 @@ void trace_close(struct trace_reader *r)
 
 const char *trace_error(struct trace_reader *r) { return r->err; }
 const char *trace_name(struct trace_reader *r) { return r->name; }
+bool trace_truncated(const struct trace_reader *r) { return r->truncated; }
 const char *trace_flag_names(struct trace_reader *r)
 {
 	if (r->parent)
@@ -553,9 +554,11 @@ static int bin_block(struct trace_reader *r)
 	unsigned long rec = r->lineno + 1;
 	if (n == 0 && !ferror(r->f))
 		return 0;
-	if (n != sizeof(h))
+	if (n != sizeof(h)) {
+		r->truncated = !ferror(r->f);
 		return tr_fail_col(r, rec, 1, "binary trace truncated in a block header (record %lu)",
 				   rec);
+	}
 	uint32_t slots = h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
 	if (memcmp(h + 4, "VBLK", 4) || !slots || slots > BIN_BLOCK_SLOTS)
 		return tr_fail_col(r, rec, 1, "binary trace corrupt: no block header at record %lu",
@@ -568,9 +571,11 @@ static int bin_block(struct trace_reader *r)
 		r->buf = b;
 		r->cap = bytes;
 	}
-	if (fread(r->buf, 1, bytes, r->f) != bytes)
+	if (fread(r->buf, 1, bytes, r->f) != bytes) {
+		r->truncated = !ferror(r->f);
 		return tr_fail_col(r, rec, 1, "binary trace truncated: the block of records %lu on "
 				   "holds %u slots, the input ends before", rec, (unsigned)slots);
+	}
 	uint64_t sum = 0;
 	for (int i = 7; i >= 0; i--)
 		sum = sum << 8 | h[8 + i];
@@ -765,6 +770,10 @@ int trace_read(struct trace_reader *r, struct event *ev)
 		if (!r->hdr_done)
 			tr_finish_header(r);
 		int rc = parse_line(r, p, ev);
+		/* a last line cut short (a full disk, a killed writer) that does
+		 * not parse: the trace is truncated, what came before stands */
+		if (rc < 0 && r->unterminated)
+			r->truncated = true;
 		if (rc > 0 && r->lead_unprefixed && !r->first_pid && ev->type == EV_CALL &&
 		    ev->pid == 0 && ev->res == RES_VALUE && ev->value > 0 &&
 		    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||

@@ -71,6 +71,8 @@ struct trace_reader {
 	size_t len;
 	unsigned long lineno;
 	bool reprocess;        /* handle the current line again */
+	bool unterminated;     /* the current line is the input's last and has no newline */
+	bool truncated;        /* the input ends in the middle of a line or a block */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
 	struct event *fast_ev; /* the event the hot path filled last (all else zero in it) */
 	/* the binary form (trace_bin.h): the records of the block in buf */

@@ -2,7 +2,8 @@
 # bad_inputs.sh - every input in tests/bad-inputs/ gives its error: the
 # first "# expect-error: TEXT" line names the FILE:LINE:COL message replay
 # must print (exit 2), "none" for an input that must replay (exit 0 or 1)
-# without crashing, or "clean" for one that must replay with exit 0.  Each is a regression input of a defect once found.
+# without crashing, or "clean" for one that must replay with exit 0; a
+# "# expect-also: TEXT" line is output that must come too (a summary).  Each is a regression input of a defect once found.
 # Every run is bounded: 10 s (timeout) and, where /usr/bin/time can tell,
 # 1 GB of peak memory (a sanitizer build's shadow memory excepted).
 vmsim=${VMSIM:-./vmsim}
@@ -31,7 +32,9 @@ for f in "$dir"/*.trace; do
 	case $want in
 	clean*) if [ $rc -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $(basename "$f"): exit $rc, wanted a clean replay: $out"; fail=$((fail + 1)); fi ;;
 	none*) if [ $rc -le 1 ]; then pass=$((pass + 1)); else echo "FAIL: $(basename "$f"): exit $rc: $out"; fail=$((fail + 1)); fi ;;
-	*) if [ $rc -eq 2 ] && printf '%s' "$out" | grep -qF -- "$want"; then pass=$((pass + 1));
+	*) also=$(sed -n 's/^# expect-also: //p' "$f" | head -n 1)
+	   if [ $rc -eq 2 ] && printf '%s' "$out" | grep -qF -- "$want" &&
+	      { [ -z "$also" ] || printf '%s' "$out" | grep -qF -- "$also"; }; then pass=$((pass + 1));
 	   else echo "FAIL: $(basename "$f"): exit $rc, wanted 2 and '$want', got: $out"; fail=$((fail + 1)); fi ;;
 	esac
 done
@@ -47,5 +50,19 @@ for m in "$tmpd:1:1: error: a directory" "$tmpd/empty.maps:1:1: error: no mappin
 	if [ $rc -eq 2 ] && printf '%s' "$out" | grep -qF -- "$m"; then pass=$((pass + 1));
 	else echo "FAIL: --maps $path: exit $rc, wanted 2 and '$m', got: $out"; fail=$((fail + 1)); fi
 done
+# a path with ESC and BEL in it: on a terminal show maps/smaps write them
+# as \ooo, never the bytes (script(1) gives the command a terminal)
+printf 'openat(AT_FDCWD, "/tmp/a\\033[2Jb\\007", O_RDWR|O_CREAT, 0600) = 3\nftruncate(3, 4096) = 0\nmmap(NULL, 4096, PROT_READ, MAP_SHARED, 3, 0) = 0x7ffff7fff000\n' > "$tmpd/esc.trace"
+if command -v script >/dev/null 2>&1; then
+	for v in maps smaps pages; do
+		script -qc "timeout 10 $vmsim show $v $tmpd/esc.trace" /dev/null > "$tmpd/tty.out" 2>&1
+		if grep -q "$(printf '\033')\\|$(printf '\007')" "$tmpd/tty.out"; then
+			echo "FAIL: show $v wrote ESC or BEL of a path to the terminal"; fail=$((fail + 1))
+		elif grep -qF 'a\033[2Jb\007' "$tmpd/tty.out"; then pass=$((pass + 1))
+		else echo "FAIL: show $v on a terminal: no escaped path in: $(head -c 300 "$tmpd/tty.out")"; fail=$((fail + 1)); fi
+	done
+else
+	echo "SKIP: no script(1): the terminal escaping is not checked"
+fi
 echo "bad_inputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]
