@@ -811,11 +811,12 @@ static bool access_ok(const struct vma *v, int mode)
  * do_swap_page() on the first run); the task's min_flt/maj_flt only for
  * one that succeeded (mm_account_fault(), and in 4.x __do_page_fault()
  * and faultin_page() return on VM_FAULT_ERROR before they count) */
-static void account_fault(struct vmsys *s, struct task *t, enum vm_fault_kind r, int mode)
+static void account_faults(struct vmsys *s, struct task *t, enum vm_fault_kind r, int mode,
+			   uint64_t n)
 {
 	const struct semantics *sem = s->sem;
 	bool retried = s->fault_retried, gup = (mode & FAULT_GUP) != 0, major = r == VMF_MAJOR;
-	count_vm(s, PGFAULT, retried && sem->pgfault_counts_each_run ? 2 : 1);
+	count_vm(s, PGFAULT, (retried && sem->pgfault_counts_each_run ? 2 : 1) * n);
 	if (r != VMF_MINOR && r != VMF_MAJOR)
 		return;
 	if (major)
@@ -824,26 +825,31 @@ static void account_fault(struct vmsys *s, struct task *t, enum vm_fault_kind r,
 		/* __do_page_fault() @ v4.4: once, major if a run was;
 		 * faultin_page() @ v4.4: each run, the retry finds the page */
 		if (major)
-			t->maj_flt++;
+			t->maj_flt += n;
 		else
-			t->min_flt++;
+			t->min_flt += n;
 		if (gup && retried)
-			t->min_flt++;
+			t->min_flt += n;
 	} else if (gup) {
 		/* __mm_populate() starts a retried fault over without
 		 * FAULT_FLAG_TRIED: the completing run finds the page */
 		if (major && !retried)
-			t->maj_flt++;
+			t->maj_flt += n;
 		else
-			t->min_flt++;
+			t->min_flt += n;
 	} else {
 		/* mm_account_fault() @ v6.18: VM_FAULT_MAJOR or FAULT_FLAG_TRIED */
 		bool tried = retried && (major || !sem->fault_tried_only_after_major);
 		if (major || tried)
-			t->maj_flt++;
+			t->maj_flt += n;
 		else
-			t->min_flt++;
+			t->min_flt += n;
 	}
+}
+
+static void account_fault(struct vmsys *s, struct task *t, enum vm_fault_kind r, int mode)
+{
+	account_faults(s, t, r, mode, 1);
 }
 
 enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
@@ -854,8 +860,10 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	int oom = 0;
 	enum vm_fault_kind r;
 	addr &= PAGE_MASK;
-	uint64_t *ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
-	uint64_t pte = ptep ? *ptep : 0;
+	uint64_t pte = radix_get(&mm->pt, addr >> PAGE_SHIFT);
+	if ((pte & PTE_PRESENT) && !(pte & PTE_NUMA) && (!write || (pte & PTE_WRITE)))
+		return VMF_NONE; /* nothing to do, and nothing written (radix_peek()) */
+	uint64_t *ptep = pte ? radix_peek(&mm->pt, addr >> PAGE_SHIFT) : NULL;
 	s->fault_retried = false;
 
 	if (pte & PTE_NUMA) {
@@ -909,15 +917,24 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	return r;
 }
 
+/* The access bits a present, permitted PTE gets from an access (young,
+ * and dirty for a write), stored only where missing: a read of a page
+ * already young writes nothing, so a uniform leaf of them stays shared
+ * (radix.h). */
+static inline void pte_mark_access(struct mm *mm, uint64_t vpn, uint64_t pte, bool write)
+{
+	uint64_t bits = write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
+	if ((pte & bits) != bits)
+		*radix_peek(&mm->pt, vpn) |= bits;
+}
+
 /* The access itself after any fault: hardware sets young (and dirty). */
 static void touch_pte(struct vmsys *s, struct mm *mm, uint64_t addr, bool write)
 {
-	uint64_t *ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
-	if (ptep && (*ptep & PTE_PRESENT)) {
-		*ptep |= PTE_YOUNG;
-		if (write)
-			*ptep |= PTE_DIRTY;
-		note_hits(s, mm, addr >> PAGE_SHIFT, *ptep);
+	uint64_t vpn = addr >> PAGE_SHIFT, pte = radix_get(&mm->pt, vpn);
+	if (pte & PTE_PRESENT) {
+		pte_mark_access(mm, vpn, pte, write);
+		note_hits(s, mm, vpn, radix_get(&mm->pt, vpn));
 	}
 }
 
@@ -992,10 +1009,10 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 __attribute__((noinline)) static bool touch_hit_pte(struct vmsys *s, struct mm *mm, uint64_t vpn,
 						    bool write)
 {
-	uint64_t *ptep = radix_peek(&mm->pt, vpn);
-	if (!ptep || !pte_permits(*ptep, write))
+	uint64_t pte = radix_get(&mm->pt, vpn);
+	if (!pte_permits(pte, write))
 		return false;
-	*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
+	pte_mark_access(mm, vpn, pte, write);
 	if (!mm->hm.slot) {
 		/* the first hit makes the map, from every PTE there is (one pass
 		 * in order: a populated mapping's pages are hits at once) */
@@ -1003,7 +1020,7 @@ __attribute__((noinline)) static bool touch_hit_pte(struct vmsys *s, struct mm *
 		for (uint64_t k = 0; mm->hm.slot && radix_next(&mm->pt, &k, RADIX_KEY_MAX); k++)
 			note_hits(s, mm, k, radix_get(&mm->pt, k));
 	}
-	note_hits(s, mm, vpn, *ptep);
+	note_hits(s, mm, vpn, radix_get(&mm->pt, vpn));
 	return true;
 }
 
@@ -1069,6 +1086,38 @@ size_t vm_touch_hits(struct vmsys *s, struct task *t, const uint64_t *key, size_
 	return i;
 }
 
+/*
+ * A read of a whole empty page table of a private anonymous VMA with the
+ * zero page on: RADIX_FAN faults of do_anonymous_page() @ v6.18 (the same
+ * in every kernel modelled), each mapping the zero page, which the access
+ * makes young - in one step: a PTE table taken without reclaim (above the
+ * low watermark, as pte_table_alloc() would), filled by a uniform leaf
+ * (radix.h), the faults counted as minor first runs.  A tracepoint
+ * listener hears each fault, as from handle_fault(), the table filled
+ * after the last (listeners note, they do not read the PTEs).  Returns
+ * the pages mapped, or 0 when the page-by-page path must run.
+ */
+static uint64_t zero_fill_table(struct vmsys *s, struct task *t, struct vma *v, uint64_t a,
+				uint64_t end, int mode)
+{
+	struct mm *mm = t->mm;
+	uint64_t vpn = a >> PAGE_SHIFT, span = (uint64_t)RADIX_FAN << PAGE_SHIFT;
+	if ((mode & 2) || !s->zero_page || v->file || (vpn & (RADIX_FAN - 1)) ||
+	    end - a < span || v->end - a < span || radix_has_leaf(&mm->pt, vpn) ||
+	    physmem_avail(&s->pm) <= s->pm.wmark_low)
+		return 0;
+	uint64_t pte = mk_pte(PFN_ZERO, PTE_PRESENT | PTE_YOUNG);
+	if (radix_fill_leaf(&mm->pt, vpn, pte))
+		return 0;
+	for (unsigned i = 0; s->tp_hook && i < RADIX_FAN; i++)
+		TP(s, TP_FAULT, KFN_DO_ANON, .addr = a + ((uint64_t)i << PAGE_SHIFT), .kind = TPF_ZERO_PAGE);
+	for (unsigned i = 0; mm->hm.slot && i < RADIX_FAN; i++)
+		note_hits(s, mm, vpn + i, pte);
+	s->fault_retried = false;
+	account_faults(s, t, VMF_MINOR, mode, RADIX_FAN);
+	return RADIX_FAN;
+}
+
 int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
 		 enum vm_fault_kind *sig)
 {
@@ -1092,9 +1141,15 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 			return -1;
 		}
 		/* fast path: present and permitted */
-		uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
-		if (ptep && pte_permits(*ptep, write)) {
-			*ptep |= write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
+		uint64_t pte = radix_get(&mm->pt, a >> PAGE_SHIFT);
+		if (pte_permits(pte, write)) {
+			pte_mark_access(mm, a >> PAGE_SHIFT, pte, write);
+			continue;
+		}
+		uint64_t n = zero_fill_table(s, t, v, a, end, mode);
+		if (n) {
+			faults += (int64_t)n;
+			a += (n - 1) * PAGE_SIZE;
 			continue;
 		}
 		/* the CPU retries the access after each fault: one that left the
@@ -1112,8 +1167,8 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 			if (r == VMF_NONE)
 				break;
 			faults++;
-			ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
-			if (!ptep || pte_permits(*ptep, write))
+			if (!radix_has_leaf(&mm->pt, a >> PAGE_SHIFT) ||
+			    pte_permits(radix_get(&mm->pt, a >> PAGE_SHIFT), write))
 				break;
 		}
 		touch_pte(s, mm, a, write);
@@ -1225,7 +1280,17 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 	s->zap_folio_key = 0;
 	uint64_t prev_vpn = UINT64_MAX, prev_index = 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
-		uint64_t pte = radix_get(&mm->pt, vpn);
+		uint64_t pte;
+		if (!(vpn & (RADIX_FAN - 1)) && last - vpn >= RADIX_FAN - 1 &&
+		    radix_leaf_uniform(&mm->pt, vpn, &pte) && pte_pfn(pte) == PFN_ZERO) {
+			/* a table of zero-page PTEs (zero_fill_table()): each
+			 * would only be cleared */
+			pte_changed(s);
+			radix_drop_leaf(&mm->pt, vpn);
+			vpn += RADIX_FAN;
+			continue;
+		}
+		pte = radix_get(&mm->pt, vpn);
 		if (skip_anon && (pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO &&
 		    (spage(s, pte_pfn(pte))->flags & PG_ANON)) {
 			vpn++;

@@ -72,11 +72,27 @@ void radix_init(struct radix *r)
 	r->cache_base = UINT64_MAX;
 }
 
+/* One slot lets go of a leaf: a private one, or a uniform one's share
+ * (the leaf goes with its last); empty nodes and leaves go back zeroed. */
+static void leaf_release(struct radix *r, struct radix_leaf *leaf)
+{
+	if (leaf->sharers && --leaf->sharers)
+		return;
+	if (r->uniform == leaf)
+		r->uniform = NULL;
+	memset(leaf, 0, sizeof(*leaf));
+	block_give(r, leaf, true);
+}
+
 static void free_node(void *n, int level)
 {
 	if (!n)
 		return;
-	if (level < 3) {
+	if (level == 3) {
+		struct radix_leaf *leaf = n;
+		if (leaf->sharers && --leaf->sharers)
+			return;
+	} else {
 		struct radix_node *node = n;
 		/* stop at the last child: a small tree has few in 512 slots */
 		for (unsigned i = 0, left = node->used; left && i < RADIX_FAN; i++)
@@ -126,6 +142,7 @@ static inline unsigned occ_next(const uint64_t *occ, unsigned from, unsigned to)
 	return i < to ? i : RADIX_FAN;
 }
 
+/* The leaf holding key's slot, or NULL; a private one becomes the cached leaf */
 static struct radix_leaf *find_leaf(struct radix *r, uint64_t key)
 {
 	uint64_t base = key >> RADIX_BITS;
@@ -141,10 +158,39 @@ static struct radix_leaf *find_leaf(struct radix *r, uint64_t key)
 	if (!n)
 		return NULL;
 	struct radix_leaf *leaf = n->slot[idx(key, 2)];
-	if (leaf) {
+	if (leaf && !leaf->sharers) {
 		r->cache_base = base;
 		r->cache_leaf = leaf;
 	}
+	return leaf;
+}
+
+/* The node above the leaf of key, which exists */
+static struct radix_node *leaf_parent(struct radix *r, uint64_t key)
+{
+	struct radix_node *n = r->root;
+	for (int level = 0; level < 2; level++)
+		n = n->slot[idx(key, level)];
+	return n;
+}
+
+/* find_leaf() for a store: a uniform leaf is first copied into a private
+ * one for key's slot (NULL, vm_host_oom set, if that allocation fails) */
+static struct radix_leaf *find_leaf_to_write(struct radix *r, uint64_t key)
+{
+	struct radix_leaf *shared = find_leaf(r, key);
+	if (!shared || !shared->sharers)
+		return shared;
+	struct radix_leaf *leaf = block_take(r, true);
+	if (!leaf)
+		return NULL;
+	memcpy(leaf->v, shared->v, sizeof(leaf->v));
+	memcpy(leaf->occ, shared->occ, sizeof(leaf->occ));
+	leaf->used = shared->used;
+	leaf_parent(r, key)->slot[idx(key, 2)] = leaf;
+	leaf_release(r, shared);
+	r->cache_base = key >> RADIX_BITS;
+	r->cache_leaf = leaf;
 	return leaf;
 }
 
@@ -160,7 +206,7 @@ uint64_t *radix_peek_walk(struct radix *r, uint64_t key)
 {
 	if (key > RADIX_KEY_MAX)
 		return NULL;
-	struct radix_leaf *leaf = find_leaf(r, key);
+	struct radix_leaf *leaf = find_leaf_to_write(r, key);
 	return leaf ? &leaf->v[key & (RADIX_FAN - 1)] : NULL;
 }
 
@@ -185,7 +231,7 @@ void radix_prefetch(struct radix *r, uint64_t key)
 				n = n->slot[idx(key, level)];
 			if (n)
 				leaf = n->slot[idx(key, 2)];
-			if (leaf && h)
+			if (leaf && h && !leaf->sharers)
 				*h = (struct radix_hint){ base, leaf };
 		}
 	}
@@ -207,6 +253,8 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 		return 0;
 	}
 	struct radix_leaf *leaf = find_leaf(r, key);
+	if (leaf && leaf->sharers && !(leaf = find_leaf_to_write(r, key)))
+		return -1;
 	if (!leaf) {
 		if (!r->root && !(r->root = block_take(r, false)))
 			return -1;
@@ -242,34 +290,21 @@ int radix_set(struct radix *r, uint64_t key, uint64_t v)
 	return 0;
 }
 
-void radix_clear(struct radix *r, uint64_t key)
+/* Take the leaf of key, whose values are gone from count already, out of
+ * the tree, and any node it leaves empty */
+static void leaf_remove(struct radix *r, uint64_t key, struct radix_leaf *leaf)
 {
-	if (key > RADIX_KEY_MAX || !r->root)
-		return;
-	struct radix_leaf *leaf = find_leaf(r, key); /* the cached leaf: no descent */
-	if (!leaf)
-		return;
-	uint64_t *slot = &leaf->v[key & (RADIX_FAN - 1)];
-	if (!*slot)
-		return;
-	*slot = 0;
-	occ_clear(leaf->occ, (unsigned)(key & (RADIX_FAN - 1)));
-	leaf->used--;
-	r->count--;
-	if (leaf->used)
-		return; /* no node above changes */
 	struct radix_node *path[3]; /* the nodes above the leaf, which exist */
 	path[0] = r->root;
 	for (int level = 1; level < 3; level++)
 		path[level] = path[level - 1]->slot[idx(key, level - 1)];
-	/* free the empty leaf and any parents it leaves empty */
 	if (r->cache_leaf == leaf) {
 		r->cache_leaf = NULL;
 		r->cache_base = UINT64_MAX;
 	}
 	if (r->hint && r->hint[(key >> RADIX_BITS) % RADIX_HINTS].leaf == leaf)
 		r->hint[(key >> RADIX_BITS) % RADIX_HINTS] = (struct radix_hint){ UINT64_MAX, NULL };
-	block_give(r, leaf, true);
+	leaf_release(r, leaf);
 	r->nleaves--;
 	if (r->leaf_charge)
 		(*r->leaf_charge)--;
@@ -287,6 +322,88 @@ void radix_clear(struct radix *r, uint64_t key)
 			block_give(r, path[level], false);
 		}
 	}
+}
+
+void radix_clear(struct radix *r, uint64_t key)
+{
+	if (key > RADIX_KEY_MAX || !r->root)
+		return;
+	struct radix_leaf *leaf = find_leaf(r, key); /* the cached leaf: no descent */
+	if (!leaf || !leaf->v[key & (RADIX_FAN - 1)])
+		return;
+	if (leaf->sharers && !(leaf = find_leaf_to_write(r, key)))
+		return; /* vm_host_oom is set */
+	leaf->v[key & (RADIX_FAN - 1)] = 0;
+	occ_clear(leaf->occ, (unsigned)(key & (RADIX_FAN - 1)));
+	leaf->used--;
+	r->count--;
+	if (!leaf->used) /* free the empty leaf and any parents it leaves empty */
+		leaf_remove(r, key, leaf);
+}
+
+int radix_fill_leaf(struct radix *r, uint64_t key, uint64_t v)
+{
+	if (key > RADIX_KEY_MAX || !v || find_leaf(r, key))
+		return -1;
+	struct radix_leaf *leaf = r->uniform;
+	if (!leaf || leaf->v[0] != v) {
+		if (!(leaf = block_take(r, true)))
+			return -1;
+		for (unsigned i = 0; i < RADIX_FAN; i++)
+			leaf->v[i] = v;
+		memset(leaf->occ, 0xff, sizeof(leaf->occ));
+		leaf->used = RADIX_FAN;
+	}
+	/* the nodes above: radix_set() makes them on its way to a new leaf */
+	if (!r->root && !(r->root = block_take(r, false)))
+		goto fail;
+	struct radix_node *n = r->root;
+	for (int level = 0; level < 2; level++) {
+		struct radix_node **child = (struct radix_node **)&n->slot[idx(key, level)];
+		if (!*child) {
+			if (!(*child = block_take(r, false)))
+				goto fail;
+			occ_set(n->occ, idx(key, level));
+			n->used++;
+		}
+		n = *child;
+	}
+	n->slot[idx(key, 2)] = leaf;
+	occ_set(n->occ, idx(key, 2));
+	n->used++;
+	leaf->sharers++;
+	r->uniform = leaf;
+	r->nleaves++;
+	if (r->leaf_charge)
+		(*r->leaf_charge)++;
+	r->count += RADIX_FAN;
+	return 0;
+fail:
+	/* nodes made on the way stay, empty below: radix_verify() would see
+	 * them, but vm_host_oom ends the run first */
+	if (!leaf->sharers) {
+		memset(leaf, 0, sizeof(*leaf));
+		block_give(r, leaf, true);
+	}
+	return -1;
+}
+
+bool radix_leaf_uniform(struct radix *r, uint64_t key, uint64_t *v)
+{
+	struct radix_leaf *leaf = key <= RADIX_KEY_MAX ? find_leaf(r, key) : NULL;
+	if (!leaf || !leaf->sharers)
+		return false;
+	*v = leaf->v[0];
+	return true;
+}
+
+void radix_drop_leaf(struct radix *r, uint64_t key)
+{
+	struct radix_leaf *leaf = key <= RADIX_KEY_MAX && r->root ? find_leaf(r, key) : NULL;
+	if (!leaf)
+		return;
+	r->count -= leaf->used;
+	leaf_remove(r, key, leaf);
 }
 
 bool radix_next_walk(struct radix *r, uint64_t *key, uint64_t last)
@@ -332,8 +449,10 @@ bool radix_next_walk(struct radix *r, uint64_t *key, uint64_t last)
 			}
 			if (!leaf)
 				continue; /* k moved past an exhausted node */
-			r->cache_base = k >> RADIX_BITS;
-			r->cache_leaf = leaf;
+			if (!leaf->sharers) {
+				r->cache_base = k >> RADIX_BITS;
+				r->cache_leaf = leaf;
+			}
 		}
 		bool holds_last = (last >> RADIX_BITS) == (k >> RADIX_BITS);
 		unsigned to = holds_last ? (unsigned)(last & (RADIX_FAN - 1)) + 1 : RADIX_FAN;

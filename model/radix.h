@@ -9,6 +9,12 @@
  * one compare, and the leaves of keys prefetched ahead (radix_prefetch())
  * are found again in one.  Nodes are allocated on first store and freed when empty.
  *
+ * A uniform leaf (radix_fill_leaf()) holds one value in all 512 slots and
+ * is shared by every node slot filled with that value: a read touch of
+ * terabytes of zero-page PTEs costs a pointer per 2 MiB, not 4 KiB.  It is
+ * read like any leaf; the first store into it (radix_set(), radix_clear(),
+ * radix_peek()) gives that slot a private copy first.  Only private leaves
+ * enter the leaf cache and the prefetch hints, whose slots may be written.
  *
  * Owns: the sparse 4-level map used for page tables and page caches.
  * May call: nothing.
@@ -34,6 +40,7 @@ struct radix_leaf {
 	uint64_t v[RADIX_FAN];
 	uint64_t occ[RADIX_OCC_WORDS];
 	uint32_t used;
+	uint32_t sharers;         /* 0: a private leaf; n: a uniform leaf in n slots */
 };
 
 struct radix_node {
@@ -73,6 +80,7 @@ struct radix {
 	uint64_t *leaf_charge;    /* if set, counts the leaves too (page tables:
 				   * the frames PTE tables take, struct physmem) */
 	struct radix_pool *pool;  /* if set, where empty leaves and nodes go and come from */
+	struct radix_leaf *uniform; /* the last uniform leaf made, for the next fill of its value */
 };
 
 void radix_init(struct radix *r);
@@ -90,7 +98,8 @@ static inline uint64_t radix_get(struct radix *r, uint64_t key)
 	return radix_get_walk(r, key);
 }
 /* Pointer to the slot for key, or NULL if its leaf does not exist; what
- * is stored through it must be non-zero (a zero goes by radix_clear()). */
+ * is stored through it must be non-zero (a zero goes by radix_clear()).
+ * A uniform leaf is made private first (4 KiB): to read, radix_get(). */
 static inline uint64_t *radix_peek(struct radix *r, uint64_t key)
 {
 	if (key >> RADIX_BITS == r->cache_base)
@@ -107,6 +116,14 @@ bool radix_has_leaf(struct radix *r, uint64_t key);
 int radix_set(struct radix *r, uint64_t key, uint64_t v);
 /* Remove key (no-op if absent). */
 void radix_clear(struct radix *r, uint64_t key);
+/* Make the leaf that would hold key, which must not exist, a uniform leaf
+ * of v (non-zero) in all its RADIX_FAN slots: 0, or -1 if it exists or an
+ * allocation failed.  It counts as one leaf (leaf_charge) like any other. */
+int radix_fill_leaf(struct radix *r, uint64_t key, uint64_t v);
+/* Whether the leaf holding key is a uniform one, and then its value */
+bool radix_leaf_uniform(struct radix *r, uint64_t key, uint64_t *v);
+/* Remove every value of the leaf holding key, and the leaf (no-op if none) */
+void radix_drop_leaf(struct radix *r, uint64_t key);
 /* radix_next() past its inline hit */
 bool radix_next_walk(struct radix *r, uint64_t *key, uint64_t last);
 /* First key >= *key and <= last holding a value; returns false if none.
