@@ -45,7 +45,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 CONF_SRC  := $(sort $(wildcard tests/conformance/*.c))
 PROP_SRC  := $(sort $(wildcard tests/property/*.c))
 LIVE_TESTS := $(sort $(wildcard tests/live/*.sh tests/docs/*.sh))
-MANPAGES  := $(BUILD)/man/vmsim-trace.5 $(BUILD)/man/vmsim.1
+MANPAGES  := $(BUILD)/man/vmsim-trace.5 $(BUILD)/man/vmsim.1 $(BUILD)/man/vmsim.3
 TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 
 ifeq ($(BUILD),build)
@@ -65,10 +65,11 @@ $(BUILD)/libvmsim.a: $(SIM_OBJ) $(MODEL_OBJ)
 	ar rcs $@ $^
 
 # the shared library from position-independent objects of its own
-$(BUILD)/libvmsim.so.$(LIBVER): $(SIM_SRC) $(MODEL_SRC)
-	@$(MAKE) --no-print-directory BUILD=$(PIC_BUILD) OPT="$(OPT) -fPIC" \
+$(BUILD)/libvmsim.so.$(LIBVER): $(SIM_SRC) $(MODEL_SRC) include/vmsim.h include/vmsim.map
+	@$(MAKE) --no-print-directory BUILD=$(PIC_BUILD) OPT="$(OPT) -fPIC -fvisibility=hidden" \
 	    $(PIC_BUILD)/libvmsim-sim.a $(PIC_BUILD)/libvmsim-model.a
-	$(CC) -shared -Wl,-soname,libvmsim.so.$(SOVERSION) $(LDFLAGS) -o $@ \
+	$(CC) -shared -Wl,-soname,libvmsim.so.$(SOVERSION) -Wl,--version-script=include/vmsim.map \
+	    $(LDFLAGS) -o $@ \
 	    -Wl,--whole-archive $(PIC_BUILD)/libvmsim-sim.a $(PIC_BUILD)/libvmsim-model.a \
 	    -Wl,--no-whole-archive $(LDLIBS)
 
@@ -90,7 +91,8 @@ lib: $(BUILD)/libvmsim.a $(BUILD)/libvmsim.so.$(LIBVER) $(BUILD)/vmsim.pc
 
 .PHONY: all check check-deps test valgrind asan bench install uninstall man clean tables fuzz fuzz-build failalloc lib dist check-kernels
 
-all: $(VMSIM)
+# the man pages come with the command: `man -l build/man/vmsim.1` at once
+all: $(VMSIM) $(MANPAGES)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -216,15 +218,21 @@ $(BUILD)/man/vmsim-trace.5: docs/trace-format.md tools/md2man.sh
 	@mkdir -p $(dir $@)
 	sh tools/md2man.sh vmsim-trace 5 "the vmsim trace format" < $< > $@
 
+$(BUILD)/man/vmsim.3: docs/libvmsim.md tools/md2man.sh
+	@mkdir -p $(dir $@)
+	sh tools/md2man.sh vmsim 3 "the simulated Linux VM as a library" < $< > $@
+
 bench: $(VMSIM)
 	@sh tools/bench.sh ./$(VMSIM) $(BASELINE)
 
 install: $(VMSIM) $(MANPAGES) lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man5 \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/vmsim
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
+		$(DESTDIR)$(PREFIX)/share/doc/vmsim
 	install -m 0755 $(VMSIM) $(DESTDIR)$(PREFIX)/bin/vmsim
 	install -m 0644 $(BUILD)/man/vmsim-trace.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 0644 $(BUILD)/man/vmsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(BUILD)/man/vmsim.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 0644 include/vmsim.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 $(BUILD)/libvmsim.a $(DESTDIR)$(LIBDIR)/
@@ -236,7 +244,8 @@ install: $(VMSIM) $(MANPAGES) lib
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vmsim $(DESTDIR)$(PREFIX)/share/man/man5/vmsim-trace.5 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/vmsim.1 $(DESTDIR)$(PREFIX)/include/vmsim.h \
+		$(DESTDIR)$(PREFIX)/share/man/man1/vmsim.1 $(DESTDIR)$(PREFIX)/share/man/man3/vmsim.3 \
+		$(DESTDIR)$(PREFIX)/include/vmsim.h \
 		$(DESTDIR)$(LIBDIR)/libvmsim.a $(DESTDIR)$(LIBDIR)/libvmsim.so* \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/vmsim.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/vmsim

@@ -29,7 +29,7 @@ BEGIN { first = 1; pre = 0 }
 /^# / {
 	if (pre) { print ".fi"; pre = 0 }
 	h = substr($0, 3)
-	if (first) { print ".SH NAME"; print name " \\- " title; first = 0; next }
+	if (first) { print ".SH NAME"; print name " \\- " title; print ".SH DESCRIPTION"; first = 0; next }
 	print ".SH " toupper(inline(h)); next
 }
 /^## / { if (pre) { print ".fi"; pre = 0 } print ".SS " inline(substr($0, 4)); next }

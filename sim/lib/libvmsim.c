@@ -19,6 +19,12 @@ struct vmsim {
 	unsigned long lines;
 	void (*on_event)(void *ctx, const char *event);
 	void *ctx;
+	bool borrowed;         /* a trace's machine: its session frees sys */
+};
+
+struct vmsim_trace {
+	struct session ss;
+	struct vmsim m;
 };
 
 const char *vmsim_version(void)
@@ -60,7 +66,7 @@ struct vmsim *vmsim_new(const struct vmsim_config *c, char *err, size_t errlen)
 
 void vmsim_free(struct vmsim *m)
 {
-	if (!m)
+	if (!m || m->borrowed)
 		return;
 	vmsys_free(m->sys);
 	free(m);
@@ -155,4 +161,174 @@ void vmsim_on_event(struct vmsim *m, void (*fn)(void *ctx, const char *event), v
 {
 	m->on_event = fn;
 	m->ctx = ctx;
+}
+
+/* ---- traces ------------------------------------------------------------- */
+
+struct vmsim_trace *vmsim_trace_open(const char *path, const struct vmsim_config *c, char *err,
+				     size_t errlen)
+{
+	struct vmsim_trace *t = vm_calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	struct session_opts o = SESSION_OPTS_INIT;
+	if (c) {
+		o.kernel = c->kernel;
+		o.arch = c->arch;
+		o.cap_ipc_lock = c->cap_ipc_lock ? 1 : -1;
+		if (c->rlimit_memlock) {
+			o.has_rlimit_memlock = true;
+			o.rlimit_memlock = c->rlimit_memlock;
+		}
+	}
+	if (session_open(&t->ss, path, &o, err, errlen)) {
+		free(t);
+		return NULL;
+	}
+	t->m.sys = t->ss.sys;
+	t->m.sem = t->ss.sem;
+	t->m.borrowed = true;
+	snprintf(t->m.arch, sizeof(t->m.arch), "%s", t->ss.arch);
+	snprintf(t->m.kernel, sizeof(t->m.kernel), "%s", t->ss.sem->name);
+	return t;
+}
+
+void vmsim_trace_close(struct vmsim_trace *t)
+{
+	if (!t)
+		return;
+	session_close(&t->ss);
+	free(t);
+}
+
+struct vmsim *vmsim_trace_machine(struct vmsim_trace *t)
+{
+	return &t->m;
+}
+
+int vmsim_trace_next(struct vmsim_trace *t, struct vmsim_event *ev, char *err, size_t errlen)
+{
+	memset(ev, 0, sizeof(*ev));
+	struct event *e;
+	int k = session_next(&t->ss, &e);
+	if (k < 0) {
+		snprintf(err, errlen, "%s", trace_error(t->ss.reader));
+		return -1;
+	}
+	if (k == 0)
+		return 0;
+	ev->line = e->line;
+	ev->pid = e->pid;
+	size_t n = trace_format_event(e, t->ss.arch, trace_flag_names(t->ss.reader), ev->text,
+				      sizeof(ev->text));
+	if (n >= sizeof(ev->text))
+		strcpy(ev->text + sizeof(ev->text) - 4, "...");
+	ev->result.agrees = true;
+	if (e->type == EV_CALL && e->sys == SYS_UNKNOWN)
+		return 1; /* read and skipped, as replay does */
+	struct outcome out;
+	if (session_apply(&t->ss, e, &out, err, errlen))
+		return -1;
+	ev->result.applied = true;
+	ev->result.value = out.kind == OUT_ERROR ? -out.value : out.value;
+	if (e->type == EV_EXPECT) {
+		unsigned checked = 0;
+		ev->result.agrees = expect_check(t->ss.sys, e, ev->result.text, sizeof(ev->result.text),
+						 &checked) == 0;
+	} else {
+		ev->result.agrees = outcome_matches(e, &out, ev->result.text, sizeof(ev->result.text));
+	}
+	if (ev->pid == 0)
+		ev->pid = out.pid;
+	for (unsigned i = 0; t->m.on_event && i < vmsys_nevents(t->ss.sys); i++)
+		t->m.on_event(t->m.ctx, vmsys_event(t->ss.sys, i));
+	return 1;
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+long vmsim_vmas(struct vmsim *m, int pid, struct vmsim_vma *out, size_t max)
+{
+	struct task *t = vmsys_task(m->sys, pid, false);
+	if (!t)
+		return -1;
+	long n = 0;
+	struct vm_vma_info vi;
+	for (const struct vma *v = vmsys_vma_next(m->sys, t, NULL, &vi); v;
+	     v = vmsys_vma_next(m->sys, t, v, &vi), n++) {
+		if ((size_t)n >= max)
+			continue;
+		struct vmsim_vma *o = &out[n];
+		memset(o, 0, sizeof(*o));
+		o->start = vi.start;
+		o->end = vi.end;
+		o->pgoff = vi.pgoff;
+		o->flags = vmsys_vmflags_kernel(m->sys, vi.flags);
+		vmsys_vmflags_text(m->sys, vi.flags, o->vmflags, sizeof(o->vmflags));
+		size_t l = strlen(o->vmflags);
+		if (l && o->vmflags[l - 1] == ' ')
+			o->vmflags[l - 1] = 0;
+		snprintf(o->path, sizeof(o->path), "%s", vi.path ? vi.path : "");
+		o->rss = vi.rss;
+		o->locked = vi.locked;
+	}
+	return n;
+}
+
+int vmsim_page(struct vmsim *m, int pid, uint64_t addr, struct vmsim_page *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct task *t = vmsys_task(m->sys, pid, false);
+	if (!t)
+		return -1;
+	vm_drain_all(m->sys);
+	struct vm_page_info pi;
+	if (!vmsys_page(m->sys, t, addr, &pi))
+		return 0;
+	out->present = pi.present;
+	out->swapped = pi.swapped;
+	out->anon = pi.anon;
+	out->zero = pi.zero;
+	out->dirty = pi.dirty;
+	out->lru = pi.lru;
+	out->active = pi.active;
+	out->unevictable = pi.unevictable;
+	out->mlocked = pi.mlocked;
+	out->pfn = pi.pfn;
+	out->mapcount = pi.mapcount;
+	return 0;
+}
+
+const char *vmsim_counter_name(size_t i)
+{
+	return i < NR_VMSTAT_ITEMS ? vmstat_name((enum vmstat_item)i) : NULL;
+}
+
+/* ---- diff --------------------------------------------------------------- */
+
+int vmsim_diff(const char *path, const char *kernel_a, const char *kernel_b, bool all,
+	       void (*fn)(void *ctx, const struct vmsim_difference *d), void *ctx, char *err,
+	       size_t errlen)
+{
+	struct diff_opts o = { 0 };
+	o.kernel_a = kernel_a;
+	o.kernel_b = kernel_b;
+	o.all = all;
+	struct diff_result r;
+	int rc = diff_trace(path, &o, &r);
+	if (rc == 2) {
+		snprintf(err, errlen, "%s", r.err);
+		diff_result_free(&r);
+		return -1;
+	}
+	for (size_t e = 0; fn && e < r.nevs; e++)
+		for (size_t i = r.evs[e].first; i < r.evs[e].first + r.evs[e].n; i++) {
+			const struct diff_item *it = &r.items[i];
+			struct vmsim_difference d = { it->line, r.evs[e].text, it->what, it->pid, it->a, it->b };
+			fn(ctx, &d);
+		}
+	diff_result_free(&r);
+	return rc;
 }

@@ -20,7 +20,8 @@
  *
  * Owns: the address space a process had before its first traced call
  *   (inherit lines, --maps, plain logs).
- * May call: replay (struct inherit_state), trace, vmsys.
+ * May call: replay (struct inherit_state), semantics (the VmFlags mnemonics any kernel
+ * knows), trace, vmsys.
  */
 #ifndef VMSIM_INHERIT_H
 #define VMSIM_INHERIT_H
