@@ -241,13 +241,18 @@ install: $(VMSIM) $(MANPAGES) lib
 	ln -sf libvmsim.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libvmsim.so
 	install -m 0644 $(BUILD)/vmsim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/vmsim/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0644 tools/completion/vmsim.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmsim
+	install -m 0644 tools/completion/_vmsim $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_vmsim
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vmsim $(DESTDIR)$(PREFIX)/share/man/man5/vmsim-trace.5 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/vmsim.1 $(DESTDIR)$(PREFIX)/share/man/man3/vmsim.3 \
 		$(DESTDIR)$(PREFIX)/include/vmsim.h \
 		$(DESTDIR)$(LIBDIR)/libvmsim.a $(DESTDIR)$(LIBDIR)/libvmsim.so* \
-		$(DESTDIR)$(LIBDIR)/pkgconfig/vmsim.pc
+		$(DESTDIR)$(LIBDIR)/pkgconfig/vmsim.pc \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmsim \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_vmsim
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/vmsim
 
 clean:

@@ -6,13 +6,15 @@
 # clang (libFuzzer: tests/live/fuzz_smoke.sh), GNU parallel
 # (tests/live/sharded_check.sh), man-db and groff (tests/docs/man_lint.sh),
 # tmux (tests/live/step_tmux.sh), headless Chromium (tests/live/report_browser.sh),
-# QEMU and busybox-static (tests/live/kernel_smoke.sh, make check-kernels).
+# QEMU and busybox-static (tests/live/kernel_smoke.sh, make check-kernels),
+# zsh (tests/docs/completion.sh parses the zsh completion).
 optional=""
 command -v clang >/dev/null 2>&1 || optional="$optional clang"
 command -v parallel >/dev/null 2>&1 || optional="$optional parallel"
 command -v man >/dev/null 2>&1 || optional="$optional man-db"
 command -v groff >/dev/null 2>&1 || optional="$optional groff"
 command -v tmux >/dev/null 2>&1 || optional="$optional tmux"
+command -v zsh >/dev/null 2>&1 || optional="$optional zsh"
 command -v chromium >/dev/null 2>&1 || optional="$optional chromium"
 command -v qemu-system-x86_64 >/dev/null 2>&1 || optional="$optional qemu-system-x86"
 { [ -x /bin/busybox ] && file -L /bin/busybox 2>/dev/null | grep -q 'statically linked'; } ||

@@ -2,9 +2,16 @@
 #include "cli.h"
 
 #include "alloc.h"
+#include "flagtab.h"
+#include "replay.h"
+#include "semantics.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
 	"usage: vmsim COMMAND [OPTION]... [ARG]...\n"
@@ -35,6 +42,59 @@ static const char usage[] =
 	"Exit: 0 ok, 1 divergence, 2 bad input, 3 out of memory (of this machine, not the model's).\n"
 	"`vmsim help COMMAND` or `vmsim COMMAND --help` describes one command.\n";
 
+int cli_output_begin(const char *cmd, const char *path, char *const *inputs, int ninputs,
+		     struct cli_output *o)
+{
+	o->saved = -1;
+	o->path = path;
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	/* opened without O_TRUNC: an input named again is refused before
+	 * anything of it is lost */
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	struct stat out, in;
+	if (fd < 0 || fstat(fd, &out)) {
+		fprintf(stderr, "vmsim %s: %s: %s\n", cmd, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 2;
+	}
+	for (int i = 0; i < ninputs; i++)
+		if (S_ISREG(out.st_mode) && !stat(inputs[i], &in) && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino) {
+			fprintf(stderr, "vmsim %s: -o %s is the input %s\n", cmd, path, inputs[i]);
+			close(fd);
+			return 2;
+		}
+	if ((S_ISREG(out.st_mode) && ftruncate(fd, 0)) || fflush(stdout) ||
+	    (o->saved = dup(STDOUT_FILENO)) < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "vmsim %s: %s: %s\n", cmd, path, strerror(errno));
+		if (o->saved >= 0)
+			close(o->saved);
+		o->saved = -1;
+		close(fd);
+		return 2;
+	}
+	close(fd);
+	return 0;
+}
+
+int cli_output_end(const char *cmd, struct cli_output *o, int rc)
+{
+	int err = fflush(stdout) || ferror(stdout) ? (errno ? errno : EIO) : 0;
+	if (o->saved >= 0) {
+		dup2(o->saved, STDOUT_FILENO);
+		close(o->saved);
+		o->saved = -1;
+	}
+	clearerr(stdout);
+	if (!err)
+		return rc;
+	fprintf(stderr, "vmsim %s: writing %s: %s\n", cmd,
+		o->path && strcmp(o->path, "-") ? o->path : "the standard output", strerror(err));
+	return rc > 2 ? rc : 2;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -46,12 +106,48 @@ static const struct {
 	{ "convert", cmd_convert },
 };
 
+/* the edit distance of a and b, for "did you mean" (short names only) */
+static unsigned distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 31 || lb > 31)
+		return 99;
+	unsigned d[32][32];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+			d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+			/* two letters swapped count one */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < d[i][j])
+				d[i][j] = d[i - 2][j - 2] + 1;
+		}
+	return d[la][lb];
+}
+
 static int run(const char *name, int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	size_t ncmd = sizeof(commands) / sizeof(commands[0]), best = ncmd;
+	unsigned bestd = 3; /* at most two edits away */
+	for (size_t i = 0; i < ncmd; i++) {
 		if (!strcmp(name, commands[i].name))
 			return commands[i].fn(argc, argv);
-	fprintf(stderr, "vmsim: unknown command '%s'\n\n%s", name, usage);
+		unsigned d = distance(name, commands[i].name);
+		if (d < bestd) {
+			bestd = d;
+			best = i;
+		}
+	}
+	fprintf(stderr, "vmsim: unknown command '%s'", name);
+	if (best < ncmd)
+		fprintf(stderr, " (did you mean '%s'?)", commands[best].name);
+	fprintf(stderr, "\nusage: vmsim COMMAND [OPTION]... [ARG]...\n"
+			"Try 'vmsim --help' for the commands.\n");
 	return 2;
 }
 
@@ -72,6 +168,60 @@ static const char *build_note(void)
 #endif
 }
 
+static const char version_usage[] =
+	"usage: vmsim version [--format text|json]\n"
+	"\n"
+	"The version of vmsim; a sanitizer build says so.  --format json: one\n"
+	"\"version\" object with the kernel semantics and arches it models and the trace\n"
+	"format versions it reads (docs/json.md).\n";
+
+static int cmd_version(int argc, char **argv)
+{
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(version_usage, stdout);
+			return 0;
+		}
+		const char *val = !strncmp(a, "--format=", 9) ? a + 9 : !strcmp(a, "--format") ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--format") && !val)
+			return session_usage_error("version", version_usage, "--format needs a value");
+		if (!val)
+			return session_usage_error("version", version_usage, "unknown argument '%s'", a);
+		if (!strcmp(a, "--format"))
+			i++;
+		if (json_format_arg("version", "--format", val, &json))
+			return 2;
+	}
+	if (!json) {
+		printf("vmsim %s%s\n", VMSIM_VERSION, build_note());
+		return 0;
+	}
+	json_begin(stdout, "version");
+	json_kv_str(stdout, "version", VMSIM_VERSION);
+	json_key(stdout, "sanitize");
+	fputs(*build_note() ? "\"address\"" : "null", stdout);
+	json_key(stdout, "kernels");
+	fputc('[', stdout);
+	for (size_t k = 0; semantics_all[k]; k++) {
+		fputs(k ? ", " : "", stdout);
+		json_str(stdout, semantics_all[k]->name);
+	}
+	fputc(']', stdout);
+	json_key(stdout, "arches");
+	fputc('[', stdout);
+	for (size_t k = 0; flagtab_arch_names[k]; k++) {
+		fputs(k ? ", " : "", stdout);
+		json_str(stdout, flagtab_arch_names[k]);
+	}
+	fputc(']', stdout);
+	json_key(stdout, "trace_format");
+	fputs("[1]", stdout); /* the `# vmsim-trace:` versions it reads */
+	json_end(stdout);
+	return fflush(stdout) || ferror(stdout) ? 2 : 0;
+}
+
 int vmsim_main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -88,10 +238,8 @@ int vmsim_main(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
-		printf("vmsim %s%s\n", VMSIM_VERSION, build_note());
-		return 0;
-	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version"))
+		return cmd_version(argc - 1, argv + 1);
 	vm_host_oom = false;
 	int rc = run(cmd, argc - 1, argv + 1);
 	if (vm_host_oom) {

@@ -17,6 +17,22 @@
  * main() runs it; may be called again (the fuzz target does). */
 int vmsim_main(int argc, char **argv);
 
+/*
+ * -o FILE of a command whose output can be large: standard output is FILE
+ * from cli_output_begin() to cli_output_end() (NULL or "-": it stays).
+ * FILE must not be one of the ninputs paths of inputs (it would be cut
+ * before it is read).  0, or 2 after a message.
+ */
+struct cli_output {
+	int saved;             /* the standard output put aside, or -1 */
+	const char *path;
+};
+int cli_output_begin(const char *cmd, const char *path, char *const *inputs, int ninputs,
+		     struct cli_output *o);
+/* Flush what was written; a write error (a full disk) is said on stderr.
+ * Returns rc, or 2 when the output is incomplete and rc said less. */
+int cli_output_end(const char *cmd, struct cli_output *o, int rc);
+
 int cmd_replay(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

@@ -43,7 +43,7 @@
 static const char check_usage[] =
 	"usage: vmsim check --kernel NAME [--arch NAME] [--seed N] [--steps N] [--runs N]\n"
 	"                   [--time SEC] [--jobs N] [--out DIR] [--invariant NAME]... [--stats]\n"
-	"                   [--shard FILE] [--format text|json] [-q]\n"
+	"                   [--shard FILE] [--format text|json] [-o FILE] [-q]\n"
 	"\n"
 	"Generates random call sequences (run i uses seed SEED+i), runs them on the model\n"
 	"under the kernel's semantics, checks the promise invariants after every step and\n"
@@ -63,6 +63,7 @@ static const char check_usage[] =
 	"                    mlocked-pages lru-consistent vma-tree locked-madvise\n"
 	"  --stats           steps per second on stderr\n"
 	"  --format json     JSON Lines: an object per invariant, then a summary (docs/json.md)\n"
+	"  -o, --output FILE the report into FILE (default: standard output)\n"
 	"  -q, --quiet       no progress line on a terminal\n"
 	"  --shard FILE      write the result to FILE (a shard of a campaign split by seed\n"
 	"                    range) instead of reporting; `vmsim check-merge FILE...`\n"
@@ -103,6 +104,7 @@ struct opts {
 	bool stats;
 	bool quiet;            /* -q: no progress line */
 	bool json;             /* --format json (docs/json.md) */
+	const char *output;    /* -o FILE: the report there */
 	double t0;
 };
 
@@ -389,6 +391,17 @@ static unsigned report(const struct opts *o_, struct inv_best *tot, uint64_t run
 	return nviol;
 }
 
+/* report() into o->output (-o) or standard output */
+static unsigned report_to(const struct opts *o, const char *cmd, char *const *inputs, int ninputs,
+			  struct inv_best *tot, uint64_t runs, uint64_t steps)
+{
+	struct cli_output out;
+	if (cli_output_begin(cmd, o->output, inputs, ninputs, &out))
+		return UINT_MAX;
+	unsigned n = report(o, tot, runs, steps);
+	return cli_output_end(cmd, &out, 0) ? UINT_MAX : n;
+}
+
 #define SHARD_MAGIC "vmsim-check-shard 1"
 
 /* A shard: the campaign's parameters and its per-invariant result, as text
@@ -504,44 +517,49 @@ static int cmp_shard_seed(const void *a, const void *b)
 	return x->seed < y->seed ? -1 : x->seed > y->seed;
 }
 
+static const char check_merge_usage[] =
+	"usage: vmsim check-merge [--out DIR] [-o FILE] [--format text|json] SHARD...\n\n"
+	"Merges the shards `vmsim check --shard FILE` wrote for consecutive seed\n"
+	"ranges of one campaign and reports as one run over the whole range would:\n"
+	"the same text (or JSON), the same reproducers in DIR (default check-out).\n"
+	"\n"
+	"  --out DIR             where the reproducers go (default check-out)\n"
+	"  -o, --output FILE     the report into FILE (default: standard output)\n"
+	"  --format text|json    the report's form (docs/json.md)\n"
+	"Exit: 0 every invariant held, 1 a violation, 2 bad input.\n";
+
 int cmd_check_merge(int argc, char **argv)
 {
 	struct opts o;
 	memset(&o, 0, sizeof(o));
 	o.out = "check-out";
 	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
+		{ "out", required_argument, NULL, 'O' }, { "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
 	};
 	optind = 0;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (c == 'o') {
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		if (c == 'O') {
 			o.out = optarg;
+		} else if (c == 'o') {
+			o.output = optarg;
 		} else if (c == 'f') {
 			if (json_format_arg("check-merge", "--format", optarg, &o.json))
 				return 2;
 		} else if (c == 'h') {
-			printf("usage: vmsim check-merge [--out DIR] [--format text|json] SHARD...\n\n"
-			       "Merges the shards `vmsim check --shard FILE` wrote for consecutive seed\n"
-			       "ranges of one campaign and reports as one run over the whole range would:\n"
-			       "the same text (or JSON), the same reproducers in DIR (default check-out).\n"
-			       "Exit: 0 every invariant held, 1 a violation, 2 bad input.\n");
+			fputs(check_merge_usage, stdout);
 			return 0;
-		} else if (c == ':') {
-			fprintf(stderr, "vmsim check-merge: %s needs a value\n", argv[optind - 1]);
-			return 2;
 		} else {
-			fprintf(stderr, "vmsim check-merge: unknown option '%s'\n", argv[optind - 1]);
-			return 2;
+			return session_opt_error("check-merge", c, argv, check_merge_usage);
 		}
 	}
 	int first = optind;
 	size_t n = (size_t)(argc - first);
 	if (!n) {
-		fprintf(stderr, "vmsim check-merge: no shard given\n");
-		return 2;
+		return session_usage_error("check-merge", check_merge_usage, "no shard given");
 	}
 	struct shard *sh = vm_calloc(n, sizeof(*sh));
 	if (!sh)
@@ -591,7 +609,7 @@ int cmd_check_merge(int argc, char **argv)
 			o.out);
 		goto out;
 	}
-	unsigned nviol = report(&o, tot, runs, steps);
+	unsigned nviol = report_to(&o, "check-merge", argv + first, (int)n, tot, runs, steps);
 	rc = nviol == UINT_MAX ? 2 : nviol ? 1 : 0;
 out:
 	free(sh);
@@ -621,12 +639,13 @@ int cmd_check(int argc, char **argv)
 		{ "invariant", required_argument, NULL, O_INV }, { "stats", no_argument, NULL, O_STATS },
 		{ "shard", required_argument, NULL, O_SHARD },   { "format", required_argument, NULL, O_FORMAT },
 		{ "quiet", no_argument, NULL, 'q' },             { "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qho:", longopts, NULL)) != -1) {
 		const char *val = optarg;
 		uint64_t v = 0;
 		bool num = val && parse_u64(val, &v);
@@ -634,6 +653,9 @@ int cmd_check(int argc, char **argv)
 		case 'h':
 			fputs(check_usage, stdout);
 			return 0;
+		case 'o':
+			o.output = val;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -659,7 +681,7 @@ int cmd_check(int argc, char **argv)
 		case O_INV: {
 			int id = inv_find(val);
 			if (id < 0) {
-				fprintf(stderr, "vmsim check: unknown invariant '%s'\n%s", val, check_usage);
+				session_usage_error("check", check_usage, "unknown invariant '%s'", val);
 				return 2;
 			}
 			mask |= 1u << id;
@@ -702,19 +724,19 @@ int cmd_check(int argc, char **argv)
 			}
 			break;
 		case ':':
-			fprintf(stderr, "vmsim check: %s needs a value\n", argv[optind - 1]);
+			session_opt_error("check", c, argv, check_usage);
 			return 2;
 		default:
-			fprintf(stderr, "vmsim check: unknown option '%s'\n%s", argv[optind - 1], check_usage);
+			session_usage_error("check", check_usage, "unknown option '%s'", argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "vmsim check: unexpected argument '%s'\n%s", argv[optind], check_usage);
+		session_usage_error("check", check_usage, "unexpected argument '%s'", argv[optind]);
 		return 2;
 	}
 	if (!kernel) {
-		fprintf(stderr, "vmsim check: --kernel is required\n%s", check_usage);
+		session_usage_error("check", check_usage, "--kernel is required");
 		return 2;
 	}
 	o.plan.sem = semantics_find_checked(kernel);
@@ -835,7 +857,7 @@ int cmd_check(int argc, char **argv)
 	if (o.shard)
 		nviol = write_shard(&o, tot, runs, steps);
 	else
-		nviol = report(&o, tot, runs, steps);
+		nviol = report_to(&o, "check", NULL, 0, tot, runs, steps);
 	if (nviol == UINT_MAX)
 		return 2;
 	if (o.stats)

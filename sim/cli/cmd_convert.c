@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+#include "replay.h"
 #include "trace.h"
 
 static const char convert_usage[] =
@@ -25,13 +27,17 @@ static const char convert_usage[] =
 	"\n"
 	"  --to FORM   the form to write (default: the other one); converting to the\n"
 	"              form IN already has copies it\n"
+	"  --format json  when OUT is a file: one \"convert\" object on standard output\n"
+	"              saying what was written (docs/json.md)\n"
 	"Exit: 0 written, 2 bad input (unreadable, truncated or corrupt) or output.\n";
 
 int cmd_convert(int argc, char **argv)
 {
 	const char *to = NULL;
+	bool json = false;
 	static const struct option longopts[] = {
 		{ "to", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -50,23 +56,37 @@ int cmd_convert(int argc, char **argv)
 			}
 			to = optarg;
 			break;
+		case 'F':
+			if (json_format_arg("convert", "--format", optarg, &json))
+				return 2;
+			break;
 		case ':':
-			fprintf(stderr, "vmsim convert: %s needs a value\n%s", argv[optind - 1], convert_usage);
+			session_usage_error("convert", convert_usage, "%s needs a value", argv[optind - 1]);
 			return 2;
 		default:
-			fprintf(stderr, "vmsim convert: unknown option '%s'\n%s", argv[optind - 1],
-				convert_usage);
+			session_usage_error("convert", convert_usage, "unknown option '%s'", argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "vmsim convert: needs IN and OUT\n%s", convert_usage);
+		session_usage_error("convert", convert_usage, "needs IN and OUT");
 		return 2;
 	}
 	const char *inname = argv[optind], *outname = argv[optind + 1];
+	if (json && !strcmp(outname, "-"))
+		return session_usage_error("convert", convert_usage,
+					   "--format json writes to standard output: OUT must be a file");
 	FILE *in = strcmp(inname, "-") ? fopen(inname, "rb") : stdin;
 	if (!in) {
 		fprintf(stderr, "vmsim convert: %s: %s\n", inname, strerror(errno));
+		return 2;
+	}
+	struct stat sin, sout;
+	if (strcmp(outname, "-") && !fstat(fileno(in), &sin) && !stat(outname, &sout) &&
+	    sin.st_dev == sout.st_dev && sin.st_ino == sout.st_ino && S_ISREG(sin.st_mode)) {
+		fprintf(stderr, "vmsim convert: OUT %s is IN %s\n", outname, inname);
+		if (in != stdin)
+			fclose(in);
 		return 2;
 	}
 	unsigned char head[TRACE_HEAD_BYTES];
@@ -101,13 +121,32 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		rc = 2;
 	}
+	off_t inbytes = ftello(in);
 	if (in != stdin)
 		fclose(in);
+	fflush(out);
+	off_t outbytes = ftello(out);
 	bool bad = ferror(out) != 0;
 	bad |= out != stdout ? fclose(out) != 0 : fflush(out) != 0;
 	if (bad && !rc) {
 		fprintf(stderr, "vmsim convert: %s: write failed\n", outname);
 		rc = 2;
+	}
+	if (json && !rc) {
+		json_begin(stdout, "convert");
+		json_kv_str(stdout, "in", inname);
+		json_kv_str(stdout, "out", outname);
+		json_kv_str(stdout, "from", is_bin ? "binary" : "text");
+		json_kv_str(stdout, "to", want_bin ? "binary" : "text");
+		json_key(stdout, "bytes_in");
+		if (inbytes >= 0)
+			fprintf(stdout, "%lld", (long long)inbytes);
+		else
+			fputs("null", stdout); /* a pipe */
+		json_kv_u64(stdout, "bytes_out", outbytes > 0 ? (uint64_t)outbytes : 0);
+		json_end(stdout);
+		if (fflush(stdout) || ferror(stdout))
+			rc = 2;
 	}
 	return rc;
 }

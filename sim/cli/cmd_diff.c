@@ -28,6 +28,7 @@ static const char diff_usage[] =
 	"  --kernel NAME          4.0 lof-v1 4.4 6.1 6.18 (given twice: A, then B)\n"
 	SESSION_OPTS_HELP
 	"  --all           report every differing event, not only the first\n"
+	"  -o, --output FILE  the report into FILE (default: standard output)\n"
 	"  --format json   JSON Lines: a difference object per event, a summary per\n"
 	"                  trace (docs/json.md)\n"
 	"Exit: 0 the kernels agree, 1 they differ, 2 bad input.\n";
@@ -88,16 +89,21 @@ int cmd_diff(int argc, char **argv)
 		SESSION_LONGOPTS,
 		{ "all", no_argument, NULL, 'A' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false;
+	const char *outpath = NULL;
 	const char *kernels[2] = { NULL, NULL };
 	optind = 0;
 	int c;
-	while ((c = session_getopt(&mo, argc, argv, ":h", longopts, "diff", diff_usage,
+	while ((c = session_getopt(&mo, argc, argv, ":ho:", longopts, "diff", diff_usage,
 				    kernels)) >= 0) {
 		switch (c) {
+		case 'o':
+			outpath = optarg;
+			break;
 		case 'A':
 			o.all = true;
 			break;
@@ -114,13 +120,16 @@ int cmd_diff(int argc, char **argv)
 	o.kernel_b = kernels[1];
 	int first = optind;
 	if (!o.kernel_a || !o.kernel_b) {
-		fprintf(stderr, "vmsim diff: two --kernel options are needed\n%s", diff_usage);
+		session_usage_error("diff", diff_usage, "two --kernel options are needed");
 		return 2;
 	}
 	if (first >= argc) {
-		fprintf(stderr, "vmsim diff: no trace given\n%s", diff_usage);
+		session_usage_error("diff", diff_usage, "no trace given");
 		return 2;
 	}
+	struct cli_output out;
+	if (cli_output_begin("diff", outpath, argv + first, argc - first, &out))
+		return 2;
 	int rc = 0;
 	for (int i = first; i < argc; i++) {
 		struct diff_result r;
@@ -142,5 +151,5 @@ int cmd_diff(int argc, char **argv)
 		if (t > rc)
 			rc = t;
 	}
-	return rc;
+	return cli_output_end("diff", &out, rc);
 }

@@ -34,6 +34,7 @@ static const char explain_usage[] =
 	"                  where the two take different steps or reach different results\n"
 	"  --all           also the events that change nothing (touches of present pages)\n"
 	"  --format json   JSON Lines, one object per event (docs/json.md)\n"
+	"  -o, --output FILE  the explanation into FILE (default: standard output)\n"
 	"Exit: 0 ok, 2 bad input.\n";
 
 static int parse_line_arg(const char *opt, const char *s, unsigned long *v)
@@ -137,14 +138,19 @@ int cmd_explain(int argc, char **argv)
 		{ "diff", required_argument, NULL, 'd' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
 	int c;
-	while ((c = session_getopt(&o, argc, argv, ":h", longopts, "explain", explain_usage,
+	const char *outpath = NULL;
+	while ((c = session_getopt(&o, argc, argv, ":ho:", longopts, "explain", explain_usage,
 				    NULL)) >= 0) {
 		switch (c) {
+		case 'o':
+			outpath = optarg;
+			break;
 		case 'f':
 			if (parse_line_arg("--from", optarg, &from))
 				return 2;
@@ -169,8 +175,7 @@ int cmd_explain(int argc, char **argv)
 	if (c != -1)
 		return session_getopt_exit(c);
 	if (optind + 1 != argc) {
-		fprintf(stderr, "vmsim explain: %s\n%s",
-			optind >= argc ? "no trace given" : "one trace at a time", explain_usage);
+		session_usage_error("explain", explain_usage, "%s", optind >= argc ? "no trace given" : "one trace at a time");
 		return 2;
 	}
 	const char *path = argv[optind];
@@ -187,6 +192,13 @@ int cmd_explain(int argc, char **argv)
 	if (diff && explain_run_open(&b, path, &ob)) {
 		explain_run_close(&a);
 		explain_run_close(&b);
+		return 2;
+	}
+	struct cli_output out;
+	if (cli_output_begin("explain", outpath, argv + optind, 1, &out)) {
+		explain_run_close(&a);
+		if (diff)
+			explain_run_close(&b);
 		return 2;
 	}
 	struct event *ev;
@@ -227,6 +239,7 @@ int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "%s\n", trace_error(a.ss.reader));
 		rc = 2;
 	}
+	rc = cli_output_end("explain", &out, rc);
 	explain_run_close(&a);
 	if (diff)
 		explain_run_close(&b);

@@ -188,10 +188,10 @@ int cmd_flags(int argc, char **argv)
 				return 2;
 			break;
 		case ':':
-			fprintf(stderr, "vmsim flags: %s needs a value\n", argv[optind - 1]);
+			session_opt_error("flags", c, argv, flags_usage);
 			return 2;
 		default:
-			fprintf(stderr, "vmsim flags: unknown option '%s'\n\n%s", argv[optind - 1], flags_usage);
+			session_usage_error("flags", flags_usage, "unknown option '%s'", argv[optind - 1]);
 			return 2;
 		}
 	}
@@ -201,21 +201,19 @@ int cmd_flags(int argc, char **argv)
 		} else if (npos < 2) {
 			pos[npos++] = argv[i];
 		} else {
-			fprintf(stderr, "vmsim flags: unexpected argument '%s'\n\n%s", argv[i], flags_usage);
+			session_usage_error("flags", flags_usage, "unexpected argument '%s'", argv[i]);
 			return 2;
 		}
 	}
 	if (!op || (strcmp(op, "decode") && strcmp(op, "encode") &&
 		    strcmp(op, "list"))) {
-		fprintf(stderr, "vmsim flags: need decode, encode or list\n\n%s",
-			flags_usage);
+		session_usage_error("flags", flags_usage, "need decode, encode or list");
 		return 2;
 	}
 	int is_list = !strcmp(op, "list");
 	if (!arch || !kernel || !pos[0] || (!is_list && !pos[1]) ||
 	    (is_list && pos[1])) {
-		fprintf(stderr, "vmsim flags %s: missing or extra arguments\n\n%s",
-			op, flags_usage);
+		session_usage_error("flags", flags_usage, "%s: missing or extra arguments", op);
 		return 2;
 	}
 	if (!flagtab_arch_family(arch)) {

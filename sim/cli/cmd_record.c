@@ -25,6 +25,7 @@
  */
 #include "alloc.h"
 #include "cli.h"
+#include "replay.h"
 #include "record.h"
 #include "trace.h"
 
@@ -42,7 +43,8 @@
 #include <unistd.h>
 
 static const char record_usage[] =
-	"usage: vmsim record [-o FILE] [--expect none|lock|all] [--faults] [--] PROGRAM [ARG]...\n"
+	"usage: vmsim record [-o FILE] [--expect none|lock|all] [--faults] [--format text|json]\n"
+	"                    [--] PROGRAM [ARG]...\n"
 	"\n"
 	"Runs PROGRAM under ptrace and writes a trace of it: every syscall the model\n"
 	"follows (memory, processes, files, limits) with its result, the address space\n"
@@ -52,6 +54,8 @@ static const char record_usage[] =
 	"max_map_count, read_ahead_kb, whether the zero page is mapped).\n"
 	"\n"
 	"  -o FILE          write the trace to FILE (default: standard output)\n"
+	"  --format json    with -o FILE: a \"record\" object on standard output at the\n"
+	"                   end, saying what was recorded (docs/json.md)\n"
 	"  --expect MODE    the kernel's answers from /proc: none; lock (default) after\n"
 	"                   every call that locks or unlocks memory: VmLck, the smaps\n"
 	"                   of the VMAs it touched, and (as root) the pages through\n"
@@ -101,6 +105,7 @@ struct recorder {
 	struct rec_faults *rf;
 	struct tracee *t;
 	size_t nt, capt;
+	size_t seen;           /* tasks traced in all (threads and processes) */
 	bool regs;             /* no PTRACE_GET_SYSCALL_INFO (before 5.3): GETREGS */
 };
 
@@ -116,6 +121,7 @@ static struct tracee *tracee(struct recorder *r, pid_t tid, bool create)
 		return NULL;
 	r->t = n;
 	struct tracee *t = &r->t[r->nt++];
+	r->seen++;
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->call.nr = -1;
@@ -462,11 +468,12 @@ int cmd_record(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.expect = EXP_LOCK;
 	const char *outpath = NULL;
-	bool faults = false;
+	bool faults = false, json = false;
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "faults", no_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -478,6 +485,10 @@ int cmd_record(int argc, char **argv)
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'f': faults = true; break;
+		case 'F':
+			if (json_format_arg("record", "--format", optarg, &json))
+				return 2;
+			break;
 		case 'e':
 			if (!strcmp(optarg, "none"))
 				r.expect = EXP_NONE;
@@ -493,23 +504,27 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':':
-			fprintf(stderr, "vmsim record: %s needs a value\n", argv[optind - 1]);
+			session_opt_error("record", c, argv, record_usage);
 			return 2;
 		default:
-			fprintf(stderr, "vmsim record: unknown option '%s'\n%s", argv[optind - 1],
-				record_usage);
+			session_usage_error("record", record_usage, "unknown option '%s'", argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "vmsim record: no program given\n%s", record_usage);
+		session_usage_error("record", record_usage, "no program given");
 		return 2;
 	}
+	if (json && (!outpath || !strcmp(outpath, "-")))
+		return session_usage_error("record", record_usage,
+					   "--format json needs -o FILE: the trace would share standard output");
 	if (!rec_sys_supported()) {
 		fprintf(stderr, "vmsim record: recording needs x86_64 (this build decodes only its "
 				"syscalls); replay strace -f -o logs instead\n");
 		return 2;
 	}
+	if (outpath && !strcmp(outpath, "-"))
+		outpath = NULL;
 	r.out = outpath ? fopen(outpath, "we") : stdout;
 	if (!r.out) {
 		fprintf(stderr, "vmsim record: %s: %s\n", outpath, strerror(errno));
@@ -652,10 +667,13 @@ int cmd_record(int argc, char **argv)
 	flush_faults(&r);
 	for (size_t i = 0; i < r.nt; i++)
 		announce(&r, r.t[i].tid); /* parents that never returned from fork */
-	if (rec_faults_lost(r.rf))
-		fprintf(r.out, "# note: %lu page-fault samples were lost (ring buffer full)\n",
-			rec_faults_lost(r.rf));
+	unsigned long lost = rec_faults_lost(r.rf);
+	if (lost)
+		fprintf(r.out, "# note: %lu page-fault samples were lost (ring buffer full)\n", lost);
 	rec_faults_close(r.rf);
+	fflush(r.out);
+	off_t bytes = ftello(r.out);
+	size_t tasks = r.seen;
 	free(r.t);
 	for (size_t i = 0; i < r.nfiles; i++)
 		free(r.files[i].path);
@@ -669,6 +687,26 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "vmsim record: writing the trace to %s: %s%s\n", outpath ? outpath : "standard output",
 			strerror(werr ? werr : EPIPE), write_failed ? " (the program was stopped)" : "");
 		return 2;
+	}
+	if (json) {
+		json_begin(stdout, "record");
+		json_kv_str(stdout, "out", outpath);
+		json_key(stdout, "program");
+		fputc('[', stdout);
+		for (int i = optind; i < argc; i++) {
+			fputs(i > optind ? ", " : "", stdout);
+			json_str(stdout, argv[i]);
+		}
+		fputc(']', stdout);
+		json_kv_i64(stdout, "exit_status", status);
+		json_kv_u64(stdout, "tasks", tasks);
+		json_kv_str(stdout, "kernel", r.kernel);
+		json_kv_str(stdout, "expect", r.expect == EXP_NONE ? "none" : r.expect == EXP_LOCK ? "lock" : "all");
+		json_kv_bool(stdout, "faults", faults);
+		json_kv_u64(stdout, "fault_samples_lost", lost);
+		json_kv_u64(stdout, "bytes", bytes > 0 ? (uint64_t)bytes : 0);
+		json_end(stdout);
+		fflush(stdout);
 	}
 	return status;
 }

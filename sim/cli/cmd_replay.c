@@ -44,6 +44,7 @@ static const char replay_usage[] =
 	"                       touched.  1: the full walk every time\n"	"  --invariant NAME     also check this promise invariant of vmsim check (repeatable;\n"
 	"                       `all` for every one; see docs/invariants.md)\n"
 	"  -q                   only the summary lines;  -v  also every event\n"
+	"  -o, --output FILE    the report into FILE (default: standard output)\n"
 	"  --format json        one JSON object a line: notes, divergences, violated\n"
 	"                       invariants, a summary per trace (docs/json.md)\n"
 	"  --stats[=json]       per process and in total: faults, SIGSEGVs, calls by name,\n"
@@ -457,14 +458,17 @@ int cmd_replay(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "stats", optional_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
 	int c;
-	while ((c = session_getopt(&o, argc, argv, ":qvh", longopts, "replay", replay_usage,
+	const char *outpath = NULL;
+	while ((c = session_getopt(&o, argc, argv, ":qvho:", longopts, "replay", replay_usage,
 				    NULL)) >= 0) {
 		switch (c) {
+		case 'o': outpath = optarg; break;
 		case 's': stop_first = true; break;
 		case 'c': invariants = true; break;
 		case 'E': {
@@ -511,9 +515,12 @@ int cmd_replay(int argc, char **argv)
 	if (c != -1)
 		return session_getopt_exit(c);
 	if (optind >= argc) {
-		fprintf(stderr, "vmsim replay: no trace given\n%s", replay_usage);
+		session_usage_error("replay", replay_usage, "no trace given");
 		return 2;
 	}
+	struct cli_output out;
+	if (cli_output_begin("replay", outpath, argv + optind, argc - optind, &out))
+		return 2;
 	struct replay_stats tot = { 0, 0, 0, 0 };
 	int rc = 0;
 	unsigned ntraces = 0;
@@ -537,5 +544,5 @@ int cmd_replay(int argc, char **argv)
 	else if (ntraces > 1)
 		printf("total: %u traces, %lu events, %lu checks, %lu divergences\n", ntraces, tot.events,
 		       tot.checks, tot.divergences);
-	return rc;
+	return cli_output_end("replay", &out, rc);
 }

@@ -32,6 +32,10 @@ static const char report_usage[] =
 	"The same trace and options give the same bytes.\n"
 	"\n"
 	"  -o, --output FILE   where to write (- for standard output)\n"
+	"  --format json       the same rows as JSON Lines instead of the page: a\n"
+	"                      \"report\" object, then a \"row\" per row with each kernel's\n"
+	"                      result, locked_vm, lists, VMAs and explanation\n"
+	"                      (docs/json.md); to standard output unless -o\n"
 	"  --kernel NAME       once or twice: the kernels to compare\n"
 	SESSION_OPTS_HELP
 	"Exit: 0 written, 2 bad input or output.\n";
@@ -40,9 +44,11 @@ int cmd_report(int argc, char **argv)
 {
 	struct session_opts o = SESSION_OPTS_INIT;
 	const char *kernels[2] = { NULL, NULL }, *outpath = NULL;
+	bool json = false;
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -54,19 +60,24 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case 'F':
+			if (json_format_arg("report", "--format", optarg, &json))
+				return 2;
+			break;
 		}
 	}
 	if (c != -1)
 		return session_getopt_exit(c);
 	if (optind + 1 != argc) {
-		fprintf(stderr, "vmsim report: %s\n%s",
-			optind >= argc ? "no trace given" : "one trace at a time", report_usage);
+		session_usage_error("report", report_usage, "%s", optind >= argc ? "no trace given" : "one trace at a time");
 		return 2;
 	}
-	if (!outpath) {
-		fprintf(stderr, "vmsim report: -o OUT.html is needed\n%s", report_usage);
+	if (!outpath && !json) {
+		session_usage_error("report", report_usage, "-o OUT.html is needed");
 		return 2;
 	}
+	if (!outpath)
+		outpath = "-"; /* JSON Lines: standard output unless -o */
 	const char *path = argv[optind];
 	unsigned nsides = kernels[1] ? 2 : 1;
 	struct explain_run side[2] = { 0 };
@@ -145,23 +156,15 @@ int cmd_report(int argc, char **argv)
 		if (!row->event)
 			rc = 2;
 	}
-	if (!rc) {
-		FILE *f = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
-		if (!f) {
-			fprintf(stderr, "vmsim report: %s: %s\n", outpath, strerror(errno));
-			rc = 2;
-		} else {
-			report_write(f, &rep);
-			bool bad = ferror(f) != 0;
-			if (f != stdout)
-				bad |= fclose(f) != 0;
-			else
-				bad |= fflush(f) != 0;
-			if (bad) {
-				fprintf(stderr, "vmsim report: %s: write failed\n", outpath);
-				rc = 2;
-			}
-		}
+	struct cli_output out;
+	if (!rc && cli_output_begin("report", outpath, argv + optind, 1, &out)) {
+		rc = 2;
+	} else if (!rc) {
+		if (json)
+			report_write_json(stdout, &rep);
+		else
+			report_write(stdout, &rep);
+		rc = cli_output_end("report", &out, rc);
 	}
 	report_free(&rep);
 	for (unsigned k = 0; k < nsides; k++)

@@ -11,6 +11,7 @@
  * Exit: 0 at quit or the end of the commands, 2 bad usage or bad input.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -52,6 +53,10 @@ static const char step_usage[] =
 	"  --pid PID       whose address space the ruler shows (default: the event's)\n"
 	"  --width N       columns of the pictures (default 80)\n"
 	"  --no-pictures   print no ruler and lists after each step\n"
+	"  --format json   answer each command with JSON objects (a frontend's\n"
+	"                  interface): \"where\", \"step\" with the explanation, the\n"
+	"                  VMAs and the list sizes, \"explain\", \"state\", show's\n"
+	"                  objects, \"end\", \"error\", \"help\" (docs/json.md)\n"
 	"Exit: 0 ok, 2 bad input.\n";
 
 struct stepper {
@@ -72,7 +77,30 @@ struct stepper {
 	int want_pid;             /* --pid, or 0 */
 	unsigned width;
 	bool pictures;
+	bool json;                /* --format json: an object per answer (docs/json.md) */
 };
+
+/* A message of the stepper to its user: a line of text, or an "error" or
+ * "end" object */
+static void say(struct stepper *st, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(struct stepper *st, const char *kind, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!st->json) {
+		printf("%s\n", msg);
+		return;
+	}
+	json_begin(stdout, kind);
+	json_kv_str(stdout, "message", msg);
+	if (!strcmp(kind, "end"))
+		json_kv_u64(stdout, "line", st->line);
+	json_end(stdout);
+}
 
 static bool shown(const struct event *ev)
 {
@@ -182,8 +210,77 @@ static struct task *st_task(struct stepper *st)
 	return vmsys_task(st->ss.sys, pid, false);
 }
 
+/* the VMAs of the ruler's process and the list sizes, as JSON keys */
+static void json_state(struct stepper *st)
+{
+	static const char *const lists[5] = { "inactive_anon", "active_anon", "inactive_file",
+					      "active_file", "unevictable" };
+	json_key(stdout, "lru_pages");
+	fputc('{', stdout);
+	for (int l = 0; l < 5; l++)
+		printf("%s\"%s\": %" PRIu64, l ? ", " : "", lists[l], vmsys_lru_size(st->ss.sys, l));
+	fputc('}', stdout);
+	struct task *t = st_task(st);
+	json_key(stdout, "vmas_pid");
+	printf("%d", t && task_alive(t) ? task_pid(t) : 0);
+	json_key(stdout, "vmas");
+	fputc('[', stdout);
+	struct vm_vma_info vi;
+	const struct vma *v = NULL;
+	bool first = true;
+	while (t && task_alive(t) && (v = vmsys_vma_next(st->ss.sys, t, v, &vi))) {
+		char fl[256];
+		vmsys_vmflags_text(st->ss.sys, vi.flags, fl, sizeof(fl));
+		printf("%s{\"start\": %" PRIu64 ", \"end\": %" PRIu64 ", \"VmFlags\": ", first ? "" : ", ",
+		       vi.start, vi.end);
+		json_str(stdout, fl);
+		printf(", \"Rss_kB\": %" PRIu64 ", \"Locked_kB\": %" PRIu64 ", \"lock\": \"%s\"", vi.rss >> 10,
+		       vi.locked >> 10,
+		       (const char *[]){ "unlocked", "locked", "onfault" }[picture_lock_state(st->ss.sys, vi.flags)]);
+		json_key(stdout, "path");
+		if (vi.path)
+			json_str(stdout, vi.path);
+		else
+			fputs("null", stdout);
+		fputc('}', stdout);
+		first = false;
+	}
+	fputc(']', stdout);
+}
+
+/* The current event as one JSON object of kind: where it is, its result,
+ * a divergence's why, and with explain its steps, with state the VMAs and
+ * lists */
+static void json_event(struct stepper *st, const char *kind, bool explain, bool state)
+{
+	json_begin(stdout, kind);
+	json_kv_str(stdout, "file", st->path);
+	json_kv_u64(stdout, "line", st->pos ? st->line : 0);
+	json_kv_str(stdout, "kernel", st->ss.sem->name);
+	if (st->pos) {
+		json_kv_str(stdout, "event", st->text);
+		json_kv_i64(stdout, "pid", st->pid);
+		json_kv_str(stdout, "result", st->result);
+		json_kv_bool(stdout, "diverged", st->diverged);
+		if (st->diverged)
+			json_kv_str(stdout, "why", st->why);
+	}
+	json_kv_bool(stdout, "end", st->ended);
+	if (explain) {
+		json_key(stdout, "steps");
+		explain_json(stdout, &st->steps, st->ss.sem);
+	}
+	if (state)
+		json_state(st);
+	json_end(stdout);
+}
+
 static void print_where(struct stepper *st)
 {
+	if (st->json) {
+		json_event(st, "where", false, false);
+		return;
+	}
 	if (!st->pos) {
 		printf("at the start of %s (no event applied)\n", st->path);
 		return;
@@ -202,6 +299,10 @@ static void print_result(struct stepper *st)
 
 static void print_step(struct stepper *st)
 {
+	if (st->json) {
+		json_event(st, "step", true, true);
+		return;
+	}
 	print_where(st);
 	if (st->ended && !st->pos)
 		return;
@@ -303,8 +404,8 @@ static int parse_cond(struct stepper *st, const char *s, struct cond *c)
 	snprintf(c->op, sizeof(c->op), "%s", op);
 	return 0;
 bad:
-	printf("until: cannot read '%s' (divergence, end, call NAME, line N, or QUANTITY OP NUMBER; "
-	       "`help` lists the quantities)\n", s);
+	say(st, "error", "until: cannot read '%s' (divergence, end, call NAME, line N, or QUANTITY OP NUMBER; "
+	    "`help` lists the quantities)", s);
 	return -1;
 }
 
@@ -341,7 +442,7 @@ static bool cond_holds(struct stepper *st, const struct cond *c)
 	return false;
 }
 
-static int parse_count(const char *arg, unsigned long *n)
+static int parse_count(struct stepper *st, const char *arg, unsigned long *n)
 {
 	if (!*arg) {
 		*n = 1;
@@ -353,11 +454,20 @@ static int parse_count(const char *arg, unsigned long *n)
 	while (*end == ' ')
 		end++;
 	if (*end || errno || arg[0] == '-' || !v) {
-		printf("expected a count > 0, not '%s'\n", arg);
+		say(st, "error", "expected a count > 0, not '%s'", arg);
 		return -1;
 	}
 	*n = v;
 	return 0;
+}
+
+/* a view, as text or as show's JSON objects */
+static void show_view(struct stepper *st, enum view_kind view, struct view_ctx *vc)
+{
+	if (!st->json)
+		view_print(stdout, view, vc);
+	else if (view_print_json(view, vc, st->path, st->pos ? st->line : 0))
+		say(st, "error", "show: out of memory");
 }
 
 /* one command; 1 = quit, -1 = bad input of the trace (exit 2) */
@@ -384,18 +494,24 @@ static int command(struct stepper *st, const char *line)
 	if (!strcmp(cmd, "h") || !strcmp(cmd, "help") || !strcmp(cmd, "?")) {
 		const char *c = strstr(step_usage, "  next");
 		const char *e = strstr(step_usage, "\n\n  --");
-		printf("%.*s\n", (int)(e && c ? e - c : 0), c ? c : "");
+		if (st->json) {
+			json_begin(stdout, "help");
+			json_kv_strn(stdout, "text", c ? c : "", (size_t)(e && c ? e - c : 0));
+			json_end(stdout);
+		} else {
+			printf("%.*s\n", (int)(e && c ? e - c : 0), c ? c : "");
+		}
 		return 0;
 	}
 	if (!*cmd || !strcmp(cmd, "n") || !strcmp(cmd, "next")) {
-		if (parse_count(arg, &n))
+		if (parse_count(st, arg, &n))
 			return 0;
 		for (unsigned long i = 0; i < n; i++) {
 			r = st_next(st, i + 1 == n);
 			if (r < 0)
 				return -1;
 			if (!r) {
-				printf("end of trace after line %lu\n", st->line);
+				say(st, "end", "end of trace after line %lu", st->line);
 				return 0;
 			}
 		}
@@ -403,7 +519,7 @@ static int command(struct stepper *st, const char *line)
 		return 0;
 	}
 	if (!strcmp(cmd, "b") || !strcmp(cmd, "back")) {
-		if (parse_count(arg, &n))
+		if (parse_count(st, arg, &n))
 			return 0;
 		unsigned long k = n >= st->pos ? 0 : st->pos - n;
 		if (st_seek(st, k) < 0)
@@ -416,7 +532,7 @@ static int command(struct stepper *st, const char *line)
 		errno = 0;
 		unsigned long target = strtoul(arg, &end, 10);
 		if (!*arg || *end || errno || arg[0] == '-') {
-			printf("goto needs a trace line number\n");
+			say(st, "error", "goto needs a trace line number");
 			return 0;
 		}
 		/* the last shown event on or before the line: count them */
@@ -441,8 +557,8 @@ static int command(struct stepper *st, const char *line)
 			if (r < 0)
 				return -1;
 			if (!r) {
-				printf("end of trace after line %lu%s\n", st->line,
-				       c.kind == C_END ? "" : ": the condition never held");
+				say(st, "end", "end of trace after line %lu%s", st->line,
+				    c.kind == C_END ? "" : ": the condition never held");
 				if (st->pos)
 					print_step(st);
 				return 0;
@@ -456,18 +572,18 @@ static int command(struct stepper *st, const char *line)
 	if (!strcmp(cmd, "s") || !strcmp(cmd, "show")) {
 		int view = view_find(arg);
 		if (view < 0) {
-			printf("show: unknown view '%s' (views: %s)\n", arg, view_list());
+			say(st, "error", "show: unknown view '%s' (views: %s)", arg, view_list());
 			return 0;
 		}
 		struct view_ctx vc = { st->ss.sys, NULL, st->ss.arch, st->ss.sem->name };
 		if (!view_is_global((enum view_kind)view)) {
 			vc.task = st_task(st);
 			if (!vc.task) {
-				printf("show: no process yet\n");
+				say(st, "error", "show: no process yet");
 				return 0;
 			}
 		}
-		if (view_drains((enum view_kind)view))
+		if (view_drains((enum view_kind)view) && !st->json)
 			printf("(the pages and lru views are taken after draining the per-CPU batches;"
 			       " the replay goes on undrained)\n");
 		if (view_drains((enum view_kind)view)) {
@@ -486,13 +602,23 @@ static int command(struct stepper *st, const char *line)
 			vc.sys = copy.ss.sys;
 			if (vc.task)
 				vc.task = st_task(&copy);
-			view_print(stdout, (enum view_kind)view, &vc);
+			show_view(st, (enum view_kind)view, &vc);
 			session_close(&copy.ss);
 			tp_log_free(&copy.log);
 			explain_steps_free(&copy.steps);
 		} else {
-			view_print(stdout, (enum view_kind)view, &vc);
+			show_view(st, (enum view_kind)view, &vc);
 		}
+		return 0;
+	}
+	if ((!strcmp(cmd, "e") || !strcmp(cmd, "explain")) && st->json) {
+		json_event(st, "explain", true, false);
+		return 0;
+	}
+	if ((!strcmp(cmd, "ruler") || !strcmp(cmd, "lists") || !strcmp(cmd, "w") || !strcmp(cmd, "where")) &&
+	    st->json) {
+		json_event(st, !strcmp(cmd, "ruler") || !strcmp(cmd, "lists") ? "state" : "where", false,
+			   !strcmp(cmd, "ruler") || !strcmp(cmd, "lists"));
 		return 0;
 	}
 	if (!strcmp(cmd, "e") || !strcmp(cmd, "explain")) {
@@ -516,7 +642,7 @@ static int command(struct stepper *st, const char *line)
 		print_result(st);
 		return 0;
 	}
-	printf("unknown command '%s' (help lists them)\n", cmd);
+	say(st, "error", "unknown command '%s' (help lists them)", cmd);
 	return 0;
 }
 
@@ -531,6 +657,7 @@ int cmd_step(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "no-pictures", no_argument, NULL, 'P' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -560,13 +687,16 @@ int cmd_step(int argc, char **argv)
 		case 'P':
 			st.pictures = false;
 			break;
+		case 'F':
+			if (json_format_arg("step", "--format", optarg, &st.json))
+				return 2;
+			break;
 		}
 	}
 	if (c != -1)
 		return session_getopt_exit(c);
 	if (optind + 1 != argc) {
-		fprintf(stderr, "vmsim step: %s\n%s", optind >= argc ? "no trace given" : "one trace at a time",
-			step_usage);
+		session_usage_error("step", step_usage, "%s", optind >= argc ? "no trace given" : "one trace at a time");
 		return 2;
 	}
 	st.path = argv[optind];
@@ -576,7 +706,7 @@ int cmd_step(int argc, char **argv)
 	} else {
 		struct lineedit le;
 		lineedit_init(&le);
-		if (le.tty)
+		if (le.tty && !st.json)
 			printf("vmsim step %s (%s): `help` for commands, ^D to quit\n", st.path,
 			       st.ss.sem->name);
 		print_where(&st);

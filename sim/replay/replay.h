@@ -7,6 +7,7 @@
  *                 the model's outcome and state with what the trace recorded
  *   replay_stats  the counts of `replay --stats`
  *   views         the /proc views of a model, printed as the kernel prints them
+ *                 (view_json.c: the same as JSON Lines)
  *   session       one trace opened against one configured model; the
  *                 machine options every replaying command takes
  *   diff          one trace under two semantics in lockstep
@@ -197,6 +198,13 @@ bool view_drains(enum view_kind v);
 
 /* Print one view; returns 0, or -1 when a per-process view has no process. */
 int view_print(FILE *f, enum view_kind v, const struct view_ctx *c);
+/* view_json.c: the view as JSON Lines on standard output (docs/json.md):
+ * an object per VMA (maps, smaps) or page (pages, lru), one for status,
+ * meminfo and vmstat, carrying the text view's values key for key; trace
+ * and at (0: none) name where.  view_json() reads a view's text;
+ * view_print_json() prints the view first (-1: out of memory). */
+void view_json(enum view_kind v, const char *text, int pid, const char *trace, unsigned long at);
+int view_print_json(enum view_kind v, const struct view_ctx *c, const char *trace, unsigned long at);
 
 void view_maps(FILE *f, const struct view_ctx *c);
 void view_smaps(FILE *f, const struct view_ctx *c);
@@ -251,8 +259,13 @@ struct session_opts {
 	"  --max-map-count N      vm.max_map_count (default 65530)\n"                      \
 	"  --maps FILE            a saved /proc/PID/maps (or smaps) of the process as execve\n" \
 	"                         left it: the mappings the trace does not show\n"
+/* "vmsim CMD: MESSAGE" on stderr, then the synopsis of usage (its text up
+ * to the first blank line) and a pointer to `vmsim CMD --help`: what a
+ * mistaken command line gets instead of the whole help.  Returns 2. */
+int session_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The message for getopt_long()'s ':' (a missing value) or '?' (an
- * unknown option) of command cmd; returns the exit code, 2. */
+ * unknown option) of command cmd (session_usage_error()); returns 2. */
 int session_opt_error(const char *cmd, int c, char **argv, const char *usage);
 /* 1 handled, 0 not a session option, -1 bad value (message printed with cmd). */
 int session_opt(struct session_opts *o, int code, const char *arg, const char *cmd);

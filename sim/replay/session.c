@@ -3,6 +3,7 @@
 #include "inherit.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,13 +42,25 @@ int session_kernel_pair(const char *cmd, const char *arg, const char *k[2])
 	return 0;
 }
 
+int session_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "vmsim %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* the synopsis: the usage text up to its first blank line */
+	const char *end = strstr(usage, "\n\n");
+	int n = end ? (int)(end - usage) : (int)strcspn(usage, "\n");
+	fprintf(stderr, "\n%.*s\nTry 'vmsim %s --help' for more information.\n", n, usage, cmd);
+	return 2;
+}
+
 int session_opt_error(const char *cmd, int c, char **argv, const char *usage)
 {
 	if (c == ':')
-		fprintf(stderr, "vmsim %s: %s needs a value\n", cmd, argv[optind - 1]);
-	else
-		fprintf(stderr, "vmsim %s: unknown option '%s'\n%s", cmd, argv[optind - 1], usage);
-	return 2;
+		return session_usage_error(cmd, usage, "%s needs a value", argv[optind - 1]);
+	return session_usage_error(cmd, usage, "unknown option '%s'", argv[optind - 1]);
 }
 
 int session_getopt(struct session_opts *o, int argc, char **argv, const char *shortopts,

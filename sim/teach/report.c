@@ -499,3 +499,81 @@ void report_write(FILE *f, const struct report *r)
 	free(ax.b);
 	free(ax.x);
 }
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+/* the text of one step a line, as an array of the lines */
+static void json_lines(FILE *f, const char *key, const char *text)
+{
+	json_key(f, key);
+	fputc('[', f);
+	for (const char *p = text ? text : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+		fputs(p == text ? "" : ", ", f);
+		json_strn(f, p, n);
+		p += n + (p[n] == '\n');
+	}
+	fputc(']', f);
+}
+
+void report_write_json(FILE *f, const struct report *r)
+{
+	static const char *const lists[5] = { "inactive_anon", "active_anon", "inactive_file",
+					      "active_file", "unevictable" };
+	static const char *const locks[] = { [LOCK_NONE] = "unlocked", [LOCK_LOCKED] = "locked",
+					     [LOCK_ONFAULT] = "onfault" };
+	json_begin(f, "report");
+	json_kv_str(f, "file", r->trace);
+	json_key(f, "kernels");
+	fputc('[', f);
+	for (unsigned k = 0; k < r->nkernels; k++) {
+		fputs(k ? ", " : "", f);
+		json_str(f, r->kernel[k]);
+	}
+	fputc(']', f);
+	json_kv_u64(f, "events", r->events);
+	json_kv_u64(f, "rows", r->n);
+	json_kv_u64(f, "stride", r->stride);
+	json_end(f);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct report_row *row = &r->row[i];
+		json_begin(f, "row");
+		json_kv_u64(f, "line", row->line);
+		json_kv_i64(f, "pid", row->pid);
+		json_kv_str(f, "event", row->event);
+		json_key(f, "sides");
+		fputc('[', f);
+		for (unsigned k = 0; k < r->nkernels; k++) {
+			const struct report_side *s = &row->side[k];
+			fputs(k ? ", {" : "{", f);
+			json_str(f, "kernel");
+			fputs(": ", f);
+			json_str(f, r->kernel[k]);
+			json_kv_str(f, "result", s->result);
+			json_kv_bool(f, "diverged", s->diverged);
+			json_kv_u64(f, "locked_vm_pages", s->locked_vm);
+			json_key(f, "rlimit_memlock_pages");
+			if (s->limit == UINT64_MAX)
+				fputs("null", f);
+			else
+				fprintf(f, "%" PRIu64, s->limit);
+			json_key(f, "lru_pages");
+			fputc('{', f);
+			for (int l = 0; l < 5; l++)
+				fprintf(f, "%s\"%s\": %" PRIu64, l ? ", " : "", lists[l], s->lru[l]);
+			fputc('}', f);
+			json_key(f, "vmas");
+			fputc('[', f);
+			for (unsigned v = 0; v < s->nvma; v++)
+				fprintf(f, "%s{\"start\": %" PRIu64 ", \"end\": %" PRIu64
+					", \"resident_pages\": %" PRIu64 ", \"lock\": \"%s\"}",
+					v ? ", " : "", s->vma[v].start, s->vma[v].end, s->vma[v].resident,
+					s->vma[v].lock <= LOCK_ONFAULT ? locks[s->vma[v].lock] : "?");
+			fputc(']', f);
+			json_lines(f, "explain", s->explain);
+			fputc('}', f);
+		}
+		fputc(']', f);
+		json_end(f);
+	}
+}

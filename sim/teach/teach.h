@@ -187,6 +187,10 @@ struct report_row *report_add(struct report *r);
 bool report_fill(struct report_side *side, struct vmsys *s, struct task *t,
 		 const struct explain_steps *st, const char *result, bool diverged);
 void report_write(FILE *f, const struct report *r);
+/* The same rows as JSON Lines (docs/json.md): a "report" object, then a
+ * "row" per row with each kernel's side (result, locked_vm, the lists,
+ * the VMAs with their lock state, the explanation a step a line). */
+void report_write_json(FILE *f, const struct report *r);
 void report_free(struct report *r);
 
 /* ==== lineedit ====

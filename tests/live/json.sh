@@ -1,9 +1,10 @@
 #!/bin/sh
-# json.sh - every `--format json` (replay, show of each view, diff, check,
-# check-merge, flags) is JSON Lines with the kinds and keys docs/json.md
-# names, checked with Python's json module (skipped without python3); a
-# trace byte that is not UTF-8 still gives valid JSON; show's JSON carries
-# the text view's values.
+# json.sh - every `--format json` (replay, show of each view, diff,
+# explain, check, check-merge, flags, step, report, record, convert,
+# version) is JSON Lines with the kinds and keys docs/json.md names,
+# checked with Python's json module (skipped without python3); a trace
+# byte that is not UTF-8 still gives valid JSON; show's JSON carries the
+# text view's values; -o FILE writes the same as standard output would.
 vmsim=${VMSIM:-./vmsim}
 case $vmsim in */*) ;; *) vmsim=$PWD/$vmsim ;; esac
 cd "$(dirname "$0")/../.." || exit 1
@@ -40,6 +41,26 @@ run flags-list "$vmsim" flags list --arch x86_64 --kernel 6.18 vm --format json
 # a path that is not UTF-8
 printf '# vmsim-trace: 1\n# kernel: 6.18\nopenat(AT_FDCWD, "/tmp/\\377x", O_RDONLY) = 3\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7ffff7ff0000\n' > "$tmp/latin.trace"
 run latin "$vmsim" show --format json maps "$tmp/latin.trace"
+run explain "$vmsim" explain --format json --diff 4.4 $T
+printf 'next\nnext 3\nshow status\nshow maps\nexplain\nbogus\nuntil line 35\nwhere\nlists\nnext 100\nhelp\n' > "$tmp/step.in"
+run step sh -c "\"$vmsim\" step --format json $T < \"$tmp/step.in\""
+run report "$vmsim" report --format json --kernel 6.18 --kernel 4.4 $T
+run convert "$vmsim" convert --format json $T "$tmp/t.bin"
+run version "$vmsim" version --format json
+if "$vmsim" record -o "$tmp/rec.trace" -- true >/dev/null 2>&1; then
+	run record "$vmsim" record --format json -o "$tmp/rec.trace" -- true
+else
+	echo "SKIP: record: ptrace is not allowed here"
+	echo '{"kind": "record", "out": "", "program": [], "exit_status": 0, "tasks": 0, "kernel": "", "expect": "", "faults": false, "fault_samples_lost": 0, "bytes": 0}' > "$tmp/record.jsonl"
+fi
+# -o FILE: the same bytes as standard output
+"$vmsim" replay --format json -o "$tmp/o-replay.jsonl" traces/examples/plain-strace-sizes-fds.strace tests/bad-inputs/pid-max.trace \
+	tests/real-programs/secure_buffer.strace >/dev/null 2>&1
+"$vmsim" replay --format json traces/examples/plain-strace-sizes-fds.strace tests/bad-inputs/pid-max.trace \
+	tests/real-programs/secure_buffer.strace > "$tmp/o-replay-stdout.jsonl" 2>/dev/null
+"$vmsim" show --format json --at 40 -o "$tmp/o-show.jsonl" pages $T 2>/dev/null
+"$vmsim" diff --format json --all --kernel 4.4 --kernel 6.18 -o "$tmp/o-diff.jsonl" traces/semantics/mlock2-relock.trace $T
+"$vmsim" explain --format json --diff 4.4 -o "$tmp/o-explain.jsonl" $T
 run stats "$vmsim" replay -q --stats=json tests/data/stats-segv.trace
 run stats-hits "$vmsim" replay -q --stats=json tests/data/stats-hits.trace
 TMP=$tmp python3 - <<'PY'
@@ -71,6 +92,17 @@ need = {
  "stats": {"summary": {"file", "events"}, "stats": {"file", "kernel", "events", "wall_s", "processes", "total", "calls",
            "not_modelled", "pages_read_before_first_access", "unevictable_pages"}},
  "stats-hits": {"summary": {"file", "events"}, "stats": {"file", "events", "processes", "calls"}},
+ "explain": {"explain": {"file", "line", "event", "a", "b"}},
+ "step": {"where": {"file", "line", "kernel", "end"},
+          "step": {"file", "line", "kernel", "event", "pid", "result", "diverged", "end", "steps", "lru_pages", "vmas_pid", "vmas"},
+          "status": {"file", "pid", "VmLck_kB"}, "vma": {"pid", "start", "end", "perms"},
+          "explain": {"file", "line", "event", "result", "steps"}, "state": {"line", "lru_pages", "vmas"},
+          "error": {"message"}, "end": {"message", "line"}, "help": {"text"}},
+ "report": {"report": {"file", "kernels", "events", "rows", "stride"},
+            "row": {"line", "pid", "event", "sides"}},
+ "convert": {"convert": {"in", "out", "from", "to", "bytes_in", "bytes_out"}},
+ "version": {"version": {"version", "sanitize", "kernels", "arches", "trace_format"}},
+ "record": {"record": {"out", "program", "exit_status", "tasks", "kernel", "expect", "faults", "fault_samples_lost", "bytes"}},
 }
 passed = failed = 0
 def check(cond, msg):
@@ -130,6 +162,30 @@ check(st["calls"] == {"mmap": 1, "mprotect": 8, "touch": 8}, "replay --stats cal
 sh = [o for o in objs["stats-hits"] if o["kind"] == "stats"][0]
 check(sh["events"] == 301 and sh["processes"][0]["accesses"] == 300 and sh["processes"][0]["calls"] == 301 and
       sh["calls"] == {"mmap": 1, "touch": 300}, "replay --stats of hits: %s %s" % (sh["events"], sh["calls"]))
+# step answers every command, in order
+k = [o["kind"] for o in objs["step"]]
+check(k == ["where", "step", "step", "status", "vma", "vma", "explain", "error", "step", "where", "state", "end", "help"] or
+      (k[:4] == ["where", "step", "step", "status"] and "error" in k and k[-2:] == ["end", "help"]), "step kinds %s" % k)
+sv = [o for o in objs["step"] if o["kind"] == "step"]
+check(sv and all(isinstance(o["vmas"], list) and set(o["lru_pages"]) == {"inactive_anon", "active_anon", "inactive_file",
+      "active_file", "unevictable"} for o in sv), "step: vmas and lists")
+check(any(v["lock"] == "locked" and v["Locked_kB"] == 16 for o in sv for v in o["vmas"]), "step: no locked VMA of 16 kB")
+rep = objs["report"]
+check(rep[0]["kernels"] == ["6.18", "4.4"] and rep[0]["rows"] == len(rep) - 1, "report header %s" % rep[0])
+check(all(len(o["sides"]) == 2 and {"kernel", "result", "diverged", "locked_vm_pages", "rlimit_memlock_pages",
+      "lru_pages", "vmas", "explain"} <= set(o["sides"][0]) for o in rep[1:]), "report rows")
+cv = objs["convert"][0]
+check(cv["from"] == "text" and cv["to"] == "binary" and cv["bytes_out"] == os.path.getsize(os.path.join(tmp, "t.bin")), "convert %s" % cv)
+vv = objs["version"][0]
+check("6.18" in vv["kernels"] and "x86_64" in vv["arches"] and vv["trace_format"] == [1], "version %s" % vv)
+rc = objs["record"][0]
+check(rc["program"] in ([], ["true"]) and rc["exit_status"] == 0, "record %s" % rc)
+for name, ref in (("o-replay", "o-replay-stdout"), ("o-show", None), ("o-diff", "diff"), ("o-explain", "explain")):
+    got = open(os.path.join(tmp, name + ".jsonl"), "rb").read()
+    if ref:
+        check(got == open(os.path.join(tmp, ref + ".jsonl"), "rb").read(), "-o: %s differs from standard output" % name)
+    else:
+        check(got.count(b'"kind": "page"') > 0, "-o: %s has no page" % name)
 print("json: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

@@ -6,7 +6,7 @@
 # only; trace_walk.c steps a trace, reads VMAs, pages and counters and
 # diffs two semantics.  The installed shared library exports only the
 # API: `nm -D` lists vmsim_* and the version node VMSIM_0, nothing else;
-# and vmsim(3) is installed.
+# and the man pages and shell completions are installed, and uninstalled.
 cd "$(dirname "$0")/../.." || exit 1
 if ! command -v pkg-config >/dev/null 2>&1; then
 	echo "SKIP: libvmsim: pkg-config is not installed"
@@ -75,6 +75,11 @@ if command -v nm >/dev/null 2>&1; then
 else
 	echo "SKIP: no nm: the exports are not checked"
 fi
-[ -s "$tmp/usr/share/man/man3/vmsim.3" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: vmsim(3) is not installed"; }
+for f in man/man3/vmsim.3 man/man1/vmsim.1 man/man5/vmsim-trace.5 bash-completion/completions/vmsim zsh/site-functions/_vmsim; do
+	[ -s "$tmp/usr/share/$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: share/$f is not installed"; }
+done
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory uninstall DESTDIR="$tmp" PREFIX=/usr >/dev/null 2>&1
+left=$(find "$tmp/usr" -type f 2>/dev/null | head -3)
+[ -z "$left" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: make uninstall left $left"; }
 echo "libvmsim: $pass passed, $fail failed"
 [ $fail -eq 0 ]
