@@ -301,7 +301,9 @@ char *tr_unfinished_at(struct trace_reader *r, char *from)
 		e -= dl;
 	else
 		return NULL;
-	while (e > from && e[-1] == ' ')
+	/* the one space strace puts before the marker: any other is the
+	 * argument text's own, which the resumed part continues */
+	if (e > from && e[-1] == ' ')
 		e--;
 	return e;
 }
