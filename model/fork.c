@@ -194,7 +194,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 		return -KERR_ENOMEM;
 	}
 	numa_mm_dup(c->mm, t->mm); /* dup_mm() copies the scan state */
-	lru_add_drain(s);
+	/* no drain: kernel/fork.c:dup_mmap() @ v4.0 .. v6.18 drains no batch */
 	if (dup_mmap(s, t->mm, c->mm)) {
 		vm_exit(s, c);
 		return -KERR_ENOMEM;

@@ -193,8 +193,13 @@ static void madv_cold_pageout(struct vmsys *s, struct mm *mm, uint64_t start, ui
 static void madv_willneed(struct vmsys *s, struct vma *v, uint64_t start, uint64_t end)
 {
 	struct file *f = v->file;
-	if (!f || f->shmem)
-		return; /* anon: swap readahead only; shmem: no holes filled */
+	if (!f || f->shmem) {
+		/* anon: swap readahead (force_swapin_readahead() @ v4.4,
+		 * madvise_willneed() @ v6.1), shmem: its swap entries; both
+		 * end with lru_add_drain(); no hole is filled */
+		lru_add_drain(s);
+		return;
+	}
 	uint64_t max_idx = (f->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
 		uint64_t idx = linear_index(v, a);
@@ -221,24 +226,32 @@ static int64_t madv_populate(struct vmsys *s, struct task *t, uint64_t start, ui
 {
 	struct mm *mm = t->mm;
 	uint64_t a = start;
-	while (a < end) {
+	int64_t r = 0;
+	while (a < end && !r) {
 		struct vma *v = vma_lookup(&mm->vmas, a);
-		if (!v)
-			return -KERR_ENOMEM;
-		/* faultin_vma_page_range(): check_vma_flags() as EINVAL */
-		if (v->flags & (VM_IO | VM_PFNMAP))
-			return -KERR_EINVAL;
-		if (write ? !(v->flags & VM_WRITE) : !(v->flags & VM_READ))
-			return -KERR_EINVAL;
+		if (!v) {
+			r = -KERR_ENOMEM;
+			break;
+		}
+		/* check_vma_flags() as EINVAL: 6.1's faultin_vma_page_range()
+		 * before GUP (and its drain), 6.18's inside __get_user_pages() */
+		if ((v->flags & (VM_IO | VM_PFNMAP)) || (write ? !(v->flags & VM_WRITE) : !(v->flags & VM_READ))) {
+			if (s->sem->populate_in_vma_walk)
+				return -KERR_EINVAL;
+			r = -KERR_EINVAL;
+			break;
+		}
 		uint64_t vend = v->end < end ? v->end : end;
 		for (; a < vend; a += PAGE_SIZE) {
 			uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
 			/* no FOLL_FORCE: a PROT_NONE hinting PTE faults (FOLL_NUMA) */
 			bool ok = ptep && pte_permits(*ptep, write);
 			if (!ok) {
-				enum vm_fault_kind r = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);
-				if (r == VMF_SIGBUS || r == VMF_SIGSEGV)
-					return -KERR_EFAULT;
+				enum vm_fault_kind f = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);
+				if (f == VMF_SIGBUS || f == VMF_SIGSEGV) {
+					r = -KERR_EFAULT;
+					break;
+				}
 				ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
 			}
 			if (ptep && (*ptep & PTE_PRESENT)) {
@@ -248,8 +261,10 @@ static int64_t madv_populate(struct vmsys *s, struct task *t, uint64_t start, ui
 			}
 		}
 	}
+	/* faultin_page_range() @ v6.18 (faultin_vma_page_range() @ v6.1)
+	 * drains after GUP whatever GUP returned: a hole's ENOMEM too */
 	lru_add_drain(s);
-	return 0;
+	return r;
 }
 
 static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,

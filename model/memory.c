@@ -1193,13 +1193,13 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 		mlock_present = true; /* 4.4: FOLL_MLOCK without FOLL_POPULATE */
 	bool write = (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;
 	bool force = (v->flags & VM_ACCESS_FLAGS) != 0;
-	/* check_vma_flags() */
-	if (v->flags & (VM_IO | VM_PFNMAP))
+	/* check_vma_flags(), inside __get_user_pages(): the drain after GUP
+	 * follows its EFAULT too (populate_vma_page_range() @ v6.1) */
+	if ((v->flags & (VM_IO | VM_PFNMAP)) || (write && !(v->flags & VM_WRITE) && !force) ||
+	    (!write && !(v->flags & VM_READ) && (!force || !(v->flags & VM_MAYREAD)))) {
+		lru_add_drain(s);
 		return -KERR_EFAULT;
-	if (write && !(v->flags & VM_WRITE) && !force)
-		return -KERR_EFAULT;
-	if (!write && !(v->flags & VM_READ) && (!force || !(v->flags & VM_MAYREAD)))
-		return -KERR_EFAULT;
+	}
 	bool mlock_pages = sem->page_model == PLM_RMAP_WALK &&
 			   (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
 	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
@@ -1211,11 +1211,11 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 			enum vm_fault_kind r = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);
 			if (!t->alive)
 				return -KERR_EFAULT; /* OOM-killed by its own fault: mm is gone */
-			if (r == VMF_SIGBUS || r == VMF_SIGSEGV)
-				return -KERR_EFAULT;
 			ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
-			if (!ptep || !(*ptep & PTE_PRESENT))
+			if (r == VMF_SIGBUS || r == VMF_SIGSEGV || !ptep || !(*ptep & PTE_PRESENT)) {
+				lru_add_drain(s);
 				return -KERR_EFAULT;
+			}
 		}
 		/* follow_page with FOLL_TOUCH */
 		*ptep |= PTE_YOUNG;

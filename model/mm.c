@@ -20,7 +20,8 @@ struct mm *mm_alloc(struct vmsys *s)
 	return mm;
 }
 
-/* kernel/fork.c:mmput() -> mm/mmap.c:exit_mmap(): unmap everything.  4.x
+/* kernel/fork.c:mmput() -> mm/mmap.c:exit_mmap(): drain this CPU's
+ * batches (lru_add_drain() first, @ v4.0 .. v6.18), unmap everything.  4.x
  * first munlocks every VM_LOCKED VMA (munlock_vma_pages_all()); 6.x lets
  * the zap munlock page by page.  locked_vm is not fixed up: the mm goes. */
 void mm_put(struct vmsys *s, struct mm *mm)
@@ -32,7 +33,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 			vma_unlink_free_first(s, mm);
 		goto free;
 	}
-	lru_add_drain(s);
+	lru_add_drain(s); /* exit_mmap(): before tlb_gather_mmu_fullmm() */
 	/* exit_mmap() @ v4.0/v4.4 tests locked_vm once, then munlocks every
 	 * VM_LOCKED VMA without discharging it */
 	bool munlock_first = s->sem->page_model == PLM_RMAP_WALK && mm->locked_vm;
@@ -45,12 +46,12 @@ void mm_put(struct vmsys *s, struct mm *mm)
 		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);
 		vma_unlink_free_first(s, mm);
 	}
-	/* The exiting task's CPU batches are applied before anyone else can
-	 * lock the same pages: recorded on 6.18, a parent's mlock of page
-	 * cache that its dead child had locked was never cancelled by the
-	 * child's queued munlocks (traces/golden/file-pagecache/cached-page-mlocked-on-map).
-	 * The model has one CPU, so it drains here. */
-	lru_add_drain(s);
+	/* No drain after the zap: the munlocks it queued stay in this CPU's
+	 * batches (6.18: tlb_finish_mmu() -> free_pages_and_swap_cache()
+	 * drains nothing; 6.1 and 4.x drain there, zap_range()'s
+	 * zap_drains_lru).  Whether another CPU drained them before a later
+	 * event is the kernel's timing: replay's allowed drains
+	 * (docs/fidelity.md) */
 free:
 	radix_destroy(&mm->pt);
 	hitmap_free(&mm->hm);

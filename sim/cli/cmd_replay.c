@@ -34,6 +34,11 @@ static const char replay_usage[] =
 	"\n"
 	SESSION_OPTS_HELP
 	"  --stop-at-first      stop a trace at its first divergence\n"
+	"  --strict-timing      take no drain of the per-CPU batches by another CPU: by\n"
+	"                       default a line that holds only if one drained them after\n"
+	"                       a recent earlier line (the kernel allows it: the\n"
+	"                       outcome depends on timing) is a note, not a divergence\n"
+	"                       (docs/fidelity.md, \"Timing\")\n"
 	"  --check-invariants   check the model's invariants after every event, and the\n"
 	"                       promise invariants the trace names in its header\n"
 	"                       (`# check-invariants: NAME,...`, as vmsim check writes it)\n"
@@ -143,7 +148,11 @@ static void json_item(const char *kind, const char *file, unsigned long line, co
 
 struct replay_stats {
 	unsigned long events, checks, divergences, unknown;
+	unsigned long timing;  /* divergences another CPU's drain explains (taken) */
 };
+
+/* --strict-timing: no drain by another CPU is taken (timing.c) */
+static bool strict_timing;
 
 static void print_event_line(const struct event *ev, const char *arch, const char *names, FILE *f)
 {
@@ -197,9 +206,11 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	const char *path = ss.path;
 	if (ss.note[0])
 		fprintf(stderr, "%s: warning: %s\n", path, ss.note);
-	struct replay_stats st = { 0, 0, 0, 0 };
+	struct replay_stats st = { 0, 0, 0, 0, 0 };
 	struct event *ev;
 	int r = 0, rc = 0;
+	struct timing tm;
+	timing_init(&tm, paths, npaths, o, strict_timing);
 	static char why[8192], state[4096];
 	/* the promise invariants of `vmsim check` (sim/checker/checker.h): those the
 	 * trace's header names (a reproducer) and those asked for.  A real
@@ -281,23 +292,65 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			else
 				printf("%s:%lu: event: %s\n", where, ev->line, vmsys_event(ss.sys, i));
 		}
-		bool diverged = false;
-		why[0] = 0;
-		if (ev->type == EV_EXPECT) {
-			unsigned checked = 0;
-			diverged = expect_check(ss.sys, ev, why, sizeof(why), &checked) > 0;
-			st.checks += checked;
-		} else if (ev->type == EV_CALL || ev->type == EV_SIGNAL) {
-			if (out.kind != OUT_NONE && (ev->res == RES_VALUE || ev->res == RES_ERROR ||
-						     ev->type == EV_SIGNAL))
-				st.checks++;
-			char w[512];
-			if (!outcome_matches(ev, &out, w, sizeof(w))) {
-				diverged = true;
-				snprintf(why, sizeof(why), "  %s\n", w);
+		unsigned checked = 0;
+		bool diverged = event_diverged(ss.sys, ev, &out, why, sizeof(why), &checked);
+		st.checks += checked;
+		if (diverged) {
+			/* another CPU's drain may explain it (timing.c) */
+			char at_file[256], text[512];
+			unsigned long at_line = ev->line;
+			snprintf(at_file, sizeof(at_file), "%s", where);
+			event_text(ev, ss.arch, trace_flag_names(ss.reader), text, sizeof(text));
+			struct timing_point tp;
+			int t = timing_search(&tm, &ss, &tp, err, sizeof(err));
+			if (t < 0) {
+				fprintf(stderr, "%s\n", err);
+				rc = 2;
+				break;
 			}
+			if (t > 0 && !tm.strict) {
+				/* taken: the replay goes on from the run with the drain */
+				st.timing++;
+				char note[512];
+				snprintf(note, sizeof(note),
+					 "timing-dependent: this line holds when another CPU drains the per-CPU "
+					 "batches after %s:%lu, as the kernel allows (lru_add_drain_all(), a remote "
+					 "drain, the vmstat worker); --strict-timing takes no such drain",
+					 tp.src, tp.line);
+				if (verbose >= 0 && json) {
+					printf("{\"kind\": \"timing\", \"file\": ");
+					json_str(stdout, at_file);
+					printf(", \"line\": %lu, \"event\": ", at_line);
+					json_str(stdout, text);
+					printf(", \"drain_after_file\": ");
+					json_str(stdout, tp.src);
+					printf(", \"drain_after_line\": %lu, \"why\": ", tp.line);
+					json_str(stdout, note);
+					printf("}\n");
+				} else if (verbose >= 0) {
+					printf("%s:%lu: note: %s\n", at_file, at_line, note);
+				}
+				if (invariants)
+					vmsys_set_tracepoint(ss.sys, note_touched, &touched);
+				if (ci) {
+					check_inv_free(ci);
+					ci = check_inv_new(ss.sys, promise_mask);
+				}
+				walked = false; /* the end of the trace walks the new run once more */
+				continue;
+			}
+			if (t > 0) {
+				size_t l = strlen(why);
+				snprintf(why + l, sizeof(why) - l,
+					 "  timing-dependent: the kernel also allows the recorded answer: another CPU "
+					 "draining the per-CPU batches after %s:%lu gives it (--strict-timing)\n",
+					 tp.src, tp.line);
+			}
+		} else {
+			timing_note(&tm, &ss, ev);
 		}
 		if (diverged) {
+			timing_note(&tm, &ss, ev);
 			st.divergences++;
 			explain_state(ss.sys, ev, state, sizeof(state));
 			if (verbose >= 0 && json) {
@@ -414,6 +467,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				printf(": %lu", n);
 			}
 			printf("}");
+			if (st.timing)
+				printf(", \"timing_choices\": %lu", st.timing);
 			if (truncated)
 				printf(", \"truncated\": true");
 			printf("}\n");
@@ -423,6 +478,11 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			if (ss.inh.assumed)
 				printf("; %lu range%s (%" PRIu64 " kB) assumed mapped before the trace began",
 				       ss.inh.assumed, ss.inh.assumed == 1 ? "" : "s", ss.inh.assumed_bytes >> 10);
+			if (st.timing)
+				printf("; %lu line%s timing-dependent (another CPU's drain taken)", st.timing,
+				       st.timing == 1 ? "" : "s");
+			if (tm.exhausted)
+				printf("; the search for other CPUs' drains stopped at its bound");
 			if (truncated)
 				printf("; TRUNCATED: the input ends in the middle of a line or block, the events "
 				       "before it were replayed");
@@ -436,6 +496,7 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 	tot->checks += st.checks;
 	tot->divergences += st.divergences;
 	session_close(&ss);
+	timing_free(&tm);
 	return rc;
 }
 
@@ -446,6 +507,7 @@ int cmd_replay(int argc, char **argv)
 	uint32_t promise_mask = 0;
 	int verbose = 0;
 	json = false;
+	strict_timing = false;
 	stats_mode = 0;
 	check_every = CHECK_EVERY_DEFAULT;
 	static const struct option longopts[] = {
@@ -459,6 +521,7 @@ int cmd_replay(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "stats", optional_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "strict-timing", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -469,6 +532,7 @@ int cmd_replay(int argc, char **argv)
 				    NULL)) >= 0) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
+		case 'T': strict_timing = true; break;
 		case 's': stop_first = true; break;
 		case 'c': invariants = true; break;
 		case 'E': {

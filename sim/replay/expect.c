@@ -433,3 +433,22 @@ void explain_state(struct vmsys *s, const struct event *ev, char *buf, size_t le
 			append(buf, len, "  page 0x%" PRIx64 ": not present\n", addr);
 	}
 }
+
+bool event_diverged(struct vmsys *s, const struct event *ev, const struct outcome *out, char *why,
+		    size_t len, unsigned *nchecked)
+{
+	if (len)
+		why[0] = 0;
+	if (ev->type == EV_EXPECT)
+		return expect_check(s, ev, why, len, nchecked) > 0;
+	if (ev->type != EV_CALL && ev->type != EV_SIGNAL)
+		return false;
+	if (out->kind != OUT_NONE &&
+	    (ev->res == RES_VALUE || ev->res == RES_ERROR || ev->type == EV_SIGNAL))
+		++*nchecked;
+	char w[512];
+	if (outcome_matches(ev, out, w, sizeof(w)))
+		return false;
+	snprintf(why, len, "  %s\n", w);
+	return true;
+}

@@ -10,6 +10,7 @@
  *                 (view_json.c: the same as JSON Lines)
  *   session       one trace opened against one configured model; the
  *                 machine options every replaying command takes
+ *   timing        the drains another CPU may do, as choices of the replay
  *   diff          one trace under two semantics in lockstep
  *
  * Each section below is one unit (UNIT.c; expect.c is apply's comparison
@@ -112,6 +113,11 @@ bool outcome_matches(const struct event *ev, const struct outcome *out, char *wh
  * disagree (0 = all agree), each described in why (appended, lines). */
 unsigned expect_check(struct vmsys *s, const struct event *ev, char *why, size_t len,
 		      unsigned *nchecked);
+/* The check of one applied event, as replay makes it: an expect line's
+ * keys, a call's or a signal's recorded result.  true when the model
+ * disagrees (why says how, as lines), *nchecked += what was compared. */
+bool event_diverged(struct vmsys *s, const struct event *ev, const struct outcome *out, char *why,
+		    size_t len, unsigned *nchecked);
 
 /* Text of an outcome ("0x7f00...", "-1 ENOMEM", "MINOR") */
 void outcome_text(const struct event *ev, const struct outcome *out, char *buf, size_t len);
@@ -319,6 +325,13 @@ struct session {
 	struct inherit_state inh;  /* what the trace does not show */
 	char note[200];        /* "kernel 5.10 is replayed with the 4.4 model": a header
 				* kernel without a model of its own (empty if none) */
+	uint64_t consumed;     /* events read so far, hits included: the ordinal of
+				* the last one returned */
+	/* the drains another CPU did (timing.c): before the event of ordinal
+	 * o, the batches are drained once for each drains[i] < o not yet
+	 * done; ascending, owned by the caller */
+	const uint64_t *drains;
+	size_t ndrains, next_drain;
 };
 
 /* Open path and build the model from its header.  Returns 0, or -1 with
@@ -366,6 +379,55 @@ int session_kernel_pair(const char *cmd, const char *arg, const char *k[2]);
 
 /* "4.0 lof-v1 4.4 6.1 6.18" */
 void session_kernel_list(char *buf, size_t len);
+
+/* ==== timing ====
+ * timing.h - the drains another CPU may do, as choices of the replay
+ * (vmsim replay; --strict-timing takes none).  The model's one CPU drains
+ * its per-CPU batches where the kernel's code does; a real machine may
+ * also drain them from another CPU at a time no trace line shows
+ * (lru_add_drain_all(), a remote CPU's own drain, the vmstat worker), and
+ * some outcomes depend on it (a page mlocked or not: docs/fidelity.md).
+ * At a divergence, timing_search() replays the trace again with one drain
+ * more after one of the last TIMING_CANDIDATES events after which the
+ * batches held pages, latest first, and takes the first under which every
+ * check from there to the divergence holds.  Bounded: the tries of one
+ * replay together replay at most 8 x (events so far) + 2^20 events.
+ */
+#define TIMING_CANDIDATES 64
+
+struct timing_point {
+	uint64_t ordinal;      /* the event's (struct session's consumed) */
+	unsigned long line;
+	char src[96];          /* its file (a -ff part's name) */
+};
+
+struct timing {
+	const char *const *paths;
+	size_t npaths;
+	const struct session_opts *o;
+	bool strict;           /* --strict-timing: the search only says what would match */
+	bool off;              /* the input cannot be read again (a pipe) */
+	bool exhausted;        /* the budget is spent: no search any more */
+	uint64_t spent;        /* events the tries replayed */
+	uint64_t *drains, *spare; /* the drains taken (ascending); a second array */
+	size_t ndrains;
+	struct timing_point recent[TIMING_CANDIDATES]; /* ring: events after which the batches held pages */
+	unsigned nrecent, head;
+};
+
+void timing_init(struct timing *tm, const char *const *paths, size_t npaths,
+		 const struct session_opts *o, bool strict);
+void timing_free(struct timing *tm);
+/* After each applied event: whether the batches now hold pages. */
+void timing_note(struct timing *tm, const struct session *ss, const struct event *ev);
+/* The event just applied in *ss (its ordinal ss->consumed) diverged:
+ * 1 when a drain after the event *at makes it and every check since
+ * match - then, unless strict, *ss is the session of that run, positioned
+ * after the event, whose later events replay with the drain taken; 0
+ * when no drain does (or the input cannot be read again, or the budget
+ * is spent: tm->exhausted); -1 on an error (err). */
+int timing_search(struct timing *tm, struct session *ss, struct timing_point *at, char *err,
+		  size_t errlen);
 
 /* ==== diff ====
  * diff.h - replay one trace under two kernel semantics in lockstep and list

@@ -293,6 +293,12 @@ static int session_finish(struct session *ss, int r, const struct session_opts *
 int session_apply(struct session *ss, const struct event *ev, struct outcome *out, char *err,
 		  size_t errlen)
 {
+	/* another CPU drained the batches after an earlier event (timing.c):
+	 * the hits since then touched no batch, so it is done here */
+	while (ss->next_drain < ss->ndrains && ss->drains[ss->next_drain] < ss->consumed) {
+		vm_drain_all(ss->sys);
+		ss->next_drain++;
+	}
 	if (inherit_before(&ss->inh, ss->sys, ev, err, errlen) < 0)
 		return -1;
 	/* a stream of touches: while this one runs, the next one's page-table
@@ -313,9 +319,12 @@ int session_next(struct session *ss, struct event **ev)
 	*ev = &ss->ev;
 	if (ss->have_event) {
 		ss->have_event = false;
+		ss->consumed++;
 		return 1;
 	}
-	return trace_read(ss->reader, &ss->ev);
+	int r = trace_read(ss->reader, &ss->ev);
+	ss->consumed += r > 0;
+	return r;
 }
 
 /* the reader's hit keys are the model's (trace.h, vmsys.h) */
@@ -348,6 +357,7 @@ int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
 			size_t h = a[i].pid == pid ? vm_touch_hits(ss->sys, t, &a[i].hit_key, sizeof(*a), n - i) : 0;
 			if (h) {
 				*hits += h;
+				ss->consumed += h;
 				*hit_pid = pid;
 				for (size_t j = i; j < i + h; j++)
 					*checks += a[j].res == RES_VALUE;
@@ -358,6 +368,7 @@ int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
 			ss->hot_i = i + 1;
 			trace_access_event(&a[i], &ss->hot_ev);
 			*ev = &ss->hot_ev;
+			ss->consumed++;
 			return 1;
 		}
 		ss->hot_i = n;

@@ -1030,6 +1030,12 @@ static void header(struct R *r)
 			   "# memcg: before its first page; memcg_force_empty() is a write of 0 to its\n"
 			   "# memcg: memory.force_empty. expect(COUNTER) lines are /proc/vmstat deltas\n"
 			   "# memcg: since the trace began (the machine was otherwise idle)\n");
+	if (s->pinned)
+		fprintf(o, "# cpus: the traced process (and every process it forks) ran on CPU 0 alone:\n"
+			   "# cpus: one CPU's per-CPU batches, drained only where its own code drains\n");
+	if (s->loaded)
+		fprintf(o, "# load: another process on the other CPUs called migrate_pages() in a loop\n"
+			   "# load: (lru_cache_disable(): every CPU's batches drained, again and again)\n");
 	if (s->swap)
 		fprintf(o, "# swap-note: a zram device (synchronous writes: a page written to swap is freed in\n"
 			   "# swap-note: the pass that wrote it); DAMON's pageout scheme was paused while it was on.\n"
@@ -1113,6 +1119,31 @@ static int run(const struct scen *s)
 	r->np = 1;
 	struct rec_reply hello;
 	if (read(r->repr, &hello, sizeof hello) != (ssize_t)sizeof hello) die("%s: no hello", s->name);
+	if (s->pinned && !s->memcg) {
+		/* one CPU: its per-CPU LRU and mlock batches are one queue in
+		 * the trace's order, drained only where that CPU's code does */
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		if (sched_setaffinity(pid, sizeof one, &one)) die("sched_setaffinity: %s", strerror(errno));
+	}
+	pid_t drainer = 0;
+	if (s->loaded) {
+		/* another CPU's drains, all the time: migrate_pages() calls
+		 * lru_cache_disable() -> lru_add_drain_all() */
+		drainer = fork();
+		if (drainer == 0) {
+			cpu_set_t rest;
+			CPU_ZERO(&rest);
+			for (int c = 1; c < CPU_SETSIZE && c < 64; c++)
+				CPU_SET(c, &rest);
+			sched_setaffinity(0, sizeof rest, &rest); /* one CPU only: shares CPU 0 */
+			unsigned long mask = 1;
+			for (;;)
+				syscall(SYS_migrate_pages, 0, 2, &mask, &mask);
+		}
+		if (drainer < 0) die("fork: %s", strerror(errno));
+	}
 	if (s->memcg) {
 		/* before the child's first page: everything the trace maps is
 		 * charged to this memcg, and nothing else is */
@@ -1146,6 +1177,10 @@ static int run(const struct scen *s)
 	emit(r, "+++ exited with 0 +++");
 	int st;
 	waitpid(pid, &st, 0);
+	if (drainer > 0) {
+		kill(drainer, SIGKILL);
+		waitpid(drainer, NULL, 0);
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) die("%s: child status %#x", s->name, st);
 	if (r->memcg[0] && rmdir(r->memcg)) die("rmdir %s: %s", r->memcg, strerror(errno));
 	fclose(r->out);

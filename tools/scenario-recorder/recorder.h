@@ -21,6 +21,9 @@ struct scen {
 	int gen;              /* random generator version: 1 sc_random() of scenarios.c, 2 and up scen_random.c; 0 for the others */
 	bool memcg;           /* the child runs alone in a fresh memcg v1 (/sys/fs/cgroup/memory/vmrec-PID) */
 	bool swap;            /* needs swap on (record-all.sh: a zram device); the others need it off */
+	bool pinned;          /* the child (and its forks) on CPU 0 alone: one CPU's batches */
+	bool loaded;          /* a process on the other CPUs drains every CPU's batches all
+			       * the time (migrate_pages() in a loop: lru_add_drain_all()) */
 };
 
 extern const struct scen rec_scenarios[];

@@ -36,6 +36,7 @@
 #define MREMAP_MAYMOVE 1
 #define MREMAP_FIXED 2
 #define MREMAP_DONTUNMAP 4
+#define MADV_POPULATE_READ 22
 
 #define anon(r, n) S_mmap(r, 0, (n) * P, RW, MP | MA, -1, 0)
 
@@ -932,6 +933,54 @@ static void sc_random(struct R *r, const struct scen *s)
 	}
 }
 
+
+/*
+ * The per-CPU batch family (issue 34): a child mlocks a page of a shared
+ * file and exits - its zap only queues the munlock (6.18) - and the parent
+ * then faults the page into its own VM_LOCKED (lock-on-fault) VMA, which
+ * queues an mlock behind it.  One drain applies both in order: the munlock
+ * finds mlock_count 0 and clears PG_mlocked, the mlock then finds the
+ * folio evictable and does nothing (mlocked=0).  A drain between the exit
+ * and the fault (another CPU's, or a call of the parent that drains)
+ * applies the munlock first: the fault then mlocks the page (mlocked=1).
+ * `between` is the parent's call in between.
+ */
+static void batch_family(struct R *r, int between)
+{
+	const char *path = "/dev/shm/vmrec-batch-family";
+	long fd = S_openat(r, path, OCRT, 0600);
+	S_ftruncate(r, fd, 2 * P);
+	S_pwrite(r, fd, P, 0);
+	long a = S_mmap(r, 0, 2 * P, PR, MS, fd, 0);
+	S_mlock2(r, a, 2 * P, ONFAULT);
+	long u = anon(r, 2);
+	S_touch(r, u, 2 * P, A_WRITE);
+	long h = anon(r, 1);
+	S_munmap(r, h, P); /* a hole */
+	S_pages(r, a, 2 * P); /* the batches empty before the fork */
+	S_fork(r);
+	S_mlock(r, a, P);
+	S_child_exit(r);
+	switch (between) {
+	case 1: S_mlock(r, h, P); break;                           /* ENOMEM: no drain */
+	case 2: S_madvise(r, h, P, MADV_WILLNEED); break;          /* ENOMEM: no drain */
+	case 3: S_munlock(r, u, P); break;                         /* no change: no drain */
+	case 4: S_mlock(r, u, P); break;                           /* mlock_fixup drains */
+	case 5: S_madvise(r, h, P, MADV_POPULATE_READ); break;     /* 6.18: drains on a hole */
+	case 6: S_madvise(r, u, 2 * P, MADV_POPULATE_READ); break; /* drains */
+	case 7: S_munmap(r, u, 2 * P); break;                      /* 6.18 no drain, 6.1 drains */
+	case 8: S_madvise(r, u, 2 * P, MADV_WILLNEED); break;      /* anon swap-in: drains */
+	}
+	S_touch(r, a, P, A_READ);
+	S_pages(r, a, 2 * P);
+	S_close(r, fd);
+	S_unlink(r, path);
+}
+
+#define FAMILY(n) \
+	static void sc_batch_family_##n(struct R *r, const struct scen *s) { (void)s; batch_family(r, n); }
+FAMILY(0) FAMILY(1) FAMILY(2) FAMILY(3) FAMILY(4) FAMILY(5) FAMILY(6) FAMILY(7) FAMILY(8)
+
 #define NOCAP false
 #define CAP true
 const struct scen rec_scenarios[] = {
@@ -974,6 +1023,17 @@ const struct scen rec_scenarios[] = {
 	{"memcg-force-empty-referenced", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, then half of it faulted (fault-around) through a plain private mapping, 64 pages of that mlocked; young pages get a second chance before they go, the locked stay; munlock of half and force_empty again", 8 * M, CAP, false, 0, sc_memcg_force_empty_referenced, false, 0, true},
 	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD on the real kernel: anonymous pages stay mapped (no swap), clean ext4 page-cache pages are unmapped and reclaimed, tmpfs pages are unmapped (pagemap present=0), locked pages stay (PAGEOUT on a range with a locked VMA is EINVAL); COLD unmaps nothing", 8 * M, CAP, false, 0, sc_reclaim_pageout, false, 0},
 	{"onfault-touch", "lock-on-fault: read and write faults lock single pages; munlock part then touch; mlock populates; mlock2(MLOCK_ONFAULT) over populated pages", 8 * M, CAP, false, 0, sc_onfault_touch, false, 0},
+	{"batch-exit-fault", "a child mlocks a shared tmpfs page and exits (its zap queues the munlock); the parent faults the page into its lock-on-fault VMA: one drain applies the munlock, then the mlock finds the page evictable (mlocked=0)", 8 * M, CAP, true, 0, sc_batch_family_0, false, 0, false, false, true},
+	{"batch-exit-mlock-hole-fault", "as batch-exit-fault, with the parent's mlock of a hole (ENOMEM, no drain) between the exit and the fault", 8 * M, CAP, true, 0, sc_batch_family_1, false, 0, false, false, true},
+	{"batch-exit-willneed-hole-fault", "as batch-exit-fault, with MADV_WILLNEED of a hole (ENOMEM, no drain) between", 8 * M, CAP, true, 0, sc_batch_family_2, false, 0, false, false, true},
+	{"batch-exit-munlock-unlocked-fault", "as batch-exit-fault, with munlock of an unlocked VMA (no change, no drain) between", 8 * M, CAP, true, 0, sc_batch_family_3, false, 0, false, false, true},
+	{"batch-exit-mlock-fault", "as batch-exit-fault, with an mlock that locks an anonymous VMA between: mlock_fixup() drains, the munlock comes first, the fault mlocks the page (mlocked=1)", 8 * M, CAP, true, 0, sc_batch_family_4, false, 0, false, false, true},
+	{"batch-exit-populate-hole-fault", "as batch-exit-fault, with MADV_POPULATE_READ of a hole between: ENOMEM, but faultin_page_range() drains (6.18)", 8 * M, CAP, true, 0, sc_batch_family_5, false, 0, false, false, true},
+	{"batch-exit-populate-fault", "as batch-exit-fault, with MADV_POPULATE_READ of an anonymous VMA between: it drains (mlocked=1)", 8 * M, CAP, true, 0, sc_batch_family_6, false, 0, false, false, true},
+	{"batch-exit-munmap-fault", "as batch-exit-fault, with munmap of a touched anonymous VMA between: 6.18 leaves the batches (mlocked=0), 6.1 drains them in free_pages_and_swap_cache()", 8 * M, CAP, true, 0, sc_batch_family_7, false, 0, false, false, true},
+	{"batch-exit-willneed-fault", "as batch-exit-fault, with MADV_WILLNEED of an anonymous VMA between: the swap-in walk ends with a drain (mlocked=1)", 8 * M, CAP, true, 0, sc_batch_family_8, false, 0, false, false, true},
+	{"batch-exit-fault-loaded", "batch-exit-fault while another process drains every CPU's batches all the time: the munlock is mostly applied before the fault (mlocked=1) - an outcome the kernel allows that the trace cannot show; replays clean unless --strict-timing", 8 * M, CAP, true, 0, sc_batch_family_0, false, 0, false, false, true, true},
+	{"batch-exit-munlock-unlocked-fault-loaded", "batch-exit-munlock-unlocked-fault under the same load (mlocked=1 mostly)", 8 * M, CAP, true, 0, sc_batch_family_3, false, 0, false, false, true, true},
 	{"random-r1", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state", 8 * M, CAP, false, 1, sc_random, false, 1},
 	{"random-r2", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state", 8 * M, CAP, false, 2, sc_random, false, 1},
 	{"random-r3", "random scenario, recorder generator v1, 24 steps, choices from the real /proc state, without CAP_IPC_LOCK", 256 * K, NOCAP, false, 3, sc_random, false, 1},
