@@ -268,6 +268,13 @@ void vmsys_batches(const struct vmsys *s, unsigned *lru_add, unsigned *lru_add_m
 		   unsigned *mlock_max);
 /* lru_add_drain_all(): empty every per-CPU batch. */
 void vm_drain_all(struct vmsys *s);
+/* statehash.c: a 128-bit hash of everything that decides what later
+ * calls do and which invariants hold - processes, mms, VMAs, PTEs, pages,
+ * files, the lists and batches, the gauges - with frames, files,
+ * anon_vmas and mms named by the order a fixed walk meets them, so that
+ * two machines alike but for allocation order hash alike.  The event
+ * counters are left out.  For vmsim check --exhaustive. */
+void vmsys_state_hash(struct vmsys *s, uint64_t out[2]);
 
 /* --- observation ------------------------------------------------------ */
 struct vm_status {           /* /proc/PID/status, in pages */

@@ -347,4 +347,29 @@ for n in 2000 2000000; do
 		row "$n reads of 1 GiB: CPU s$([ "$b" = "$vmsim" ] || echo ", baseline")" "$t" "$ti" "$(ratio "$ti" "$t")"
 	done
 done
+
+echo "8. vmsim check --exhaustive, 6.18, the default alphabet"
+# distinct states per second of one core, and the depth every sequence was
+# explored to in a fixed time: one core, then 2 shards side by side (10
+# minutes each; BENCH_QUICK: one)
+secs=$((600 / q))
+[ $secs -lt 60 ] && secs=60
+row "" "one core" "2 shards" "shards/one"
+"$vmsim" check --exhaustive --kernel 6.18 --depth 16 --time $secs -q --out $out/exh \
+	> $out/exh-one.txt 2>/dev/null
+for i in 1 2; do
+	"$vmsim" check --exhaustive --kernel 6.18 --depth 16 --time $secs -q --shard $i/2 \
+		-o $out/exh-shard-$i --out $out/exh > /dev/null 2>&1 &
+done
+wait
+"$vmsim" check-merge --out $out/exh-m $out/exh-shard-1 $out/exh-shard-2 > $out/exh-two.txt 2>/dev/null
+exh() { sed -n "s/^explored: every sequence up to depth \([0-9]*\).*: \([0-9]*\) distinct states, \([0-9]*\) transitions in \([0-9.]*\) s.*/\\$2/p" "$1"; }
+d1=$(exh $out/exh-one.txt 1) d2=$(exh $out/exh-two.txt 1)
+s1=$(exh $out/exh-one.txt 2) s2=$(exh $out/exh-two.txt 2)
+t1=$(exh $out/exh-one.txt 4) t2=$(exh $out/exh-two.txt 4)
+sps1=$(awk -v s="$s1" -v t="$t1" 'BEGIN { printf "%.0f", t > 0 ? s / t : 0 }')
+sps2=$(awk -v s="$s2" -v t="$t2" 'BEGIN { printf "%.0f", t > 0 ? s / t / 2 : 0 }')
+row "distinct states/s per core" "$sps1" "$sps2" "$(ratio "$sps2" "$sps1")"
+row "depth complete in $secs s" "$d1" "$d2" ""
+row "distinct states then" "$s1" "$s2" ""
 exit 0

@@ -7,6 +7,8 @@
  *   check_inv     the promise invariants (docs/invariants.md)
  *   check_shrink  running a sequence, shrinking a violation to a
  *                 reproducer, writing it as a trace
+ *   check_exhaustive  every sequence of a finite alphabet up to a depth,
+ *                 breadth first, equal states once (--exhaustive)
  *
  * Each section is one unit (UNIT.c).  Callers: sim/cli/
  * (docs/architecture.md).
@@ -243,5 +245,86 @@ void check_shrink(const struct check_plan *p, const struct gen_machine *m, struc
 int check_write_repro(const char *path, const struct check_plan *p, const struct gen_machine *m,
 		      uint64_t seed, const struct gstep *steps, size_t n, unsigned inv,
 		      char *explain, size_t explen);
+
+/* ==== check_exhaustive ====
+ * check_exhaustive.h - vmsim check --exhaustive: every sequence of up to
+ * depth calls from a finite alphabet, breadth first, each model state
+ * (vmsys_state_hash()) explored once; per invariant the shortest
+ * violating sequence (of those, the first in alphabet order) or that it
+ * holds for every sequence explored.
+ *
+ * The default alphabet (exh_default_alphabet(), docs/invariants.md): up to
+ * 31 calls of process 100 and its child 101 over two places of two pages
+ * (0x100000000, 0x100010000) and one of one page (0x100020000) - mmap
+ * private, shared, MAP_LOCKED, MAP_POPULATE, MAP_LOCKONFAULT (lof-v1),
+ * into the third place; munmap, mprotect, mremap shrink, grow, move and
+ * MREMAP_DONTUNMAP of one page (a move elsewhere before 5.7),
+ * mlock, mlock2 ONFAULT, munlock, mlockall CURRENT, FUTURE and
+ * FUTURE|ONFAULT, munlockall, MADV_DONTNEED, MADV_REMOVE from the first
+ * place to the top (over what mremap moved), touches,
+ * reclaim(32), fork,
+ * the child's touch, mlock and exit (a symbol a kernel's flags make the
+ * same as another is there once) - on the default machine
+ * (exh_default_machine(): 16 MiB, 8 MiB of swap, no CAP_IPC_LOCK,
+ * RLIMIT_MEMLOCK two pages, vm.max_map_count 3, the zero page).
+ *
+ * A shard (shard_i of shard_n, 1-based) explores the sequences whose
+ * first call's index is shard_i - 1 modulo shard_n; the better
+ * (exh_better()) of the shards' findings is the single run's.
+ */
+#define EXH_MAX_DEPTH 16
+#define EXH_MAX_SYMBOLS 4096
+
+struct exh_symbol {
+	struct gstep st;
+	char text[200];        /* the call as a trace line */
+};
+
+struct exh_alphabet {
+	struct exh_symbol *sym;
+	size_t n, cap;
+	bool is_default;
+};
+
+struct exh_found {
+	unsigned depth;        /* 0: no violation found */
+	struct gstep steps[EXH_MAX_DEPTH];
+	char msg[320];
+};
+
+struct exh_result {
+	unsigned reached;      /* every sequence up to this many calls was explored */
+	bool closed;           /* no new state at the last depth: every longer sequence too */
+	bool stopped;          /* --time ran out inside a depth */
+	uint64_t states, transitions;
+	double seconds;
+	struct exh_found inv[INV_NR];
+};
+
+struct exh_opts {
+	unsigned depth;
+	unsigned shard_i, shard_n; /* 0/0 or 1/1: everything */
+	double time_budget;        /* seconds, 0: none */
+	/* called about once a second: the depth being explored, the states and transitions so far */
+	void (*progress)(void *ctx, unsigned depth, uint64_t states, uint64_t transitions, double seconds);
+	void *ctx;
+};
+
+void exh_default_machine(struct gen_machine *m);
+int exh_default_alphabet(const struct check_plan *p, const struct gen_machine *m, struct exh_alphabet *a,
+			 char *err, size_t errlen);
+/* One symbol from a trace event (a call the model follows, without a path
+ * argument; a line without a pid is process 100's).  0, or -1 (err). */
+int exh_alphabet_add_event(struct exh_alphabet *a, const struct event *ev, const char *arch,
+			   const char *kernel, char *err, size_t errlen);
+void exh_alphabet_free(struct exh_alphabet *a);
+/* a hash of the alphabet's text: shards of one search share it */
+uint64_t exh_alphabet_id(const struct exh_alphabet *a);
+/* The search; 0, or -1 (err). */
+int exh_run(const struct check_plan *p, const struct gen_machine *m, const struct exh_alphabet *a,
+	    const struct exh_opts *o, struct exh_result *r, char *err, size_t errlen);
+/* Whether finding a is shorter than b, or as short and first in the
+ * alphabet's order (no finding is never better). */
+bool exh_better(const struct exh_found *a, const struct exh_found *b, const struct exh_alphabet *al);
 
 #endif

@@ -11,6 +11,8 @@
 #ifndef VMSIM_CLI_H
 #define VMSIM_CLI_H
 
+#include <stdbool.h>
+
 #include "vmsim.h" /* VMSIM_VERSION */
 
 /* The whole command line (argv[0] the program, argv[1] the command), as
@@ -44,5 +46,9 @@ int cmd_explain(int argc, char **argv);
 int cmd_step(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+/* cmd_exhaustive.c: vmsim check --exhaustive, and check-merge of its shards */
+int cmd_check_exhaustive(int argc, char **argv);
+bool exh_is_shard(const char *path);
+int exh_merge(char *const *paths, int n, const char *out, const char *output, bool json);
 
 #endif

@@ -65,6 +65,8 @@ static const char check_usage[] =
 	"  --format json     JSON Lines: an object per invariant, then a summary (docs/json.md)\n"
 	"  -o, --output FILE the report into FILE (default: standard output)\n"
 	"  -q, --quiet       no progress line on a terminal\n"
+	"  --exhaustive      every sequence up to a depth instead of random runs: see\n"
+	"                    `vmsim check --exhaustive --help`\n"
 	"  --shard FILE      write the result to FILE (a shard of a campaign split by seed\n"
 	"                    range) instead of reporting; `vmsim check-merge FILE...`\n"
 	"                    reports the whole as one run would.  Each shard but the last\n"
@@ -561,6 +563,8 @@ int cmd_check_merge(int argc, char **argv)
 	if (!n) {
 		return session_usage_error("check-merge", check_merge_usage, "no shard given");
 	}
+	if (exh_is_shard(argv[first]))
+		return exh_merge(argv + first, (int)n, o.out, o.output, o.json);
 	struct shard *sh = vm_calloc(n, sizeof(*sh));
 	if (!sh)
 		return 2;
@@ -618,6 +622,9 @@ out:
 
 int cmd_check(int argc, char **argv)
 {
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--exhaustive"))
+			return cmd_check_exhaustive(argc, argv);
 	struct opts o;
 	memset(&o, 0, sizeof(o));
 	o.seed = 1;

@@ -12,12 +12,12 @@ _vmsim_machine="--kernel --arch --cap-ipc-lock --cap-sys-resource --rlimit-memlo
 _vmsim_options()
 {
 	case $1 in
-	replay) echo "$_vmsim_machine --stop-at-first --check-invariants --check-every --invariant -q --quiet -v --verbose --format --stats --stats=json -o --output --help" ;;
+	replay) echo "$_vmsim_machine --stop-at-first --strict-timing --check-invariants --check-every --invariant -q --quiet -v --verbose --format --stats --stats=json -o --output --help" ;;
 	record) echo "-o --output --expect --faults --format --help" ;;
 	show) echo "$_vmsim_machine --at --pid --format -o --output --help" ;;
 	diff) echo "$_vmsim_machine --all --format -o --output --help" ;;
 	flags) echo "--arch --kernel --names --format --help" ;;
-	check) echo "--kernel --arch --seed --steps --runs --time --jobs --out --invariant --stats --shard --format -q --quiet -o --output --help" ;;
+	check) echo "--kernel --arch --seed --steps --runs --time --jobs --out --invariant --stats --shard --format -q --quiet -o --output --exhaustive --depth --call --alphabet --help" ;;
 	check-merge) echo "--out --format -o --output --help" ;;
 	explain) echo "$_vmsim_machine --from --to --diff --all --format -o --output --help" ;;
 	step) echo "$_vmsim_machine --pid --width --no-pictures --format --help" ;;
@@ -67,7 +67,8 @@ _vmsim()
 	--rlimit-memlock) COMPREPLY=($(compgen -W "unlimited 64K 8M" -- "$cur")); return ;;
 	--out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-o | --output | --maps | --shard) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	--at | --from | --pid | --width | --seed | --steps | --runs | --time | --jobs | --max-map-count | --check-every) return ;;
+	--at | --from | --pid | --width | --seed | --steps | --runs | --time | --jobs | --max-map-count | --check-every | --depth | --call) return ;;
+	--alphabet) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	help) COMPREPLY=($(compgen -W "replay record show diff flags check check-merge explain step report convert version" -- "$cur")); return ;;
 	esac
 	if [[ $cur == -* ]]; then
