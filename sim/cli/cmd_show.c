@@ -35,7 +35,9 @@ static const char show_usage[] =
 	"                      the pages of each VMA per node (whole machine)\n"
 	SESSION_OPTS_HELP
 	"  --at LINE       stop after the last event that ends on or before trace line LINE\n"
-	"                  (0 = before the first event)\n"
+	"                  (0 = before the first event); without it, the end of the trace,\n"
+	"                  or for maps, smaps, status and pages, the state just before the\n"
+	"                  process shown exits\n"
 	"  --pid PID       the process to show (default: the first one of the trace)\n"
 	"  -o, --output FILE  the view into FILE (default: standard output)\n"
 	"  --format json   JSON Lines: an object per VMA (maps, smaps) or page (pages,\n"
@@ -134,6 +136,8 @@ int cmd_show(int argc, char **argv)
 	}
 	struct event *ev;
 	int r, rc = 0;
+	unsigned long exit_line = 0; /* without --at: the line where the process shown exits */
+	bool per_process = !view_is_global((enum view_kind)view);
 	while (true) {
 		/* the first event that ends after LINE is read but not applied */
 		r = session_next(&ss, &ev);
@@ -143,6 +147,18 @@ int cmd_show(int argc, char **argv)
 			break;
 		if (ev->type == EV_CALL && ev->sys == SYS_UNKNOWN)
 			continue;
+		/* without --at, a process view shows the process as it was just
+		 * before it exited (its end, not the empty address space after) */
+		if (!have_at && per_process &&
+		    ((ev->type == EV_CALL && ev->sys == SYS_EXIT_GROUP) || ev->type == EV_EXITED ||
+		     ev->type == EV_KILLED)) {
+			struct task *shown = vmsys_task(ss.sys, (int)pid, false);
+			if (shown && task_alive(shown) && vmsys_task(ss.sys, ev->pid, false) == shown) {
+				exit_line = ev->line;
+				r = 0;
+				break;
+			}
+		}
 		struct outcome out;
 		if (session_apply(&ss, ev, &out, err, sizeof(err))) {
 			fprintf(stderr, "%s:%lu:1: error: %s\n", pos[1], ev->line, err);
@@ -154,6 +170,9 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "%s\n", trace_error(ss.reader));
 		rc = 2;
 	}
+	if (rc == 0 && exit_line)
+		fprintf(stderr, "vmsim show: the state just before the process exits at line %lu (as --at %lu); "
+				"--at LINE shows another\n", exit_line, exit_line - 1);
 	if (rc == 0) {
 		struct view_ctx vc = { ss.sys, NULL, ss.arch, ss.sem->name };
 		if (!view_is_global((enum view_kind)view)) {

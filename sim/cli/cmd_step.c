@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "replay.h"
 #include "cli.h"
@@ -51,7 +53,8 @@ static const char step_usage[] =
 	"\n"
 	SESSION_OPTS_HELP
 	"  --pid PID       whose address space the ruler shows (default: the event's)\n"
-	"  --width N       columns of the pictures (default 80)\n"
+	"  --width N       columns of the pictures and the text (default: the terminal's,\n"
+	"                  else 80); longer lines wrap\n"
 	"  --no-pictures   print no ruler and lists after each step\n"
 	"  --format json   answer each command with JSON objects (a frontend's\n"
 	"                  interface): \"where\", \"step\" with the explanation, the\n"
@@ -281,11 +284,45 @@ static void print_where(struct stepper *st)
 		json_event(st, "where", false, false);
 		return;
 	}
+	char buf[1024];
 	if (!st->pos) {
-		printf("at the start of %s (no event applied)\n", st->path);
+		snprintf(buf, sizeof(buf), "at the start of %s (no event applied)", st->path);
+		picture_wrap(stdout, buf, st->width, 4);
 		return;
 	}
-	printf("%s:%lu: %s\n", st->path, st->line, st->text);
+	snprintf(buf, sizeof(buf), "%s:%lu: %s", st->path, st->line, st->text);
+	picture_wrap(stdout, buf, st->width, 4);
+}
+
+/* the ruler and the lists, their text lines (the key) wrapped to the width */
+static void print_pictures(struct stepper *st, bool ruler, bool lists)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	if (ruler)
+		picture_ruler(m, st->ss.sys, st_task(st), st->width);
+	if (lists)
+		picture_lists(m, st->ss.sys, st->width);
+	if (!fclose(m) && text)
+		picture_wrap(stdout, text, st->width, 2);
+	free(text);
+}
+
+/* the explanation, each step wrapped to the width */
+static void print_explain(struct stepper *st)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	explain_print(m, &st->steps, st->ss.sem, "  ");
+	if (!fclose(m) && text)
+		picture_wrap(stdout, text, st->width, 4);
+	free(text);
 }
 
 static void print_result(struct stepper *st)
@@ -306,12 +343,10 @@ static void print_step(struct stepper *st)
 	print_where(st);
 	if (st->ended && !st->pos)
 		return;
-	explain_print(stdout, &st->steps, st->ss.sem, "  ");
+	print_explain(st);
 	print_result(st);
-	if (st->pictures) {
-		picture_ruler(stdout, st->ss.sys, st_task(st), st->width);
-		picture_lists(stdout, st->ss.sys, st->width);
-	}
+	if (st->pictures)
+		print_pictures(st, true, true);
 }
 
 /* a quantity of the model by name: false if unknown */
@@ -625,16 +660,16 @@ static int command(struct stepper *st, const char *line)
 		print_where(st);
 		if (st->pos && !st->steps.n)
 			printf("  (the model did nothing it reports at this event)\n");
-		explain_print(stdout, &st->steps, st->ss.sem, "  ");
+		print_explain(st);
 		print_result(st);
 		return 0;
 	}
 	if (!strcmp(cmd, "ruler")) {
-		picture_ruler(stdout, st->ss.sys, st_task(st), st->width);
+		print_pictures(st, true, false);
 		return 0;
 	}
 	if (!strcmp(cmd, "lists")) {
-		picture_lists(stdout, st->ss.sys, st->width);
+		print_pictures(st, false, true);
 		return 0;
 	}
 	if (!strcmp(cmd, "w") || !strcmp(cmd, "where")) {
@@ -652,6 +687,7 @@ int cmd_step(int argc, char **argv)
 	st.o = (struct session_opts)SESSION_OPTS_INIT;
 	st.width = 80;
 	st.pictures = true;
+	bool width_given = false;
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
@@ -681,8 +717,10 @@ int cmd_step(int argc, char **argv)
 			}
 			if (c == 'p')
 				st.want_pid = (int)v;
-			else
+			else {
 				st.width = (unsigned)v;
+				width_given = true;
+			}
 			break;
 		case 'P':
 			st.pictures = false;
@@ -700,6 +738,10 @@ int cmd_step(int argc, char **argv)
 		return 2;
 	}
 	st.path = argv[optind];
+	/* on a terminal, its width (40 to 400 columns) unless --width */
+	struct winsize ws;
+	if (!width_given && isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		st.width = ws.ws_col < 40 ? 40 : ws.ws_col > 400 ? 400 : ws.ws_col;
 	int rc = 0;
 	if (st_open(&st)) {
 		rc = 2;

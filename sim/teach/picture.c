@@ -127,3 +127,49 @@ void picture_lists(FILE *f, struct vmsys *s, unsigned width)
 	fprintf(f, "  %-14s lru_add %u of %u, mlock %u of %u (queued, not yet moved)\n", "batches",
 		la, lam, ml, mlm);
 }
+
+void picture_wrap(FILE *f, const char *text, unsigned width, unsigned indent)
+{
+	if (width < 20)
+		width = 20;
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		size_t lead = strspn(line, " ");
+		unsigned col = 0;
+		const char *p = line, *end = line + len;
+		bool first = true;
+		while (p < end) {
+			unsigned room = width - col;
+			size_t rest = (size_t)(end - p);
+			if (rest <= room) {
+				fwrite(p, 1, rest, f);
+				break;
+			}
+			/* break at the last space that fits (past the leading ones) */
+			const char *cut = NULL;
+			for (const char *q = p + room; q > p + (first ? lead : 0); q--)
+				if (*q == ' ') {
+					cut = q;
+					break;
+				}
+			if (!cut)
+				cut = p + room; /* one word longer than the line: cut it */
+			const char *w = cut;
+			while (w > p && w[-1] == ' ')
+				w--; /* no space left at the end of a line */
+			fwrite(p, 1, (size_t)(w - p), f);
+			fputc('\n', f);
+			p = cut;
+			while (p < end && *p == ' ')
+				p++;
+			/* continuation lines: under the text, past the leading spaces */
+			col = (unsigned)lead + indent;
+			if (col > width / 2)
+				col = width / 2;
+			fprintf(f, "%*s", (int)col, "");
+			first = false;
+		}
+		fputc('\n', f);
+		line = *end ? end + 1 : end;
+	}
+}

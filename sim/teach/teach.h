@@ -129,6 +129,9 @@ void picture_ruler(FILE *f, struct vmsys *s, struct task *t, unsigned width);
  *   batches        lru_add 1 of 31, mlock 0 of 31
  */
 void picture_lists(FILE *f, struct vmsys *s, unsigned width);
+/* Write text (lines) wrapped to width columns at spaces: a continuation
+ * line is indented by the line's own leading spaces plus indent. */
+void picture_wrap(FILE *f, const char *text, unsigned width, unsigned indent);
 
 /* ==== report ====
  * report.h - the HTML report of one trace replayed under one or two

@@ -141,8 +141,15 @@ step 'next 5\nshow status\nshow lru\nwhere\n' | sed '1,/^  => /d' >"$tmp/fresh"
 sed -n '/VmPeak/,$p' "$tmp/back" >"$tmp/b2"
 sed -n '/VmPeak/,$p' "$tmp/fresh" >"$tmp/f2"
 [ -s "$tmp/f2" ] && cmp -s "$tmp/b2" "$tmp/f2" && ok || { bad "back 4 after next 9 is not next 5:"; diff "$tmp/b2" "$tmp/f2" | head; }
-step 'goto 46\nwhere\n' | tail -2 | grep -q "^$T:46: mlock(0x7ffff7fef000, 4096)" && ok || bad "goto 46"
-step 'goto 47\nwhere\n' | tail -2 | grep -q "^$T:46: " && ok || bad "goto 47 (no event there) is not the event of line 46"
+step 'goto 46\nwhere\n' | tail -3 | grep -q "^$T:46: mlock(0x7ffff7fef000, 4096)" && ok || bad "goto 46"
+step 'goto 47\nwhere\n' | tail -3 | grep -q "^$T:46: " && ok || bad "goto 47 (no event there) is not the event of line 46"
+# every line fits the width, the explanation wrapped at spaces with its
+# citation on a line of its own when it does not fit
+for w in 80 60; do
+	printf 'next 8\nexplain\nnext 30\n' | $vmsim step --width $w "$T" > "$tmp/w" 2>&1
+	if awk -v w=$w 'length($0) > w { bad = 1 } END { exit bad }' "$tmp/w" && grep -q '^      \[mm/mlock.c:' "$tmp/w"; then ok
+	else bad "step --width $w: $(awk -v w=$w 'length($0) > w' "$tmp/w" | head -2)"; fi
+done
 step 'until locked_vm >= 16\n' | grep -q "^$T:40: mlock(0x7ffff7fdf000, 65536) = 0" && ok || bad "until locked_vm >= 16"
 step 'until call munlock\n' | grep -q "^$T:64: munlock(" && ok || bad "until call munlock"
 step 'until unevictable > 0\n' | grep -q "^$T:40: " && ok || bad "until unevictable > 0"
@@ -164,4 +171,12 @@ grep -q '\[LLLLLLLLLLLLLLLL|----------------\]' "$tmp/pic" && ok || { bad "the r
 grep -q '^  unevictable    U' "$tmp/pic" && ok || bad "the LRU diagram shows no unevictable pages"
 printf 'quit\n' | $vmsim step /nonexistent >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "step of a missing trace: not exit 2"
 $vmsim step --width 3 "$T" </dev/null >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--width 3: not exit 2"
+# show without --at: a process view is the process just before it exits
+# (not the empty address space after), a global view the end of the trace
+P=traces/golden/mlock/populate-and-unlock.trace
+$vmsim show maps "$P" >"$tmp/m" 2>"$tmp/e"
+grep -q '^7ffff7ffb000-7ffff7fff000 rw-p' "$tmp/m" && grep -q "just before the process exits at line 53 (as --at 52)" "$tmp/e" && ok ||
+	{ bad "show maps without --at:"; cat "$tmp/m" "$tmp/e"; }
+$vmsim show --at 52 maps "$P" 2>/dev/null | cmp -s - "$tmp/m" && ok || bad "show maps = show --at 52 maps"
+$vmsim show vmstat "$P" 2>"$tmp/e" | grep -q '^nr_mlock 0' && [ ! -s "$tmp/e" ] && ok || bad "show vmstat without --at"
 finish step_explain
