@@ -24,7 +24,9 @@ static const char report_usage[] =
 	"Replays TRACE under kernel A (default: the trace's) and, with a second\n"
 	"--kernel, under B alongside, and writes one HTML file with no outside\n"
 	"resources: the address space as a row of VMA bars per event (coloured by lock\n"
-	"state, darker where more pages are resident), the five LRU list sizes and\n"
+	"state, darker where more pages are resident; the VMAs' names and start\n"
+	"addresses on the address axis, line numbers and calls on the time axis, a\n"
+	"legend; a row of many VMAs draws look-alike neighbours as one bar), the five LRU list sizes and\n"
 	"locked_vm against RLIMIT_MEMLOCK over the trace, a table of the events and\n"
 	"results, and with two kernels the events where they differ.  Clicking an\n"
 	"event shows what the model did there (as `vmsim explain` tells it).  Long\n"
@@ -110,7 +112,8 @@ int cmd_report(int argc, char **argv)
 		bool diverged = false;
 		char why[1024];
 		for (unsigned k = 0; k < nsides && !rc; k++) {
-			if (explain_run_apply(&side[k], path, ev[k], true)) {
+			/* the steps are built for the rows kept only (below) */
+			if (explain_run_apply(&side[k], path, ev[k], false)) {
 				rc = 2;
 				break;
 			}
@@ -126,7 +129,10 @@ int cmd_report(int argc, char **argv)
 			continue;
 		if (!report_keep(&rep, diverged))
 			continue;
-		struct report_row *row = report_add(&rep);
+		for (unsigned k = 0; k < nsides && !rc; k++)
+			if (explain_run_build(&side[k], path, ev[k]))
+				rc = 2;
+		struct report_row *row = rc ? NULL : report_add(&rep);
 		if (!row) {
 			rc = 2;
 			break;
@@ -145,7 +151,7 @@ int cmd_report(int argc, char **argv)
 			else
 				outcome_text(ev[k], &out[k], res, sizeof(res));
 			bool dk = !outcome_matches(ev[k], &out[k], why, sizeof(why));
-			if (!report_fill(&row->side[k], side[k].ss.sys,
+			if (!report_fill(&rep, &row->side[k], side[k].ss.sys,
 					 vmsys_task(side[k].ss.sys, out[k].pid, false), &side[k].steps, res,
 					 dk)) {
 				fprintf(stderr, "vmsim report: out of memory\n");

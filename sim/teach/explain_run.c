@@ -36,6 +36,16 @@ int explain_run_apply(struct explain_run *x, const char *path, struct event *ev,
 	return 0;
 }
 
+int explain_run_build(struct explain_run *x, const char *path, const struct event *ev)
+{
+	x->steps.n = 0;
+	if (!explain_build(&x->log, x->ss.sys, &x->steps)) {
+		fprintf(stderr, "vmsim: out of memory explaining %s:%lu\n", path, ev->line);
+		return -1;
+	}
+	return 0;
+}
+
 void explain_run_close(struct explain_run *x)
 {
 	if (x->open)

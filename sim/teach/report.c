@@ -81,7 +81,35 @@ struct report_row *report_add(struct report *r)
 	return row;
 }
 
-bool report_fill(struct report_side *side, struct vmsys *s, struct task *t,
+/* the index of a VMA's name in r->names (added when new; 0 anonymous or
+ * out of memory) */
+static uint16_t name_of(struct report *r, const char *path)
+{
+	if (!path || !*path)
+		return 0;
+	const char *base = path[0] == '[' ? path : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	for (size_t i = 1; i < r->nnames; i++)
+		if (!strcmp(r->names[i], base))
+			return (uint16_t)i;
+	if (r->nnames >= 0xffff)
+		return 0;
+	if (!r->nnames) {
+		char **n = vm_grow(r->names, &r->capnames, 1, sizeof(*n));
+		if (!n || !(n[0] = vm_strdup("anon")))
+			return 0;
+		r->names = n;
+		r->nnames = 1;
+	}
+	char **n = vm_grow(r->names, &r->capnames, r->nnames + 1, sizeof(*n));
+	if (!n)
+		return 0;
+	r->names = n;
+	if (!(r->names[r->nnames] = vm_strdup(base)))
+		return 0;
+	return (uint16_t)r->nnames++;
+}
+
+bool report_fill(struct report *r, struct report_side *side, struct vmsys *s, struct task *t,
 		 const struct explain_steps *st, const char *result, bool diverged)
 {
 	side->result = dup_text(result);
@@ -117,17 +145,31 @@ bool report_fill(struct report_side *side, struct vmsys *s, struct task *t,
 	vmsys_task_limits(t, &cur, &max, &cap);
 	side->limit = (cap || cur == UINT64_MAX) ? UINT64_MAX : cur / PAGE;
 	uint64_t n = vmsys_map_count(s, t);
-	side->vma = vm_calloc(n ? n : 1, sizeof(*side->vma));
+	/* more VMAs than a row keeps: groups of per neighbours, in order */
+	uint64_t per = n > REPORT_VMAS_MAX ? (n + REPORT_VMAS_MAX - 1) / REPORT_VMAS_MAX : 1;
+	uint64_t slots = (n + per - 1) / per;
+	side->vma = vm_calloc(slots ? slots : 1, sizeof(*side->vma));
 	if (!side->vma)
 		return false;
 	struct vm_vma_info vi;
 	const struct vma *v = NULL;
-	while ((v = vmsys_vma_next(s, t, v, &vi)) && side->nvma < n) {
-		struct report_vma *o = &side->vma[side->nvma++];
-		o->start = vi.start;
+	uint64_t seen = 0;
+	while ((v = vmsys_vma_next(s, t, v, &vi)) && seen < n) {
+		uint8_t lock = (uint8_t)picture_lock_state(s, vi.flags);
+		if (seen++ % per == 0) {
+			struct report_vma *o = &side->vma[side->nvma++];
+			o->start = vi.start;
+			o->name = name_of(r, vi.path);
+			o->lock = lock;
+		}
+		struct report_vma *o = &side->vma[side->nvma - 1];
 		o->end = vi.end;
-		o->resident = vi.rss / PAGE;
-		o->lock = (uint8_t)picture_lock_state(s, vi.flags);
+		o->resident += vi.rss / PAGE;
+		o->count++;
+		if (lock == LOCK_LOCKED || (lock == LOCK_ONFAULT && o->lock == LOCK_NONE))
+			o->lock = lock;
+		if (o->count > 1 && o->name != name_of(r, vi.path))
+			o->name = 0; /* a group of several: no one name */
 	}
 	return side->result && side->explain && side->steps;
 }
@@ -139,6 +181,11 @@ void report_free(struct report *r)
 	free(r->row);
 	r->row = NULL;
 	r->n = r->cap = 0;
+	for (size_t i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	r->names = NULL;
+	r->nnames = r->capnames = 0;
 }
 
 /* ---- HTML ----------------------------------------------------------------- */
@@ -166,6 +213,7 @@ static int cmp_u64(const void *a, const void *b)
 struct axis {
 	uint64_t *b;     /* boundaries, sorted, unique */
 	double *x;       /* their positions */
+	bool *mapped;    /* [b[i], b[i+1]) is mapped in some row */
 	size_t n;
 };
 
@@ -222,7 +270,7 @@ static bool axis_build(struct axis *ax, const struct report *r)
 			at += mapped[i] ? 2.0 + log2(1.0 + pages) : 1.0;
 		}
 	}
-	free(mapped);
+	ax->mapped = mapped;
 	return true;
 }
 
@@ -238,41 +286,200 @@ static const char *const list_names[] = {
 	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
 };
 
+/* the rows' height: 600 px shared by the rows, each 2 to 24 px (a short
+ * trace is drawn readably; a long one was sampled to REPORT_ROWS_MAX) */
 static double row_h(const struct report *r)
 {
-	double h = r->n ? 600.0 / (double)r->n : 8;
-	return h > 10 ? 10 : h < 1 ? 1 : h;
+	double h = r->n ? 600.0 / (double)r->n : 24;
+	return h > 24 ? 24 : h < 1 ? 1 : h;
+}
+
+#define LM 190.0 /* left margin: the time axis (line, call) */
+#define TB 96.0  /* top band: the VMA names */
+#define BB 70.0  /* bottom band: the addresses */
+
+/* the call's name of an event text ("101 mlock(0x..." -> "mlock") */
+static void call_name(const char *ev, char *buf, size_t len)
+{
+	const char *p = ev ? ev : "";
+	while (*p == ' ' || (*p >= '0' && *p <= '9'))
+		p++;
+	size_t n = strcspn(p, "( ");
+	snprintf(buf, len, "%.*s", (int)(n < 40 ? n : 40), p);
+}
+
+/* a labelled stretch of the axis: neighbouring mapped pieces of one name */
+struct region {
+	size_t from, to;        /* axis boundaries */
+	uint16_t name;
+	bool group;             /* named by a group of VMAs of several names */
+};
+
+static void label_regions(FILE *f, const struct report *r, const struct axis *ax, unsigned k,
+			  double top, double bottom)
+{
+	/* each piece of the axis gets the name of the last row's VMA over it */
+	size_t np = ax->n ? ax->n - 1 : 0, unnamed = 0;
+	int32_t *piece = vm_malloc((np ? np : 1) * sizeof(*piece));
+	struct region *rg = vm_calloc(np ? np : 1, sizeof(*rg));
+	if (!piece || !rg) {
+		free(piece);
+		free(rg);
+		return;
+	}
+	for (size_t i = 0; i < np; i++) {
+		piece[i] = ax->mapped[i] ? -1 : -2; /* -1: mapped, not named yet */
+		unnamed += ax->mapped[i];
+	}
+	for (size_t i = r->n; i-- > 0 && unnamed;) {
+		const struct report_side *s = &r->row[i].side[k];
+		for (unsigned j = 0; j < s->nvma; j++) {
+			const struct report_vma *v = &s->vma[j];
+			uint64_t *p = bsearch(&v->start, ax->b, ax->n, sizeof(*ax->b), cmp_u64);
+			for (size_t q = p ? (size_t)(p - ax->b) : np; q < np && ax->b[q] < v->end; q++)
+				if (piece[q] == -1) {
+					piece[q] = v->count > 1 && !v->name ? 0x10000 : v->name;
+					unnamed--;
+				}
+		}
+	}
+	size_t nr = 0;
+	for (size_t i = 0; i < np; i++) {
+		if (piece[i] < 0)
+			continue;
+		if (nr && rg[nr - 1].to == i && (int32_t)(rg[nr - 1].name | (rg[nr - 1].group ? 0x10000 : 0)) == piece[i])
+			rg[nr - 1].to = i + 1;
+		else
+			rg[nr++] = (struct region){ i, i + 1, (uint16_t)(piece[i] & 0xffff), piece[i] > 0xffff };
+	}
+	free(piece);
+	/* at most 48 labels: the widest regions; the others keep their tooltip */
+	double minw = 0;
+	if (nr > 48) {
+		double *w = vm_malloc(nr * sizeof(*w));
+		if (w) {
+			for (size_t q = 0; q < nr; q++)
+				w[q] = ax->x[rg[q].to] - ax->x[rg[q].from];
+			for (size_t a = 0; a < 48; a++) { /* the 48th widest, by selection */
+				size_t best = a;
+				for (size_t b = a + 1; b < nr; b++)
+					if (w[b] > w[best])
+						best = b;
+				double t = w[a];
+				w[a] = w[best];
+				w[best] = t;
+			}
+			minw = w[47];
+			free(w);
+		}
+	}
+	double last_x = -100;
+	for (size_t q = 0; q < nr; q++) {
+		double x0 = LM + ax->x[rg[q].from], x1 = LM + ax->x[rg[q].to];
+		double xc = (x0 + x1) / 2;
+		if (x1 - x0 < minw || xc - last_x < 11)
+			continue; /* too narrow, or it would overwrite its neighbour's label */
+		last_x = xc;
+		fprintf(f, "<text class=\"vmlabel\" transform=\"translate(%.1f %.1f) rotate(-50)\">", xc, top - 4);
+		if (rg[q].group)
+			fputs("VMAs of several names", f);
+		else
+			esc(f, r->nnames && rg[q].name < r->nnames ? r->names[rg[q].name] : "anon");
+		fprintf(f, "</text><text class=\"addr\" transform=\"translate(%.1f %.1f) rotate(50)\">%#" PRIx64
+			   "</text>\n", x0 + 2, bottom + 4, ax->b[rg[q].from]);
+	}
+	free(rg);
+}
+
+static int eighths(uint64_t resident, uint64_t pages)
+{
+	return pages ? (int)(resident * 8 / pages) : 0;
 }
 
 static void space_svg(FILE *f, const struct report *r, const struct axis *ax, unsigned k)
 {
 	double h = row_h(r);
-	double height = h * (double)r->n + 2;
-	fprintf(f, "<figure class=\"space\" data-kernel=\"%s\">\n<figcaption>address space under %s "
-		   "(a row per event, top to bottom; a bar per VMA)</figcaption>\n", r->kernel[k],
-		r->kernel[k]);
+	double rows = h * (double)r->n;
+	double width = LM + W, height = TB + rows + BB;
+	fprintf(f, "<figure class=\"space\" data-kernel=\"%s\">\n<figcaption>address space under %s: a "
+		   "row per event (time goes down; line and call on the left), a bar per VMA on an axis "
+		   "of addresses that gives each mapping room by the log of its size and shrinks the gaps "
+		   "(names above, start addresses below); colour: lock state, darkness: the share of its "
+		   "pages resident</figcaption>\n", r->kernel[k], r->kernel[k]);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		   "viewBox=\"0 0 %.0f %.0f\">\n", W, height, W, height);
+		   "viewBox=\"0 0 %.0f %.0f\">\n", width, height, width, height);
+	fprintf(f, "<rect class=\"frame\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.1f\"/>\n", LM,
+		TB, W, rows);
+	fprintf(f, "<text class=\"axis\" x=\"4\" y=\"%.0f\">line  call</text>\n", TB - 6);
+	/* the time axis: a label every row that has room for one */
+	unsigned every = h >= 11 ? 1 : (unsigned)ceil(11.0 / h);
+	for (size_t i = 0; i < r->n; i += every) {
+		char call[48];
+		call_name(r->row[i].event, call, sizeof(call));
+		fprintf(f, "<text class=\"tick\" data-line=\"%lu\" x=\"4\" y=\"%.1f\">%lu  ",
+			r->row[i].line, TB + h * (double)i + (h < 11 ? 9 : h / 2 + 4), r->row[i].line);
+		esc(f, call);
+		fputs("</text>\n", f);
+	}
+	if (ax->n)
+		label_regions(f, r, ax, k, TB, TB + rows);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct report_row *row = &r->row[i];
 		const struct report_side *s = &row->side[k];
-		double y = 1 + h * (double)i;
+		double y = TB + h * (double)i;
 		fprintf(f, "<g class=\"row\" data-line=\"%lu\">", row->line);
-		for (unsigned j = 0; j < s->nvma; j++) {
+		/* a VMA narrower than a pixel joins its neighbours of the same
+		 * lock state into one bar (8,000 VMAs in 960 px): the output's
+		 * size is bounded by the width, not by the VMAs */
+		for (unsigned j = 0; j < s->nvma;) {
 			const struct report_vma *v = &s->vma[j];
 			double x0 = axis_x(ax, v->start), x1 = axis_x(ax, v->end);
-			uint64_t pages = (v->end - v->start) / PAGE;
-			double op = 0.35 + 0.65 * (pages ? (double)v->resident / (double)pages : 0);
+			uint64_t pages = (v->end - v->start) / PAGE, resident = v->resident, count = v->count;
+			uint64_t end = v->end;
+			unsigned j2 = j + 1;
+			/* and in a dense row (more VMAs than a row can show apart),
+			 * neighbours that look alike (lock state, residency in
+			 * eighths) are one bar too */
+			bool dense = s->nvma > 64;
+			while (j2 < s->nvma && s->vma[j2].lock == v->lock &&
+			       axis_x(ax, s->vma[j2].start) - x1 < 0.5 &&
+			       (x1 - x0 < 1.0 || (dense && eighths(resident, pages) ==
+							  eighths(s->vma[j2].resident,
+								  (s->vma[j2].end - s->vma[j2].start) / PAGE)))) {
+				x1 = axis_x(ax, s->vma[j2].end);
+				pages += (s->vma[j2].end - s->vma[j2].start) / PAGE;
+				resident += s->vma[j2].resident;
+				count += s->vma[j2].count;
+				end = s->vma[j2].end;
+				j2++;
+			}
+			double op = 0.35 + 0.65 * (pages ? (double)resident / (double)pages : 0);
 			fprintf(f, "<rect class=\"vma %s\" data-line=\"%lu\" x=\"%.2f\" y=\"%.2f\" "
 				   "width=\"%.2f\" height=\"%.2f\" fill-opacity=\"%.2f\"><title>line %lu: "
-				   "[%#" PRIx64 ", %#" PRIx64 ") %" PRIu64 " pages, %" PRIu64 " resident, %s"
-				   "</title></rect>",
-				lock_class[v->lock], row->line, x0, y, x1 - x0 > 0.5 ? x1 - x0 : 0.5,
-				h > 1.5 ? h - 0.5 : h, op, row->line, v->start, v->end, pages, v->resident,
+				   "[%#" PRIx64 ", %#" PRIx64 ") ", lock_class[v->lock], row->line, LM + x0, y,
+				x1 - x0 > 0.5 ? x1 - x0 : 0.5, h > 1.5 ? h - 0.5 : h, op, row->line, v->start, end);
+			if (count > 1)
+				fprintf(f, "%" PRIu64 " VMAs, ", count);
+			else
+				esc(f, r->nnames && v->name < r->nnames ? r->names[v->name] : "anon"), fputs(", ", f);
+			fprintf(f, "%" PRIu64 " pages, %" PRIu64 " resident, %s</title></rect>", pages, resident,
 				lock_label[v->lock]);
+			j = j2;
 		}
 		fputs("</g>\n", f);
 	}
+	/* the legend: lock state and residency */
+	double ly = TB + rows + BB - 14;
+	fprintf(f, "<g class=\"legend\"><rect class=\"vma unlocked\" x=\"%.0f\" y=\"%.0f\" width=\"12\" "
+		   "height=\"10\"/><text x=\"%.0f\" y=\"%.0f\">unlocked</text><rect class=\"vma locked\" "
+		   "x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" y=\"%.0f\">VM_LOCKED</text>"
+		   "<rect class=\"vma onfault\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" "
+		   "y=\"%.0f\">lock on fault</text><rect class=\"vma unlocked\" fill-opacity=\"0.35\" x=\"%.0f\" "
+		   "y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" y=\"%.0f\">no page resident</text>"
+		   "<rect class=\"vma unlocked\" x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\"/><text x=\"%.0f\" "
+		   "y=\"%.0f\">all resident</text></g>\n",
+		4.0, ly, 20.0, ly + 9, 4.0, ly - 14, 20.0, ly - 5, 4.0, ly - 28, 20.0, ly - 19, 100.0, ly, 116.0,
+		ly + 9, 100.0, ly - 14, 116.0, ly - 5);
 	fputs("</svg>\n</figure>\n", f);
 }
 
@@ -368,6 +575,8 @@ static const char style[] =
 	".pair svg{width:100%;height:auto}"
 	"rect.vma.unlocked{fill:#4a7bd0}rect.vma.locked{fill:#d0453a}rect.vma.onfault{fill:#e8a33a}"
 	"rect.frame{fill:none;stroke:#ddd}polyline.series{fill:none;stroke-width:1.5}"
+	"text{font:11px sans-serif;fill:#333}text.tick{font:10px monospace}text.addr{font:9px monospace;"
+	"fill:#555}text.vmlabel{font:11px sans-serif}text.axis{font:bold 10px sans-serif}"
 	".inactive_anon{stroke:#4a7bd0;color:#4a7bd0}.active_anon{stroke:#1c3f8a;color:#1c3f8a}"
 	".inactive_file{stroke:#5bb55b;color:#3d8f3d}.active_file{stroke:#1f6b1f;color:#1f6b1f}"
 	".unevictable{stroke:#d0453a;color:#d0453a}.locked_vm{stroke:#d0453a}"
@@ -403,6 +612,8 @@ void report_write(FILE *f, const struct report *r)
 {
 	struct axis ax = { 0 };
 	bool ok = axis_build(&ax, r);
+	if (ok && ax.n && !ax.mapped)
+		ok = false;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>vmsim report: ",
 	      f);
 	esc(f, r->trace);
@@ -498,6 +709,7 @@ void report_write(FILE *f, const struct report *r)
 	fprintf(f, "</div>\n<script>\n%s</script>\n</body>\n</html>\n", script);
 	free(ax.b);
 	free(ax.x);
+	free(ax.mapped);
 }
 
 /* ---- JSON ----------------------------------------------------------------- */

@@ -98,6 +98,9 @@ int explain_run_open(struct explain_run *x, const char *path, const struct sessi
 /* apply ev (path names it in messages); build its steps when want, else
  * leave none; -1 with the message printed (bad input, out of memory) */
 int explain_run_apply(struct explain_run *x, const char *path, struct event *ev, bool want);
+/* The steps of the event last applied (from its tracepoints, kept until
+ * the next apply), when explain_run_apply() was not asked for them. */
+int explain_run_build(struct explain_run *x, const char *path, const struct event *ev);
 void explain_run_close(struct explain_run *x);
 
 /* ==== picture ====
@@ -143,11 +146,18 @@ void picture_wrap(FILE *f, const char *text, unsigned width, unsigned indent);
  */
 
 #define REPORT_ROWS_MAX 600
+/* VMAs kept per row: a process with more is kept as this many groups of
+ * neighbouring VMAs (the picture cannot tell them apart anyway) */
+#define REPORT_VMAS_MAX 256
 
 struct report_vma {
 	uint64_t start, end;
 	uint64_t resident;     /* pages with a page of their own mapped (smaps Rss) */
-	uint8_t lock;          /* enum lock_state (picture.h) */
+	uint32_t count;        /* VMAs it stands for (1, or a group's) */
+	uint16_t name;         /* index in report.names: 0 anonymous, else a path's
+				* last part or [heap], [stack], [vdso] */
+	uint8_t lock;          /* enum lock_state (picture.h); a group's: its most
+				* locked VMA's */
 };
 
 /* what one kernel's model showed after one event */
@@ -179,6 +189,8 @@ struct report {
 	unsigned long events;  /* events shown in the trace */
 	unsigned long stride;  /* 1: every event has a row; k: one in k kept */
 	unsigned long seen;    /* events offered to report_keep() */
+	char **names;          /* the VMA names met ([0] is "anon") */
+	size_t nnames, capnames;
 };
 
 /* Is the next event to get a row?  (true for one in `stride`; divergences
@@ -187,7 +199,7 @@ bool report_keep(struct report *r, bool diverged);
 /* a new row, or NULL without memory */
 struct report_row *report_add(struct report *r);
 /* side k of row from the model (after the event); false without memory */
-bool report_fill(struct report_side *side, struct vmsys *s, struct task *t,
+bool report_fill(struct report *r, struct report_side *side, struct vmsys *s, struct task *t,
 		 const struct explain_steps *st, const char *result, bool diverged);
 void report_write(FILE *f, const struct report *r);
 /* The same rows as JSON Lines (docs/json.md): a "report" object, then a
