@@ -122,6 +122,21 @@ struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
 	return f;
 }
 
+struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size)
+{
+	/* ipc/shm.c:newseg(): shmem_kernel_file_setup("SYSV%08x"); maps shows
+	 * it deleted (its inode is on the internal shm mount only) */
+	char name[40];
+	int n = snprintf(name, sizeof(name), "/SYSV%08x (deleted)", (unsigned)(key & 0xffffffffU));
+	struct file *f = file_new(s, name, (size_t)n, true);
+	if (!f)
+		return NULL;
+	f->size = size;
+	f->size_known = true;
+	f->unlinked = true; /* its one reference (refs = 1) is the segment's */
+	return f;
+}
+
 struct file *file_of_page(struct vmsys *s, const struct page *p)
 {
 	for (struct file *f = s->files; f; f = f->next_file)

@@ -96,6 +96,8 @@ struct file {
 	bool anon_inode;       /* pipe, eventfd, socket ...: no mmap */
 	bool no_cache;         /* procfs, sysfs, devices: reads and writes use no page cache */
 	bool special;          /* the vdso's pages: always present, no fault-around (inherit.c) */
+	bool unevictable;      /* AS_UNEVICTABLE: a SHM_LOCKed segment's (shm.c) */
+	struct shm_seg *shm;   /* the SysV segment whose object it is (shm.c), or NULL */
 	uint32_t exec_ofd;     /* the open file description the ELF loader
 				* mapped it through (inherit.c) */
 	uint64_t ino;
@@ -269,6 +271,12 @@ struct vmsys {
 				    * numa_run() and numa_scan() (numa.c) */
 	void *tp_ctx;
 	bool dying;                /* vmsys_free() runs: nothing observes the pages */
+	/* SysV shared memory (shm.c): the segments, the next id, the user's
+	 * locked_shm (pages: user_shm_lock()), the files with AS_UNEVICTABLE */
+	struct shm_seg *shm_segs;
+	int next_shmid;
+	uint64_t locked_shm;
+	unsigned nr_unevictable_mappings;
 	uint64_t pt_gen;           /* PTE generation: the hit bits of every mm hold
 				    * only while it stays (hitmap.h, pte_changed()) */
 };
@@ -288,6 +296,16 @@ static inline void locked_vm_add(struct vmsys *s, struct mm *mm, int64_t d, enum
 	uint64_t before = mm->locked_vm;
 	mm->locked_vm += (uint64_t)d;
 	TP(s, TP_LOCKED_VM, fn, .delta = d, .before = before, .after = mm->locked_vm);
+}
+
+/* mm/internal.h:folio_evictable() @ v6.18 (page_evictable() @ v4.4): not
+ * mlocked, and not of an unevictable mapping (a SHM_LOCKed segment) */
+bool mapping_unevictable_page(struct vmsys *s, const struct page *p); /* shm.c */
+static inline bool folio_evictable(struct vmsys *s, const struct page *p)
+{
+	if (p->flags & PG_MLOCKED)
+		return false;
+	return !s->nr_unevictable_mappings || (p->flags & PG_ANON) || !mapping_unevictable_page(s, p);
 }
 
 /* ---- helpers shared between modules ---- */
@@ -463,6 +481,16 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len);
 /* mm/mmap.c:vm_stat_account(): total/exec/stack/data counters */
 void vm_stat_account(struct mm *mm, vm_flags_t flags, int64_t pages);
 uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint);
+/* do_mmap() of a file MAP_SHARED for shmat (mmap.c) */
+int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64_t addr, uint64_t len,
+			 uint64_t prot, bool fixed, bool has_placement, uint64_t placement);
+/* shm.c: a VMA of f (a SysV segment's) went away: a segment marked
+ * destroyed goes with its last attach */
+void shm_vma_gone(struct vmsys *s, struct file *f);
+/* shm.c: the segments, at vmsys_free() */
+void shm_free_all(struct vmsys *s);
+/* file.c: the shmem object of a SysV segment ("/SYSV%08x (deleted)") */
+struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size);
 bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
 
 /* reclaim.c */

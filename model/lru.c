@@ -134,7 +134,7 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 {
 	struct page *p = spage(s, pfn);
 	bool was_unevictable = (p->flags & PG_UNEVICTABLE) != 0;
-	if (page_evictable(p)) {
+	if (folio_evictable(s, p)) {
 		if (was_unevictable) {
 			p->flags &= ~PG_UNEVICTABLE;
 			count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);
@@ -149,7 +149,7 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 			count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
 	}
 	lru_add_page(s, pfn, page_lru(p));
-	if (s->sem->test_lru_add_flips_active && page_evictable(p))
+	if (s->sem->test_lru_add_flips_active && folio_evictable(s, p))
 		p->flags ^= PG_ACTIVE; /* test-only breakage */
 }
 

@@ -227,6 +227,8 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 	struct file *f = v->file;
 	if (f->special)
 		return; /* a special mapping has no ->map_pages (mm/mmap.c:special_mapping_vmops) */
+	if (f->shm)
+		return; /* nor has a SysV segment's (ipc/shm.c:shm_vm_ops @ v4.0, v6.18) */
 	const uint64_t nr = 16; /* fault_around_bytes = 64 KiB */
 	uint64_t pte_off = (addr >> PAGE_SHIFT) & 511;
 	uint64_t vma_off = (addr - v->start) >> PAGE_SHIFT;

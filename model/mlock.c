@@ -51,7 +51,7 @@ static void mlock_lru(struct vmsys *s, pfn_t pfn)
 	struct page *p = spage(s, pfn);
 	if (!(p->flags & PG_LRU))
 		return; /* isolated or not yet on a list: its putback will cull */
-	if (page_evictable(p)) {
+	if (folio_evictable(s, p)) {
 		if (p->flags & PG_UNEVICTABLE) {
 			lru_del_page(s, pfn);
 			p->flags &= ~PG_UNEVICTABLE;
@@ -89,7 +89,7 @@ static void mlock_new(struct vmsys *s, pfn_t pfn)
 	struct page *p = spage(s, pfn);
 	if (p->flags & PG_LRU)
 		return;
-	if (page_evictable(p)) {
+	if (folio_evictable(s, p)) {
 		lru_add_page(s, pfn, page_lru(p));
 		return;
 	}
@@ -127,7 +127,7 @@ static void munlock_one(struct vmsys *s, pfn_t pfn)
 		TP(s, TP_PAGE, KFN_MLOCK_DRAIN, .kind = stranded ? TPP_STRANDED : TPP_MUNLOCK,
 		   .pfn = pfn);
 	}
-	if (isolated && (p->flags & PG_UNEVICTABLE) && page_evictable(p)) {
+	if (isolated && (p->flags & PG_UNEVICTABLE) && folio_evictable(s, p)) {
 		lru_del_page(s, pfn);
 		p->flags &= ~PG_UNEVICTABLE;
 		lru_add_page(s, pfn, page_lru(p));

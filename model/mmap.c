@@ -381,6 +381,48 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 }
 
 /*
+ * ipc/shm.c:do_shmat() -> do_mmap() of a segment's file, MAP_SHARED (with
+ * MAP_FIXED at addr when fixed), opened read-write unless prot lacks
+ * PROT_WRITE: the flags do_mmap() makes of it with the mm's def_flags,
+ * the future-lock limit, then the populate of a VM_LOCKED mapping
+ * (mlockall(MCL_FUTURE)).  The address, or a negative errno.
+ */
+int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64_t addr, uint64_t len,
+			 uint64_t prot, bool fixed, bool has_placement, uint64_t placement)
+{
+	const struct arch_flags *af = &s->af;
+	struct mm *mm = t->mm;
+	len = PAGE_ALIGN(len);
+	if (!len)
+		return -KERR_EINVAL;
+	if (mm->map_count > s->max_map_count)
+		return -KERR_ENOMEM;
+	if (fixed) {
+		if (len > TASK_SIZE || addr > TASK_SIZE - len)
+			return -KERR_ENOMEM;
+	} else if (has_placement && !(placement & ~PAGE_MASK) && placement >= MMAP_MIN_ADDR &&
+		   placement <= TASK_SIZE - len && range_is_free(mm, placement, placement + len)) {
+		addr = placement; /* where the recorded kernel put it, as vm_mmap() */
+	} else {
+		addr = get_unmapped_area(s, mm, len, 0);
+		if (!addr)
+			return -KERR_ENOMEM;
+	}
+	vm_flags_t vmf = calc_prot_bits(af, prot) | mm->def_flags | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
+			 VM_SHARED | VM_MAYSHARE;
+	if (!(prot & af->prot_write))
+		vmf &= ~(VM_MAYWRITE | VM_SHARED); /* opened O_RDONLY */
+	if (!mlock_future_ok(s, t, vmf & s->sem->future_check_mask, len))
+		return -KERR_EAGAIN;
+	/* each attach opens a file of its own (ipc/shm.c:do_shmat():
+	 * alloc_file_clone()): two attaches never merge */
+	int64_t r = mmap_region(s, t, f, ++s->next_ofd, addr, len, vmf, 0);
+	if (r >= 0 && (vmf & VM_LOCKED))
+		mm_populate(s, t, addr, len, true);
+	return r;
+}
+
+/*
  * brk (mm/mmap.c:SYSCALL_DEFINE1(brk) @ v6.1): shrinking unmaps, growing
  * checks the future-lock limit against def_flags and populates when
  * def_flags has VM_LOCKED.  Failure returns the old break, never an errno.

@@ -591,7 +591,7 @@ static void putback_lru_page_4x(struct vmsys *s, pfn_t pfn)
 	struct page *p = spage(s, pfn);
 	bool was_unevictable = (p->flags & PG_UNEVICTABLE) != 0;
 	p->flags &= ~PG_UNEVICTABLE;
-	if (page_evictable(p)) {
+	if (folio_evictable(s, p)) {
 		folio_add_lru(s, pfn);
 		if (was_unevictable)
 			count_vm(s, UNEVICTABLE_PGS_RESCUED, 1);

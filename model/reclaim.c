@@ -149,7 +149,7 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 static void putback(struct vmsys *s, pfn_t pfn, bool activate, bool at_tail)
 {
 	struct page *p = spage(s, pfn);
-	if (!page_evictable(p)) {
+	if (!folio_evictable(s, p)) {
 		bool was = (p->flags & PG_UNEVICTABLE) != 0;
 		p->flags &= ~PG_ACTIVE;
 		p->flags |= PG_UNEVICTABLE;
@@ -183,7 +183,7 @@ static void putback(struct vmsys *s, pfn_t pfn, bool activate, bool at_tail)
 static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_write_file)
 {
 	struct page *p = spage(s, pfn);
-	if (!page_evictable(p) && !s->sem->test_reclaim_ignores_locked) {
+	if (!folio_evictable(s, p) && !s->sem->test_reclaim_ignores_locked) {
 		putback(s, pfn, false, false);
 		VERDICT(TPR_MLOCKED, false);
 	}
@@ -324,7 +324,7 @@ static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr, enu
 		lru_del_page(s, pfn);
 		if (mode != RM_CGROUP || s->sem->cgroup_reclaim_counts_pgrefill)
 			count_vm(s, PGREFILL, 1);
-		if (!page_evictable(p)) {
+		if (!folio_evictable(s, p)) {
 			putback(s, pfn, false, false);
 			continue;
 		}
@@ -333,7 +333,7 @@ static uint64_t shrink_active(struct vmsys *s, enum lru_list l, uint64_t nr, enu
 			rmap_walk(s, pfn, referenced_one, &ctx);
 		/* 4.x shrink_active_list(): a VM_LOCKED mapping only stops the
 		 * referenced walk; the page is deactivated like any other */
-		if ((ctx.locked && s->sem->page_model == PLM_MLOCK_COUNT) || !page_evictable(p)) {
+		if ((ctx.locked && s->sem->page_model == PLM_MLOCK_COUNT) || !folio_evictable(s, p)) {
 			putback(s, pfn, false, false);
 			continue;
 		}

@@ -80,6 +80,7 @@ const struct kfn_name kfn_names_v4[] = {
 	{ KFN_FOLIO_ADD_LRU, "mm/swap.c:__lru_cache_add()" },
 	{ KFN_BATCH_MOVE, "mm/swap.c:__pagevec_lru_add()" },
 	{ KFN_MIGRATE_MISPLACED, "mm/migrate.c:migrate_misplaced_page()" },
+	{ KFN_MOVE_UNEVICTABLE, "mm/vmscan.c:check_move_unevictable_pages()" },
 	{ KFN_NONE, NULL },
 };
 

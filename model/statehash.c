@@ -133,7 +133,8 @@ static void hash_file(struct hasher *h, struct file *f)
 	mix_str(h, f->path);
 	mix(h, f->size);
 	mix(h, (uint64_t)f->shmem | (uint64_t)f->unlinked << 1 | (uint64_t)f->size_known << 2 |
-		       (uint64_t)f->anon_inode << 3 | (uint64_t)f->no_cache << 4 | (uint64_t)f->special << 5);
+		       (uint64_t)f->anon_inode << 3 | (uint64_t)f->no_cache << 4 | (uint64_t)f->special << 5 |
+		       (uint64_t)f->unevictable << 6 | (uint64_t)(f->shm != NULL) << 7);
 	mix(h, f->refs);
 	mix(h, f->blocks_below);
 	mix(h, f->cache.count);
@@ -203,6 +204,7 @@ void vmsys_state_hash(struct vmsys *s, uint64_t out[2])
 	}
 	/* the machine */
 	mix(&h, s->pm.nr_free);
+	mix(&h, s->locked_shm); /* the SysV segments themselves: by their files */
 	mix(&h, s->pm.nr_pt);
 	mix(&h, s->swap_free);
 	mix(&h, s->memcg_usage);

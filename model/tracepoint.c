@@ -69,6 +69,8 @@ static const char *const cite_6_18[KFN_NR] = {
 	[KFN_MIGRATE_MISPLACED] = "mm/migrate.c:migrate_misplaced_folio()",
 	[KFN_UPDATE_SCAN_PERIOD] = "kernel/sched/fair.c:update_task_scan_period()",
 	[KFN_WORKINGSET_REFAULT] = "mm/workingset.c:workingset_refault()",
+	[KFN_USER_SHM_LOCK] = "mm/mlock.c:user_shm_lock()",
+	[KFN_MOVE_UNEVICTABLE] = "mm/vmscan.c:check_move_unevictable_folios()",
 };
 
 const char *tp_cite(const struct semantics *sem, enum kfn fn)

@@ -118,6 +118,8 @@ static void vma_free_linked(struct vmsys *s, struct vma *v)
 {
 	if (v->file) {
 		file_unlink_vma(v->file, v);
+		if (v->file->shm && !s->dying)
+			shm_vma_gone(s, v->file); /* ipc/shm.c:shm_close() */
 		file_put(s, v->file);
 	}
 	unlink_anon_vmas(s, v);

@@ -198,6 +198,7 @@ void vmsys_free(struct vmsys *s)
 		free(s->tasks);
 		s->tasks = n;
 	}
+	shm_free_all(s); /* the segments' files go with the others */
 	while (s->files) /* named files still in the namespace */
 		file_put(s, s->files);
 	free(s->swap_map);

@@ -89,6 +89,15 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len,
 		uint64_t prot, uint64_t flags, int64_t fd, uint64_t off,
 		bool has_placement, uint64_t placement);
 int64_t vm_munmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);
+/* SysV shared memory (shm.c): shmget's id_hint is the id the trace
+ * recorded (-1: none), shmat's placement the address it returned (as
+ * vm_mmap()'s); shmctl's buffer is not modelled */
+int64_t vm_shmget(struct vmsys *s, struct task *t, uint64_t key, uint64_t size, uint64_t flags,
+		  int64_t id_hint);
+int64_t vm_shmat(struct vmsys *s, struct task *t, int64_t id, uint64_t addr, uint64_t flags,
+		 bool has_placement, uint64_t placement);
+int64_t vm_shmdt(struct vmsys *s, struct task *t, uint64_t addr);
+int64_t vm_shmctl(struct vmsys *s, struct task *t, int64_t id, uint64_t cmd);
 int64_t vm_mprotect(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t prot);
 int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t old_addr, uint64_t old_len,
 		  uint64_t new_len, uint64_t flags, uint64_t new_addr,

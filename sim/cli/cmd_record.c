@@ -57,7 +57,8 @@ static const char record_usage[] =
 	"  --format json    with -o FILE: a \"record\" object on standard output at the\n"
 	"                   end, saying what was recorded (docs/json.md)\n"
 	"  --expect MODE    the kernel's answers from /proc: none; lock (default) after\n"
-	"                   every call that locks or unlocks memory: VmLck, the smaps\n"
+	"                   every call that locks or unlocks memory (mlock*, munlock*,\n"
+	"                   mmap MAP_LOCKED, shmctl SHM_LOCK/SHM_UNLOCK): VmLck, the smaps\n"
 	"                   of the VMAs it touched, and (as root) the pages through\n"
 	"                   pagemap + kpageflags after draining the per-CPU batches;\n"
 	"                   all: after every memory call\n"
@@ -260,7 +261,13 @@ static bool wants_expect(const struct recorder *r, const struct event *ev)
 	switch (ev->sys) {
 	case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_MLOCKALL: case SYS_MUNLOCKALL:
 		return true;
-	case SYS_MMAP: case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MREMAP: case SYS_MADVISE:
+	case SYS_SHMCTL: /* SHM_LOCK, SHM_UNLOCK */
+		return ev->args[1] == 11 || ev->args[1] == 12 || r->expect == EXP_ALL;
+	case SYS_SHMAT: case SYS_SHMDT:
+		return r->expect == EXP_ALL;
+	case SYS_MMAP: /* MAP_LOCKED (x86_64 0x2000) locks as mlock() does */
+		return r->expect == EXP_ALL || (ev->args[3] & 0x2000);
+	case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MREMAP: case SYS_MADVISE:
 	case SYS_BRK:
 		return r->expect == EXP_ALL;
 	default:
@@ -271,7 +278,8 @@ static bool wants_expect(const struct recorder *r, const struct event *ev)
 static void after_call(struct recorder *r, struct tracee *t)
 {
 	struct event *ev = &t->call.ev;
-	if (ev->res == RES_VALUE && (ev->sys == SYS_OPENAT || ev->sys == SYS_OPEN) && ev->str.len) {
+	if (ev->res == RES_VALUE && (ev->sys == SYS_OPENAT || ev->sys == SYS_OPEN || ev->sys == SYS_CREAT) &&
+	    ev->str.len) {
 		char path[4200];
 		snprintf(path, sizeof(path), "%.*s", (int)ev->str.len, ev->str.p);
 		if (ev->args[2] & 0200 /* O_EXCL */) {
@@ -295,13 +303,26 @@ static void after_call(struct recorder *r, struct tracee *t)
 		if (ev->sys == SYS_MMAP) {
 			addr = (uint64_t)ev->value;
 			len = ev->args[1];
-		} else if (ev->sys != SYS_MLOCKALL && ev->sys != SYS_MUNLOCKALL && ev->sys != SYS_BRK) {
+		} else if (ev->sys == SYS_SHMAT) {
+			addr = (uint64_t)ev->value; /* the attach's VMA and its first page */
+			len = 4096;
+		} else if (ev->sys != SYS_MLOCKALL && ev->sys != SYS_MUNLOCKALL && ev->sys != SYS_BRK &&
+			   ev->sys != SYS_SHMCTL && ev->sys != SYS_SHMDT) {
 			addr = ev->args[0];
 			len = ev->sys == SYS_MREMAP ? ev->args[2] : ev->args[1];
 			if (ev->sys == SYS_MREMAP)
 				addr = (uint64_t)ev->value;
 		}
-		if (ev->sys == SYS_MLOCKALL || ev->sys == SYS_MUNLOCKALL || ev->sys == SYS_BRK || len)
+		/* a segment's lock: its attaches in this process, page by page */
+		uint64_t as[8], ae[8];
+		size_t na = ev->sys == SYS_SHMCTL ? rec_shm_attaches(t->tid, (int)ev->args[0], as, ae, 8) : 0;
+		for (size_t i = 0; i < na; i++)
+			rec_write_expect(sink_of(r, t), t->tid, as[i], ae[i] - as[i], true, 64);
+		if (na)
+			return;
+		/* else (a detach, or none attached here): VmLck and every VMA */
+		if (ev->sys == SYS_MLOCKALL || ev->sys == SYS_MUNLOCKALL || ev->sys == SYS_BRK ||
+		    ev->sys == SYS_SHMCTL || ev->sys == SYS_SHMDT || len)
 			rec_write_expect(sink_of(r, t), t->tid, addr, len, len != 0, 64);
 	}
 }
@@ -330,6 +351,7 @@ static bool mem_call(enum sysno s)
 	case SYS_MMAP: case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MREMAP: case SYS_MADVISE:
 	case SYS_MSYNC: case SYS_BRK: case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK:
 	case SYS_MLOCKALL: case SYS_MUNLOCKALL: case SYS_FORK: case SYS_CLONE: case SYS_CLONE3:
+	case SYS_SHMAT: case SYS_SHMDT:
 		return true;
 	default:
 		return false;

@@ -442,6 +442,28 @@ static void drain(pid_t pid)
 	syscall(SYS_migrate_pages, pid, 2, &mask, &mask);
 }
 
+size_t rec_shm_attaches(pid_t pid, int shmid, uint64_t *start, uint64_t *end, size_t max)
+{
+	char path[64], line[4400];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		/* ipc/shm.c:newseg(): the segment's inode number is its id */
+		unsigned long long a, b, ino;
+		int name = 0;
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %llu %n", &a, &b, &ino, &name) == 3 && name &&
+		    !strncmp(line + name, "/SYSV", 5) && ino == (unsigned long long)shmid) {
+			start[n] = a;
+			end[n++] = b;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
 void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pages,
 		      unsigned max_pages)
 {

@@ -53,7 +53,8 @@ enum {
 	NR_read = 0, NR_write = 1, NR_open = 2, NR_close = 3, NR_stat = 4, NR_fstat = 5,
 	NR_lstat = 6, NR_mmap = 9, NR_mprotect = 10, NR_munmap = 11, NR_brk = 12,
 	NR_pread64 = 17, NR_pwrite64 = 18, NR_pipe = 22, NR_mremap = 25, NR_msync = 26,
-	NR_madvise = 28, NR_dup = 32, NR_dup2 = 33, NR_socket = 41, NR_accept = 43,
+	NR_madvise = 28, NR_shmget = 29, NR_shmat = 30, NR_shmctl = 31, NR_shmdt = 67,
+	NR_creat = 85, NR_dup = 32, NR_dup2 = 33, NR_socket = 41, NR_accept = 43,
 	NR_socketpair = 53, NR_clone = 56, NR_fork = 57, NR_vfork = 58, NR_execve = 59,
 	NR_exit = 60, NR_fcntl = 72, NR_ftruncate = 77, NR_unlink = 87, NR_capset = 126,
 	NR_mlock = 149, NR_munlock = 150, NR_mlockall = 151, NR_munlockall = 152,
@@ -174,6 +175,13 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 			x[3] = 0;
 		break;
 	}
+	case NR_creat: /* fs/open.c: creat() is open(O_CREAT|O_WRONLY|O_TRUNC) */
+		ev->sys = SYS_CREAT; ev->nargs = 4;
+		x[0] = (uint64_t)-100;
+		ev->str = read_str(c, 0, tid, a[0], 4096);
+		x[2] = CREAT_OFLAGS;
+		x[3] = a[1] & 07777;
+		break;
 	case NR_close: ev->sys = SYS_CLOSE; ev->nargs = 1; x[0] = sext32(a[0]); break;
 	case NR_unlink:
 	case NR_unlinkat:
@@ -251,6 +259,20 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 	case NR_pipe: ev->sys = SYS_PIPE; ev->nargs = 2; break;
 	case NR_pipe2: ev->sys = SYS_PIPE2; ev->nargs = 2; break;
 	case NR_socketpair: ev->sys = SYS_SOCKETPAIR; ev->nargs = 2; break;
+	/* SysV shared memory: key_t, int flags and ids are 32-bit */
+	case NR_shmget:
+		ev->sys = SYS_SHMGET; ev->nargs = 3;
+		x[0] = a[0] & 0xffffffffu; x[1] = a[1]; x[2] = a[2] & 0xffffffffu;
+		break;
+	case NR_shmat:
+		ev->sys = SYS_SHMAT; ev->nargs = 3;
+		x[0] = sext32(a[0]); x[1] = a[1]; x[2] = a[2] & 0xffffffffu;
+		break;
+	case NR_shmdt: ev->sys = SYS_SHMDT; ev->nargs = 1; x[0] = a[0]; break;
+	case NR_shmctl:
+		ev->sys = SYS_SHMCTL; ev->nargs = 2;
+		x[0] = sext32(a[0]); x[1] = a[1] & 0xffffffffu;
+		break;
 	case NR_memfd_create:
 		ev->sys = SYS_MEMFD_CREATE;
 		ev->str = read_str(c, 0, tid, a[0], 256);

@@ -100,6 +100,10 @@ int rec_write_file(FILE *out, pid_t pid, const char *path);
  * without writing anything. */
 void rec_note_file(const char *path);
 
+/* The VMAs of pid that map SysV segment shmid (its /SYSV lines in maps,
+ * whose inode number is the id): up to max, in start[] and end[]. */
+size_t rec_shm_attaches(pid_t pid, int shmid, uint64_t *start, uint64_t *end, size_t max);
+
 /* expect lines for [addr, addr+len) of pid (len 0: every VMA): VmLck,
  * the smaps of each VMA the range touches, and with pages the pagemap +
  * kpageflags state of up to max_pages pages after draining the per-CPU

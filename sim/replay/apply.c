@@ -101,6 +101,16 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 					(uint64_t)ev->value), out->pid);
 		break;
 	case SYS_MUNMAP: *out = from_ret(vm_munmap(s, t, a[0], a[1]), out->pid); break;
+	case SYS_SHMGET:
+		/* the id the kernel gave is the segment's (its idr is not modelled) */
+		*out = from_ret(vm_shmget(s, t, a[0], a[1], a[2], has_val ? ev->value : -1), out->pid);
+		break;
+	case SYS_SHMAT:
+		*out = from_ret(vm_shmat(s, t, (int64_t)a[0], a[1], a[2], has_val, (uint64_t)ev->value),
+				out->pid);
+		break;
+	case SYS_SHMDT: *out = from_ret(vm_shmdt(s, t, a[0]), out->pid); break;
+	case SYS_SHMCTL: *out = from_ret(vm_shmctl(s, t, (int64_t)a[0], a[1]), out->pid); break;
 	case SYS_MPROTECT: *out = from_ret(vm_mprotect(s, t, a[0], a[1], a[2]), out->pid); break;
 	case SYS_MREMAP:
 		*out = from_ret(vm_mremap(s, t, a[0], a[1], a[2], a[3], a[4], has_val,
@@ -141,6 +151,7 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		break;
 	case SYS_OPENAT:
 	case SYS_OPEN:
+	case SYS_CREAT:
 		if (!trace_ok)
 			break; /* the file system's errors are not modelled */
 		*out = from_ret(vm_open(s, t, ev->str.p, ev->str.len, a[2], has_val ? (int)ev->value : -1),

@@ -167,7 +167,13 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			 yes_no(e->cap));
 		return;
 	case TP_LIMIT:
-		if (e->fn == KFN_DO_MLOCKALL) {
+		if (e->fn == KFN_USER_SHM_LOCK) {
+			snprintf(t, len, "SHM_LOCK: %" PRId64 " + the user's locked_shm %" PRIu64 " = %" PRIu64
+				 " pages %s limit %" PRIu64 " (CAP_IPC_LOCK %s)%s%s", e->delta, e->before,
+				 (uint64_t)e->delta + e->before,
+				 (uint64_t)e->delta + e->before > e->limit ? ">" : "<=", e->limit,
+				 yes_no(e->cap), e->err ? ": " : "", e->err ? kerr_name(e->err) : "");
+		} else if (e->fn == KFN_DO_MLOCKALL) {
 			snprintf(t, len, "RLIMIT_MEMLOCK: total_vm %" PRId64 " pages %s limit %" PRIu64
 				 " pages (CAP_IPC_LOCK %s)%s%s", e->delta, e->err ? ">" : "<=", e->limit,
 				 yes_no(e->cap), e->err ? ": " : "", e->err ? kerr_name(e->err) : "");

@@ -46,6 +46,9 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_NUMA_SCAN] = "numa_scan", [SYS_NUMA_NODE] = "numa_node", [SYS_NUMA_RUN] = "numa_run",
 	[SYS_MEMCG_LIMIT] = "memcg_limit",
 	[SYS_MEMCG_FORCE_EMPTY] = "memcg_force_empty",
+	[SYS_SHMGET] = "shmget",       [SYS_SHMAT] = "shmat",
+	[SYS_SHMDT] = "shmdt",         [SYS_SHMCTL] = "shmctl",
+	[SYS_CREAT] = "creat",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -86,6 +89,7 @@ static const struct {
 	S("dup", SYS_DUP), S("dup2", SYS_DUP2), S("dup3", SYS_DUP3), S("fcntl", SYS_FCNTL),
 	S("fcntl64", SYS_FCNTL), S("pipe", SYS_PIPE), S("pipe2", SYS_PIPE2),
 	S("socketpair", SYS_SOCKETPAIR), S("memfd_create", SYS_MEMFD_CREATE),
+	S("creat", SYS_CREAT), S("shmget", SYS_SHMGET), S("shmat", SYS_SHMAT), S("shmdt", SYS_SHMDT), S("shmctl", SYS_SHMCTL),
 	S("fsync", SYS_FSYNC), S("fdatasync", SYS_FSYNC), S("fadvise64", SYS_FADVISE64),
 	S("wait4", SYS_WAIT4), S("waitpid", SYS_WAIT4),
 	S("eventfd", SYS_FDNEW), S("eventfd2", SYS_FDNEW), S("epoll_create", SYS_FDNEW),
@@ -202,6 +206,24 @@ static const struct sym fadv_tab[] = {
 	E("POSIX_FADV_WILLNEED", 3), E("POSIX_FADV_DONTNEED", 4), E("POSIX_FADV_NOREUSE", 5),
 };
 
+/* include/uapi/linux/ipc.h, shm.h (every arch): shmget's flags beside
+ * the mode bits, shmat's, and shmctl's commands */
+static const struct sym ipcflags_tab[] = {
+	B("IPC_CREAT", 01000), B("IPC_EXCL", 02000), B("SHM_HUGETLB", 04000),
+	B("SHM_NORESERVE", 010000), A("IPC_NOWAIT", 04000), { "IPC_PRIVATE", 0, 0, 1 },
+};
+
+static const struct sym shmat_tab[] = {
+	B("SHM_RDONLY", 010000), B("SHM_RND", 020000), B("SHM_REMAP", 040000),
+	B("SHM_EXEC", 0100000),
+};
+
+static const struct sym shmcmd_tab[] = {
+	E("IPC_RMID", 0), E("IPC_SET", 1), E("IPC_STAT", 2), E("IPC_INFO", 3),
+	E("SHM_LOCK", 11), E("SHM_UNLOCK", 12), E("SHM_STAT", 13), E("SHM_INFO", 14),
+	E("SHM_STAT_ANY", 15), { "IPC_64", 0x100, 0x100, 1 },
+};
+
 static const struct sym faultres_tab[] = {
 	E("MINOR", FR_MINOR), E("MAJOR", FR_MAJOR), E("SIGSEGV", FR_SIGSEGV),
 	E("SIGBUS", FR_SIGBUS),
@@ -223,6 +245,9 @@ static const struct {
 	[SK_ACCESS] = { access_tab, ARRAY_SIZE(access_tab) },
 	[SK_FAULTRES] = { faultres_tab, ARRAY_SIZE(faultres_tab) },
 	[SK_FADV] = { fadv_tab, ARRAY_SIZE(fadv_tab) },
+	[SK_IPCFLAGS] = { ipcflags_tab, ARRAY_SIZE(ipcflags_tab) },
+	[SK_SHMAT] = { shmat_tab, ARRAY_SIZE(shmat_tab) },
+	[SK_SHMCMD] = { shmcmd_tab, ARRAY_SIZE(shmcmd_tab) },
 };
 
 const struct sym *systab_table(enum symkind k, size_t *n)

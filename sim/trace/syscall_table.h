@@ -33,6 +33,9 @@ enum symkind {
 	SK_ACCESS,   /* READ WRITE EXEC (fault/touch modes) */
 	SK_FAULTRES, /* MINOR MAJOR SIGSEGV SIGBUS */
 	SK_FADV,     /* POSIX_FADV_* advice (generic numbering) */
+	SK_IPCFLAGS, /* shmget: IPC_CREAT IPC_EXCL SHM_HUGETLB SHM_NORESERVE (with mode bits) */
+	SK_SHMAT,    /* shmat: SHM_RDONLY SHM_RND SHM_REMAP SHM_EXEC */
+	SK_SHMCMD,   /* shmctl commands: IPC_RMID ... SHM_LOCK SHM_UNLOCK (IPC_64 read, dropped) */
 	SK_NKINDS
 };
 

@@ -28,6 +28,9 @@
  *   setrlimit  resource            prlimit64 pid resource     (rlimit in ev->rlim)
  *   capset     -                   (effective capability set in ev->cap_effective)
  *   fault      addr mode           touch     addr len mode
+ *   shmget     key size flags      shmat     shmid addr flags
+ *   shmdt      addr                shmctl    shmid cmd (the buffer is not read)
+ *   creat      path (ev->str)      - O_CREAT|O_WRONLY|O_TRUNC in args[2], mode in args[3]
  *   reclaim    nr_pages            drop_caches value
  *   numa_scan  -                   numa_node  node
  *   numa_run   ms
@@ -93,8 +96,15 @@ enum sysno {
 	SYS_MEMCG_FORCE_EMPTY,
 	SYS_NUMA_RUN,
 	SYS_MEMCG_LIMIT,
+	/* SysV shared memory (added last: the numbers before stay) */
+	SYS_SHMGET, SYS_SHMAT, SYS_SHMDT, SYS_SHMCTL,
+	SYS_CREAT,  /* open(PATH, O_CREAT|O_WRONLY|O_TRUNC, MODE) */
 	SYS_NR
 };
+
+/* creat()'s open flags in the trace's (generic) O_ numbering */
+#define CREAT_OFLAGS 01101u /* O_CREAT | O_TRUNC | O_WRONLY */
+
 
 /* fault/touch access modes */
 enum access_mode { ACC_READ = 1, ACC_WRITE = 2, ACC_EXEC = 4 };

@@ -42,6 +42,7 @@ static int count_unknown(struct trace_reader *r, const char *name, size_t len)
 /* what: an enum flag_kind (flag tables of the arch/kernel), or one of these */
 enum {
 	W_OFLAGS = 32, W_FALLOC, W_CLONE, W_ACCESS, W_CAP, W_RLIMIT, W_SIGNAL, W_FADV,
+	W_IPCFLAGS, W_SHMAT, W_SHMCMD,
 };
 
 #define CAP_ALL ((UINT64_C(1) << 41) - 1)
@@ -84,6 +85,18 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 		if (systab_sym(SK_FADV, p, n, v) == 0)
 			return 0;
 		return tr_fail(r, p, "unknown advice '%.*s'", (int)n, p);
+	case W_IPCFLAGS:
+		if (systab_sym(SK_IPCFLAGS, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown shmget flag '%.*s'", (int)n, p);
+	case W_SHMAT:
+		if (systab_sym(SK_SHMAT, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown shmat flag '%.*s'", (int)n, p);
+	case W_SHMCMD:
+		if (systab_sym(SK_SHMCMD, p, n, v) == 0)
+			return 0;
+		return tr_fail(r, p, "unknown shmctl command '%.*s'", (int)n, p);
 	case W_SIGNAL:
 		if (systab_sym(SK_SIGNAL, p, n, v) == 0)
 			return 0;
@@ -353,6 +366,8 @@ enum akind {
 	K_STR2,   /* a second string argument (ev->str2) */
 	K_STR3,   /* a third (ev->str3) */
 	K_FADV,   /* POSIX_FADV_* */
+	K_IPCKEY, /* shmget's key: IPC_PRIVATE or a number */
+	K_IPCFLAGS, K_SHMAT, K_SHMCMD,
 };
 
 struct aspec {
@@ -384,6 +399,7 @@ static const struct layout {
 	[SYS_EXIT_GROUP] = { 1, 1, 1, { N(0) } },
 	[SYS_OPENAT] = { 3, 4, 3, { N(0), { K_STR, -1 }, { K_OFLAGS, 2 }, N(3) } },
 	[SYS_OPEN] = { 2, 3, 3, { { K_STR, -1 }, { K_OFLAGS, 2 }, N(3) } },
+	[SYS_CREAT] = { 2, 2, 4, { { K_STR, -1 }, N(3) } },
 	[SYS_CLOSE] = { 1, 1, 1, { N(0) } },
 	[SYS_UNLINK] = { 1, 1, 0, { { K_STR, -1 } } },
 	[SYS_FTRUNCATE] = { 2, 2, 2, { N(0), N(1) } },
@@ -426,6 +442,11 @@ static const struct layout {
 	[SYS_FADVISE64] = { 4, 4, 4, { N(0), N(1), N(2), { K_FADV, 3 } } },
 	/* the pid waited for (-1 any); status, options, rusage as strace prints them */
 	[SYS_WAIT4] = { 2, 4, 1, { N(0), { K_SKIP, -1 }, { K_SKIP, -1 }, { K_SKIP, -1 } } },
+	[SYS_SHMGET] = { 3, 3, 3, { { K_IPCKEY, 0 }, N(1), { K_IPCFLAGS, 2 } } },
+	[SYS_SHMAT] = { 3, 3, 3, { N(0), N(1), { K_SHMAT, 2 } } },
+	[SYS_SHMDT] = { 1, 1, 1, { N(0) } },
+	/* the buffer (NULL, an address, or the struct of IPC_STAT) is not read */
+	[SYS_SHMCTL] = { 3, 3, 2, { N(0), { K_SHMCMD, 1 }, { K_SKIP, -1 } } },
 #undef N
 };
 
@@ -496,6 +517,10 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 	case K_STR2: return tr_arg_str(r, s, e, &ev->str2);
 	case K_STR3: return tr_arg_str(r, s, e, &ev->str3);
 	case K_FADV: return arg_flags(r, s, e, W_FADV, v);
+	case K_IPCKEY:
+	case K_IPCFLAGS: return arg_flags(r, s, e, W_IPCFLAGS, v);
+	case K_SHMAT: return arg_flags(r, s, e, W_SHMAT, v);
+	case K_SHMCMD: return arg_flags(r, s, e, W_SHMCMD, v);
 	case K_STAT: return arg_stat(r, s, e, ev);
 	case K_FDPAIR: return arg_fdpair(r, s, e, ev);
 	case K_CAPDATA: {
@@ -602,8 +627,10 @@ static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 	}
 	ev->nargs = l->nslots;
 	ev->args_missing = n < min;
-	if (s == SYS_OPEN || s == SYS_STAT)
+	if (s == SYS_OPEN || s == SYS_STAT || s == SYS_CREAT)
 		ev->args[0] = (uint64_t)-100;
+	if (s == SYS_CREAT)
+		ev->args[2] = CREAT_OFLAGS;
 	for (unsigned i = 0; i < n && i < 6 && i < MAXARGS; i++) {
 		uint64_t v = 0;
 		if (decode_arg(r, ev, sp[i].kind, a->s[i], a->e[i], &v) < 0)

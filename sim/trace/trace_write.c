@@ -258,7 +258,8 @@ static void put_result(struct out *o, const struct event *ev)
 			return;
 		}
 	}
-	if (ev->sys == SYS_MMAP || ev->sys == SYS_MREMAP || ev->sys == SYS_BRK)
+	if (ev->sys == SYS_MMAP || ev->sys == SYS_MREMAP || ev->sys == SYS_BRK ||
+	    ev->sys == SYS_SHMAT)
 		putf(o, "%#" PRIx64, (uint64_t)ev->value);
 	else
 		putf(o, "%" PRId64, ev->value);
@@ -381,6 +382,9 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 			SEP; putf(o, "0%" PRIo64, a[3]);
 		}
 		break;
+	case SYS_CREAT:
+		put_str(o, ev->str); SEP; putf(o, "0%" PRIo64, a[3]);
+		break;
 	case SYS_UNLINK:
 		put_str(o, ev->str);
 		break;
@@ -487,6 +491,34 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		break;
 	case SYS_EVICT:
 		put_str(o, ev->str); SEP; put_u(o, a[0]); SEP; put_u(o, a[1]);
+		break;
+	case SYS_SHMGET:
+		/* as strace: the key, the size, the flags then the mode in octal */
+		if (a[0])
+			putf(o, "0x%" PRIx64, a[0]);
+		else
+			puts_(o, "IPC_PRIVATE");
+		SEP; put_u(o, a[1]); SEP;
+		if (a[2] & ~(uint64_t)0777) {
+			put_bits(o, SK_IPCFLAGS, a[2] & ~(uint64_t)0777);
+			if (a[2] & 0777)
+				putf(o, "|0%" PRIo64, a[2] & 0777);
+		} else {
+			putf(o, "0%" PRIo64, a[2] & 0777);
+		}
+		break;
+	case SYS_SHMAT:
+		put_s(o, a[0]); SEP; put_addr(o, a[1]); SEP;
+		if (a[2])
+			put_bits(o, SK_SHMAT, a[2]);
+		else
+			puts_(o, "0");
+		break;
+	case SYS_SHMDT:
+		put_addr(o, a[0]);
+		break;
+	case SYS_SHMCTL:
+		put_s(o, a[0]); SEP; put_enum(o, SK_SHMCMD, a[1]); puts_(o, ", NULL");
 		break;
 	case SYS_UNKNOWN: case SYS_FDNEW: case SYS_WAIT4: case SYS_NR:
 		break;

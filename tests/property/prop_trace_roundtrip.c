@@ -416,6 +416,26 @@ static void rand_event(struct event *ev)
 		ev->nargs = 2; a[0] = below(100000); a[1] = 1 + below(512);
 		ev->str = rand_bytes(30);
 		break;
+	case SYS_SHMGET:
+		ev->nargs = 3; a[0] = coin() ? 0 : below(0x100000000ULL); a[1] = rand_len();
+		a[2] = rand_bits(017777);
+		break;
+	case SYS_SHMAT:
+		ev->nargs = 3; a[0] = below(1000); a[1] = coin() ? 0 : rand_addr();
+		a[2] = rand_bits(0170000);
+		break;
+	case SYS_SHMDT:
+		ev->nargs = 1; a[0] = rand_addr();
+		break;
+	case SYS_SHMCTL: {
+		static const uint64_t cmds[] = { 0, 1, 2, 3, 11, 12, 13, 14, 15 };
+		ev->nargs = 2; a[0] = below(1000); a[1] = cmds[below(9)];
+		break;
+	}
+	case SYS_CREAT:
+		ev->nargs = 4; a[0] = (uint64_t)-100; a[2] = CREAT_OFLAGS; a[3] = below(01000);
+		ev->str = rand_bytes(40);
+		break;
 	case SYS_NR:
 		break;
 	}
