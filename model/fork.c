@@ -168,8 +168,7 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 		return -KERR_ENOMEM;
 	c->rlim_memlock_cur = t->rlim_memlock_cur;
 	c->rlim_memlock_max = t->rlim_memlock_max;
-	c->cap_ipc_lock = t->cap_ipc_lock;
-	c->cap_sys_resource = t->cap_sys_resource;
+	cred_copy(c, t);
 	c->numa_node = t->numa_node; /* the parent's CPU; no NUMA statistics yet */
 	if (clone_flags & CLONE_FILES_G) {
 		c->files = t->files;
@@ -228,6 +227,7 @@ int64_t vm_execve(struct vmsys *s, struct task *t)
 	if (old)
 		mm_put(s, old);
 	numa_task_exec(s, t);
+	cred_exec(t); /* the capabilities a plain file leaves (cred.c) */
 	return 0;
 }
 
@@ -255,14 +255,6 @@ int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint
 		return -KERR_EPERM;
 	t->rlim_memlock_cur = cur;
 	t->rlim_memlock_max = max;
-	return 0;
-}
-
-int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock, bool cap_sys_resource)
-{
-	(void)s;
-	t->cap_ipc_lock = cap_ipc_lock;
-	t->cap_sys_resource = cap_sys_resource;
 	return 0;
 }
 

@@ -186,8 +186,11 @@ struct task {
 	struct mm *mm;
 	struct fdtable *files;
 	uint64_t rlim_memlock_cur, rlim_memlock_max;
-	bool cap_ipc_lock;
+	bool cap_ipc_lock;         /* CAP_IPC_LOCK in cap_eff (cred.c keeps it so) */
 	bool cap_sys_resource;     /* may raise a hard rlimit (kernel/sys.c:do_prlimit()) */
+	uint64_t cap_eff, cap_prm, cap_amb; /* effective, permitted, ambient (cred.c) */
+	uint32_t ruid, euid, suid;
+	bool creds_unknown;        /* cred.c: who ran the log is not known */
 	bool oom_killed;           /* SIGKILL pending from the OOM killer */
 	uint64_t min_flt, maj_flt; /* getrusage(): the faults it took (semantics.h) */
 	unsigned numa_node;        /* the node of the CPU it runs on (numa_node()) */
@@ -246,6 +249,9 @@ struct vmsys {
 	char events[MAX_EVENTS][96];
 	uint64_t default_rlim;
 	bool default_cap;
+	uint32_t default_uid;
+	bool creds_unknown;        /* vmsys_config.creds_unknown */
+	bool touches_unrecorded;   /* vmsys_config.touches_unrecorded */
 	bool default_cap_res;      /* CAP_SYS_RESOURCE of new processes */
 	tp_fn tp_hook;             /* the tracepoint listener, or NULL (tracepoint.h) */
 	/* NUMA balancing (numa.c): on with 2 or more nodes; page -> the last
@@ -487,6 +493,11 @@ int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64
 /* shm.c: a VMA of f (a SysV segment's) went away: a segment marked
  * destroyed goes with its last attach */
 void shm_vma_gone(struct vmsys *s, struct file *f);
+/* cred.c: a new process's credentials (uid 0: every capability, else
+ * only those named), a forked child's, and what execve() leaves */
+void cred_init(struct task *t, uint32_t uid, bool cap_ipc_lock, bool cap_sys_resource, bool unknown);
+void cred_copy(struct task *dst, const struct task *src);
+void cred_exec(struct task *t);
 /* shm.c: the segments, at vmsys_free() */
 void shm_free_all(struct vmsys *s);
 /* file.c: the shmem object of a SysV segment ("/SYSV%08x (deleted)") */

@@ -25,6 +25,7 @@ void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem)
 	c->rlimit_memlock = 8ULL << 20;
 	c->cap_ipc_lock = false;
 	c->cap_sys_resource = -1;
+	c->uid = -1;
 	c->max_map_count = 65530;
 	c->zero_page = -1;
 	c->read_ahead_kb = 8192;
@@ -147,6 +148,9 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->default_mmap_base = c->mmap_base ? c->mmap_base : DEFAULT_MMAP_BASE;
 	s->default_rlim = c->rlimit_memlock;
 	s->default_cap = c->cap_ipc_lock;
+	s->creds_unknown = c->creds_unknown;
+	s->touches_unrecorded = c->touches_unrecorded;
+	s->default_uid = c->uid >= 0 && c->uid < UINT32_MAX ? (uint32_t)c->uid : c->cap_ipc_lock ? 0 : 1000;
 	s->default_cap_res = c->cap_sys_resource < 0 ? c->cap_ipc_lock : c->cap_sys_resource;
 	if (physmem_init(&s->pm, c->ram >> PAGE_SHIFT, c->numa_nodes)) {
 		physmem_destroy(&s->pm);
@@ -342,8 +346,7 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 		return NULL;
 	t->rlim_memlock_cur = t->rlim_memlock_max = s->default_rlim;
 	numa_task_first(t);
-	t->cap_ipc_lock = s->default_cap;
-	t->cap_sys_resource = s->default_cap_res;
+	cred_init(t, s->default_uid, s->default_cap, s->default_cap_res, s->creds_unknown);
 	t->mm = mm_alloc(s);
 	t->files = fdtable_dup(NULL);
 	if (!t->mm || !t->files) {
@@ -831,3 +834,5 @@ struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd)
 	}
 	return &s->ra_tab[ofd];
 }
+
+bool vmsys_touches_unrecorded(const struct vmsys *s) { return s->touches_unrecorded; }

@@ -36,6 +36,16 @@ struct vmsys_config {
 	uint64_t swap;            /* bytes of swap, default 0 */
 	uint64_t rlimit_memlock;  /* bytes; UINT64_MAX = unlimited; default 8 MiB */
 	bool cap_ipc_lock;        /* default false */
+	int64_t uid;              /* real, effective and saved uid of the first
+				   * process; -1 (default): 0 with cap_ipc_lock,
+				   * else 1000 */
+	bool touches_unrecorded;  /* the trace has no fault lines (`# faults: no`):
+				   * the model sees a subset of the program's
+				   * touches, so residency is a lower bound
+				   * (vmsys_touches_unrecorded(), for checkers) */
+	bool creds_unknown;       /* a log that does not say who ran it (plain
+				   * strace): any permitted set, and capset and
+				   * the setuid family do what the trace says */
 	int cap_sys_resource;     /* -1 (default): as cap_ipc_lock; 0 no, 1 yes */
 	uint64_t max_map_count;   /* default 65530 */
 	int zero_page;            /* -1 = the semantics' default, 0 no, 1 yes */
@@ -143,7 +153,18 @@ int64_t vm_fsync(struct vmsys *s, struct task *t, int64_t fd);
 int64_t vm_fadvise(struct vmsys *s, struct task *t, int64_t fd, uint64_t off, uint64_t len,
 		   uint64_t advice);
 int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint64_t max);
-int64_t vm_capset(struct vmsys *s, struct task *t, bool cap_ipc_lock, bool cap_sys_resource);
+/* capset(): the effective and permitted sets, bit n = capability n
+ * (cred.c: EPERM if permitted grows or effective is not within it) */
+int64_t vm_capset(struct vmsys *s, struct task *t, uint64_t effective, uint64_t permitted);
+/* setuid(r), setreuid(r, e), setresuid(r, e, sv); 0xffffffff (-1) leaves
+ * that uid; the capabilities follow (cred.c) */
+enum setuid_kind { SETUID_ONE, SETUID_RE, SETUID_RES };
+/* the configuration's touches_unrecorded */
+bool vmsys_touches_unrecorded(const struct vmsys *s);
+/* t's permitted capabilities now (a capset line without them keeps them) */
+uint64_t vmsys_cap_permitted(const struct task *t);
+int64_t vm_setuid(struct vmsys *s, struct task *t, enum setuid_kind kind, uint32_t r, uint32_t e,
+		  uint32_t sv);
 
 /* descriptors: dup/dup2/dup3/F_DUPFD share the open file description
  * (newfd < 0: lowest free); vm_fd_new() installs fd for a call the model

@@ -564,6 +564,8 @@ void gstep_event(const struct gstep *st, struct event *ev)
 	ev->rlim_cur = st->rlim_cur;
 	ev->rlim_max = st->rlim_max;
 	ev->cap_effective = st->sys == SYS_CAPSET ? st->args[0] : 0;
+	ev->cap_permitted = ev->cap_effective; /* as a program dropping a capability does */
+	ev->has_cap_permitted = st->sys == SYS_CAPSET;
 	if (st->sys == SYS_OPENAT) {
 		ev->str.p = paths[st->path & 1];
 		ev->str.len = strlen(paths[st->path & 1]);

@@ -606,6 +606,9 @@ int cmd_record(int argc, char **argv)
 			fprintf(r.out, "# note: no fault lines: %s\n", why);
 		}
 	}
+	/* replay checks residency as a lower bound when the touches are not
+	 * in the trace (docs/trace-format.md) */
+	fprintf(r.out, "# faults: %s\n", r.rf ? "yes" : "no");
 	if (ptrace(PTRACE_SETOPTIONS, child, NULL,
 		   (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 				  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) < 0) {

@@ -471,6 +471,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				printf(", \"timing_choices\": %lu", st.timing);
 			if (truncated)
 				printf(", \"truncated\": true");
+			if (vmsys_touches_unrecorded(ss.sys))
+				printf(", \"partial\": \"no fault lines\"");
 			printf("}\n");
 		} else {
 			printf("%s: %lu events, %lu checks, %lu divergence%s (kernel %s)", path, st.events,
@@ -483,6 +485,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				       st.timing == 1 ? "" : "s");
 			if (tm.exhausted)
 				printf("; the search for other CPUs' drains stopped at its bound");
+			if (vmsys_touches_unrecorded(ss.sys))
+				printf("; partial: no fault lines, residency checked as a lower bound");
 			if (truncated)
 				printf("; TRUNCATED: the input ends in the middle of a line or block, the events "
 				       "before it were replayed");

@@ -148,6 +148,7 @@ void rec_write_header(FILE *out, int argc, char **argv)
 	fprintf(out, "# rlimit-memlock: %s\n", rls);
 	fprintf(out, "# cap-ipc-lock: %s\n", (capeff >> 14) & 1 ? "yes" : "no");
 	fprintf(out, "# cap-sys-resource: %s\n", (capeff >> 24) & 1 ? "yes" : "no");
+	fprintf(out, "# uid: %u\n", (unsigned)getuid());
 	if (mmc > 0)
 		fprintf(out, "# max-map-count: %ld\n", mmc);
 	if (ra >= 0)

@@ -54,7 +54,7 @@ enum {
 	NR_lstat = 6, NR_mmap = 9, NR_mprotect = 10, NR_munmap = 11, NR_brk = 12,
 	NR_pread64 = 17, NR_pwrite64 = 18, NR_pipe = 22, NR_mremap = 25, NR_msync = 26,
 	NR_madvise = 28, NR_shmget = 29, NR_shmat = 30, NR_shmctl = 31, NR_shmdt = 67,
-	NR_creat = 85, NR_dup = 32, NR_dup2 = 33, NR_socket = 41, NR_accept = 43,
+	NR_creat = 85, NR_setuid = 105, NR_setreuid = 113, NR_setresuid = 117, NR_dup = 32, NR_dup2 = 33, NR_socket = 41, NR_accept = 43,
 	NR_socketpair = 53, NR_clone = 56, NR_fork = 57, NR_vfork = 58, NR_execve = 59,
 	NR_exit = 60, NR_fcntl = 72, NR_ftruncate = 77, NR_unlink = 87, NR_capset = 126,
 	NR_mlock = 149, NR_munlock = 150, NR_mlockall = 151, NR_munlockall = 152,
@@ -182,6 +182,16 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		x[2] = CREAT_OFLAGS;
 		x[3] = a[1] & 07777;
 		break;
+	case NR_setuid: ev->sys = SYS_SETUID; ev->nargs = 1; x[0] = a[0] & 0xffffffffu; break;
+	case NR_setreuid:
+		ev->sys = SYS_SETREUID; ev->nargs = 2;
+		x[0] = a[0] & 0xffffffffu; x[1] = a[1] & 0xffffffffu;
+		break;
+	case NR_setresuid:
+		ev->sys = SYS_SETRESUID; ev->nargs = 3;
+		for (int i = 0; i < 3; i++)
+			x[i] = a[i] & 0xffffffffu;
+		break;
 	case NR_close: ev->sys = SYS_CLOSE; ev->nargs = 1; x[0] = sext32(a[0]); break;
 	case NR_unlink:
 	case NR_unlinkat:
@@ -226,6 +236,8 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		read_mem(tid, a[1], d, sizeof(d));
 		ev->sys = SYS_CAPSET;
 		ev->cap_effective = (uint64_t)d[0] | (uint64_t)d[3] << 32;
+		ev->cap_permitted = (uint64_t)d[1] | (uint64_t)d[4] << 32;
+		ev->has_cap_permitted = true;
 		break;
 	}
 	case NR_fstat: ev->sys = SYS_FSTAT; ev->nargs = 3; x[0] = sext32(a[0]); break;

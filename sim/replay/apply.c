@@ -10,8 +10,6 @@
 #include "kerr.h"
 
 #define RLIMIT_MEMLOCK_G 8
-#define CAP_IPC_LOCK_BIT 14
-#define CAP_SYS_RESOURCE_BIT 24
 #define CLONE_VM_G 0x100u
 #define CLONE_VFORK_G 0x4000u
 #define SIGCHLD_G 17u
@@ -286,9 +284,19 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		break;
 	case SYS_CAPSET:
 		if (trace_ok)
-			*out = from_ret(vm_capset(s, t, (ev->cap_effective >> CAP_IPC_LOCK_BIT) & 1,
-						  (ev->cap_effective >> CAP_SYS_RESOURCE_BIT) & 1),
+			*out = from_ret(vm_capset(s, t, ev->cap_effective,
+						  ev->has_cap_permitted ? ev->cap_permitted
+									 : vmsys_cap_permitted(t)),
 					out->pid);
+		break;
+	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID:
+		if (trace_ok) {
+			enum setuid_kind k = ev->sys == SYS_SETUID ? SETUID_ONE
+					     : ev->sys == SYS_SETREUID ? SETUID_RE : SETUID_RES;
+			*out = from_ret(vm_setuid(s, t, k, (uint32_t)a[0], (uint32_t)a[1],
+						  ev->sys == SYS_SETRESUID ? (uint32_t)a[2] : UINT32_MAX),
+					out->pid);
+		}
 		break;
 	case SYS_FAULT: {
 		enum vm_fault_kind k = vm_access(s, t, a[0], access_mode(a[1]));

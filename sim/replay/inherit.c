@@ -17,6 +17,7 @@ void inherit_init(struct inherit_state *st, const struct trace_header *h, const 
 	 * space; a plain strace log starts after execve has mapped the
 	 * program, its interpreter, the stack and the vdso */
 	st->assume = !h->has_version && !maps_path;
+	st->plain = !h->has_version;
 }
 
 static const char *hexnum(const char *p, const char *e, uint64_t *v)
@@ -410,6 +411,10 @@ int inherit_before(struct inherit_state *st, struct vmsys *s, const struct event
 		return 0;
 	}
 	bool exec = ev->type == EV_CALL && ev->sys == SYS_EXECVE;
+	/* --maps describes the image the log starts in; one a later execve
+	 * maps is as unknown as any in a plain log: assume from here on */
+	if (exec && st->plain && st->maps_applied)
+		st->assume = true;
 	if (st->maps_path && !st->maps_applied && !exec) {
 		/* the trace starts after its process was set up */
 		st->maps_applied = true;

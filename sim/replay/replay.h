@@ -300,6 +300,7 @@ struct inherit_state {
 	bool assume;             /* plain log: assume holes that worked were mapped */
 	const char *maps_path;   /* --maps FILE, NULL if none */
 	bool maps_applied;
+	bool plain;              /* no vmsim header: execve brings no inherit lines */
 	unsigned long assumed;   /* ranges assumed mapped before the trace */
 	uint64_t assumed_bytes;
 	unsigned nnotes;         /* notes of this event, for the driver to print */

@@ -185,6 +185,12 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.cap_sys_resource = 1; /* root keeps CAP_SYS_RESOURCE (docs/trace-format.md) */
 	if (h->has_max_map_count)
 		c.max_map_count = h->max_map_count;
+	c.creds_unknown = !h->has_version;
+	c.touches_unrecorded = h->has_faults && !h->faults; /* a plain log says nothing of its uid */
+	if (h->has_uid)
+		c.uid = (int64_t)h->uid;
+	else if (h->recorded_as_root)
+		c.uid = 0;
 	if (h->has_zero_page)
 		c.zero_page = h->zero_page;
 	if (h->has_soft_dirty)

@@ -48,7 +48,8 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_MEMCG_FORCE_EMPTY] = "memcg_force_empty",
 	[SYS_SHMGET] = "shmget",       [SYS_SHMAT] = "shmat",
 	[SYS_SHMDT] = "shmdt",         [SYS_SHMCTL] = "shmctl",
-	[SYS_CREAT] = "creat",
+	[SYS_CREAT] = "creat",         [SYS_SETUID] = "setuid",
+	[SYS_SETREUID] = "setreuid",   [SYS_SETRESUID] = "setresuid",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -89,7 +90,9 @@ static const struct {
 	S("dup", SYS_DUP), S("dup2", SYS_DUP2), S("dup3", SYS_DUP3), S("fcntl", SYS_FCNTL),
 	S("fcntl64", SYS_FCNTL), S("pipe", SYS_PIPE), S("pipe2", SYS_PIPE2),
 	S("socketpair", SYS_SOCKETPAIR), S("memfd_create", SYS_MEMFD_CREATE),
-	S("creat", SYS_CREAT), S("shmget", SYS_SHMGET), S("shmat", SYS_SHMAT), S("shmdt", SYS_SHMDT), S("shmctl", SYS_SHMCTL),
+	S("creat", SYS_CREAT), S("setuid", SYS_SETUID), S("setuid32", SYS_SETUID),
+	S("setreuid", SYS_SETREUID), S("setreuid32", SYS_SETREUID), S("setresuid", SYS_SETRESUID),
+	S("setresuid32", SYS_SETRESUID), S("shmget", SYS_SHMGET), S("shmat", SYS_SHMAT), S("shmdt", SYS_SHMDT), S("shmctl", SYS_SHMCTL),
 	S("fsync", SYS_FSYNC), S("fdatasync", SYS_FSYNC), S("fadvise64", SYS_FADVISE64),
 	S("wait4", SYS_WAIT4), S("waitpid", SYS_WAIT4),
 	S("eventfd", SYS_FDNEW), S("eventfd2", SYS_FDNEW), S("epoll_create", SYS_FDNEW),

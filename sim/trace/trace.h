@@ -26,7 +26,8 @@
  *   ftruncate  fd len              fallocate fd mode off len
  *   read/write fd - count          pread64/pwrite64 fd - count off
  *   setrlimit  resource            prlimit64 pid resource     (rlimit in ev->rlim)
- *   capset     -                   (effective capability set in ev->cap_effective)
+ *   capset     -                   (effective, permitted sets in ev->cap_effective, cap_permitted)
+ *   setuid     uid                 setreuid  ruid euid     setresuid ruid euid suid (-1: kept)
  *   fault      addr mode           touch     addr len mode
  *   shmget     key size flags      shmat     shmid addr flags
  *   shmdt      addr                shmctl    shmid cmd (the buffer is not read)
@@ -99,6 +100,7 @@ enum sysno {
 	/* SysV shared memory (added last: the numbers before stay) */
 	SYS_SHMGET, SYS_SHMAT, SYS_SHMDT, SYS_SHMCTL,
 	SYS_CREAT,  /* open(PATH, O_CREAT|O_WRONLY|O_TRUNC, MODE) */
+	SYS_SETUID, SYS_SETREUID, SYS_SETRESUID,
 	SYS_NR
 };
 
@@ -183,6 +185,8 @@ struct event {
 	bool has_rlim;         /* setrlimit/prlimit64 new limit given (not NULL) */
 	uint64_t rlim_cur, rlim_max;
 	uint64_t cap_effective;/* capset: effective set, bit n = capability n */
+	uint64_t cap_permitted;/* capset: permitted set, when has_cap_permitted */
+	bool has_cap_permitted;
 	enum res_kind res;
 	int64_t value;         /* RES_VALUE */
 	int err;               /* RES_ERROR: positive errno number */
@@ -221,6 +225,8 @@ struct trace_header {
 	 * dropped CAP_IPC_LOCK); without cap-sys-resource, the process could
 	 * raise a hard limit */
 	bool recorded_as_root;
+	bool faults;                 bool has_faults;  /* vmsim's own key: fault lines recorded */
+	uint64_t uid;                bool has_uid;     /* vmsim's own key: the first process's uid */
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
 	bool soft_dirty;             bool has_soft_dirty;    /* vmsim's own key */

@@ -338,6 +338,10 @@ static int cap_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
 	struct event *ev = ctx;
 	if (word_is(key, kl, "effective"))
 		return arg_flags(r, vs, ve, W_CAP, &ev->cap_effective);
+	if (word_is(key, kl, "permitted")) {
+		ev->has_cap_permitted = true;
+		return arg_flags(r, vs, ve, W_CAP, &ev->cap_permitted);
+	}
 	return 0;
 }
 
@@ -400,6 +404,9 @@ static const struct layout {
 	[SYS_OPENAT] = { 3, 4, 3, { N(0), { K_STR, -1 }, { K_OFLAGS, 2 }, N(3) } },
 	[SYS_OPEN] = { 2, 3, 3, { { K_STR, -1 }, { K_OFLAGS, 2 }, N(3) } },
 	[SYS_CREAT] = { 2, 2, 4, { { K_STR, -1 }, N(3) } },
+	[SYS_SETUID] = { 1, 1, 1, { N(0) } },
+	[SYS_SETREUID] = { 2, 2, 2, { N(0), N(1) } },
+	[SYS_SETRESUID] = { 3, 3, 3, { N(0), N(1), N(2) } },
 	[SYS_CLOSE] = { 1, 1, 1, { N(0) } },
 	[SYS_UNLINK] = { 1, 1, 0, { { K_STR, -1 } } },
 	[SYS_FTRUNCATE] = { 2, 2, 2, { N(0), N(1) } },
@@ -641,6 +648,9 @@ static int decode_args(struct trace_reader *r, struct event *ev, struct argv *a,
 				ev->nargs = (unsigned)sp[i].slot + 1;
 		}
 	}
+	if (s == SYS_SETUID || s == SYS_SETREUID || s == SYS_SETRESUID)
+		for (unsigned i = 0; i < 3; i++)
+			ev->args[i] &= 0xffffffffu; /* uid_t: -1 is 4294967295 */
 	return 0;
 }
 

@@ -144,6 +144,14 @@ int tr_header_line(struct trace_reader *r, char *p)
 		if (!parse_bool(v, n, &h->cap_sys_resource))
 			BAD("yes or no");
 		h->has_cap_sys_resource = true;
+	} else if (KEY("faults")) {
+		if (!parse_bool(v, n, &h->faults))
+			BAD("yes or no");
+		h->has_faults = true;
+	} else if (KEY("uid")) {
+		if (!parse_size(v, n, &h->uid) || h->uid >= UINT32_MAX)
+			BAD("a uid below 4294967295");
+		h->has_uid = true;
 	} else if (KEY("max-map-count")) {
 		if (!parse_size(v, n, &h->max_map_count))
 			BAD("a number");

@@ -382,6 +382,17 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 			SEP; putf(o, "0%" PRIo64, a[3]);
 		}
 		break;
+	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID:
+		for (unsigned i = 0; i < ev->nargs; i++) {
+			if (i)
+				SEP;
+			/* uid_t: -1 leaves it */
+			if ((uint32_t)a[i] == UINT32_MAX)
+				puts_(o, "-1");
+			else
+				put_u(o, (uint32_t)a[i]);
+		}
+		break;
 	case SYS_CREAT:
 		put_str(o, ev->str); SEP; putf(o, "0%" PRIo64, a[3]);
 		break;
@@ -412,7 +423,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		puts_(o, "{version=_LINUX_CAPABILITY_VERSION_3, pid=0}, {effective=");
 		put_caps(o, ev->cap_effective);
 		puts_(o, ", permitted=");
-		put_caps(o, ev->cap_effective);
+		put_caps(o, ev->has_cap_permitted ? ev->cap_permitted : ev->cap_effective);
 		puts_(o, ", inheritable=0}");
 		break;
 	case SYS_FAULT:
@@ -693,6 +704,10 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# soft-dirty: %s\n", h->soft_dirty ? "yes" : "no");
 	if (h->has_cap_sys_resource)
 		fprintf(f, "# cap-sys-resource: %s\n", h->cap_sys_resource ? "yes" : "no");
+	if (h->has_uid)
+		fprintf(f, "# uid: %" PRIu64 "\n", h->uid);
+	if (h->has_faults)
+		fprintf(f, "# faults: %s\n", h->faults ? "yes" : "no");
 	if (h->has_max_map_count)
 		fprintf(f, "# max-map-count: %" PRIu64 "\n", h->max_map_count);
 	if (h->has_zero_page)

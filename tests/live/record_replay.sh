@@ -51,6 +51,33 @@ done
 if [ "$(id -u)" = 0 ] && ! grep -q 'unevictable=1' "$tmp/shm_lock.trace"; then
 	echo "FAIL: the SHM_LOCKed segment's pages are not recorded unevictable"; fail=1
 fi
+# without --faults (or where perf or tracefs is refused: unprivileged)
+# the trace says it has no fault lines, and replay checks residency as
+# a lower bound: clean, and called partial
+for mode in default nobody; do
+	prog=secure_buffer
+	case $mode in
+	default) "$vmsim" record -o "$tmp/nf.trace" -- "$tmp/$prog" >/dev/null 2>&1 ;;
+	nobody)
+		if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+			echo "ok: (not root or no setpriv: the unprivileged recording is not tried)"
+			n=$((n + 1)); continue
+		fi
+		# a copy nobody may run, writing where nobody may write
+		cp "$vmsim" "$tmp/vmsim-copy" && chmod 755 "$tmp" "$tmp/$prog" "$tmp/vmsim-copy" &&
+			mkdir "$tmp/nobody" && chmod 777 "$tmp/nobody"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/vmsim-copy" record --faults \
+			-o "$tmp/nobody/nf.trace" -- "$tmp/$prog" >/dev/null 2>&1
+		cp "$tmp/nobody/nf.trace" "$tmp/nf.trace" ;;
+	esac
+	out=$("$vmsim" replay -q "$tmp/nf.trace" 2>&1 | tail -n 1)
+	if grep -q '^# faults: no$' "$tmp/nf.trace" && case "$out" in *" 0 divergences"*"partial: no fault lines"*) true ;; *) false ;; esac; then
+		echo "ok: a recording without fault lines ($mode) says so and replays as partial: $out"
+	else
+		echo "FAIL: a recording without fault lines ($mode): $out"; fail=1
+	fi
+	n=$((n + 1))
+done
 # the path of kernels before 5.3 (no PTRACE_GET_SYSCALL_INFO: registers),
 # taken on purpose: the same calls, the same results, as the same run by
 # the usual path (ASLR off, so the addresses are those of that run)

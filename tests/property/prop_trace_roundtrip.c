@@ -432,6 +432,11 @@ static void rand_event(struct event *ev)
 		ev->nargs = 2; a[0] = below(1000); a[1] = cmds[below(9)];
 		break;
 	}
+	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID:
+		ev->nargs = ev->sys == SYS_SETUID ? 1 : ev->sys == SYS_SETREUID ? 2 : 3;
+		for (unsigned i = 0; i < ev->nargs; i++)
+			a[i] = coin() ? 0xffffffffu : below(70000);
+		break;
 	case SYS_CREAT:
 		ev->nargs = 4; a[0] = (uint64_t)-100; a[2] = CREAT_OFLAGS; a[3] = below(01000);
 		ev->str = rand_bytes(40);

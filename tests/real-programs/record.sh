@@ -17,7 +17,9 @@ for n in $names; do
 	# with ASLR off the address space at exec is the same every run: a
 	# plain log and the maps of its process at exec (from vmsim record)
 	setarch -R "$vmsim" record --expect none -o "/tmp/vmsim-rp-$n.maps.trace" -- "/tmp/vmsim-rp-$n" >/dev/null
-	grep ' inherit(' "/tmp/vmsim-rp-$n.maps.trace" | sed -E 's/^[0-9]+  inherit\("([^"]*)".*/\1/' > "$n.maps"
+	# (the first image's: a program that execs again inherits anew)
+	awk '/ execve\(/ { n++ } n <= 1 && / inherit\(/' "/tmp/vmsim-rp-$n.maps.trace" |
+		sed -E 's/^[0-9]+  inherit\("([^"]*)".*/\1/' > "$n.maps"
 	setarch -R strace -f -o "$n-norandom.strace" "/tmp/vmsim-rp-$n" >/dev/null
 	echo "$n: $("$vmsim" replay -q "$n.trace" | tail -n 1)"
 	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes --maps "$n.maps" "$n-norandom.strace" | tail -n 1)"
