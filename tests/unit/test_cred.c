@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kerr.h"
+#include "test_machine.h"
 #include "vmsys.h"
 
 #define P_RW 0x3
@@ -34,28 +35,19 @@ static struct task *T;
 static void machine(int64_t uid, bool cap, bool unknown)
 {
 	struct vmsys_config c;
-	const struct semantics *sem = semantics_find("6.18");
-	ck_assert_ptr_nonnull(sem);
-	vmsys_config_default(&c, sem);
-	c.ram = 256ULL << 20;
+	test_config(&c, "6.18");
 	c.cap_ipc_lock = cap;
 	c.uid = uid;
 	c.creds_unknown = unknown;
 	c.rlimit_memlock = 16 * PG;
-	char err[256];
-	S = vmsys_new(&c, err, sizeof(err));
-	ck_assert_msg(S != NULL, "vmsys_new: %s", err);
-	T = vmsys_task(S, 1, true);
-	ck_assert_ptr_nonnull(T);
+	S = test_machine_new(&c, &T);
 	ck_assert_int_eq(vm_mmap(S, T, A1, 32 * PG, P_RW, M_PRIVATE | M_ANON | M_FIXED, -1, 0, false, 0),
 			 (int64_t)A1);
 }
 
 static void machine_free(void)
 {
-	char msg[512];
-	ck_assert_msg(vmsys_check_invariants(S, msg, sizeof(msg)) == 0, "invariant: %s", msg);
-	vmsys_free(S);
+	test_machine_free(S);
 	S = NULL;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kerr.h"
+#include "test_machine.h"
 #include "vmstat.h"
 #include "vmsys.h"
 
@@ -46,35 +47,20 @@ static struct task *T;
 static void machine(uint64_t swap, bool cap, uint64_t rlimit)
 {
 	struct vmsys_config c;
-	const struct semantics *sem = semantics_find("6.18");
-	ck_assert_ptr_nonnull(sem);
-	vmsys_config_default(&c, sem);
-	c.ram = 256ULL << 20;
+	test_config(&c, "6.18");
 	c.swap = swap;
 	c.cap_ipc_lock = cap;
 	c.rlimit_memlock = rlimit;
-	char err[256];
-	S = vmsys_new(&c, err, sizeof(err));
-	ck_assert_msg(S != NULL, "vmsys_new: %s", err);
-	T = vmsys_task(S, 1, true);
-	ck_assert_ptr_nonnull(T);
+	S = test_machine_new(&c, &T);
 }
 
 static void machine_free(void)
 {
-	char msg[512];
-	ck_assert_msg(vmsys_check_invariants(S, msg, sizeof(msg)) == 0, "invariant: %s", msg);
-	vmsys_free(S);
+	test_machine_free(S);
 	S = NULL;
 }
 
-static struct vm_page_info page(struct task *t, uint64_t addr)
-{
-	struct vm_page_info pi;
-	memset(&pi, 0, sizeof(pi));
-	vmsys_page(S, t, addr, &pi);
-	return pi;
-}
+static struct vm_page_info page(struct task *t, uint64_t addr) { return test_page(S, t, addr); }
 
 static int64_t seg(uint64_t key, unsigned npages)
 {

@@ -20,6 +20,7 @@
  * inside it, and pieces of one mapping whose flags end up equal merge back
  * (never across a hole).
  */
+#include "test_machine.h"
 #include "check_run.h"
 #include <check.h>
 #include <stdarg.h>
@@ -61,19 +62,10 @@ static struct task *T;
 static void machine(uint64_t max_map_count)
 {
 	struct vmsys_config c;
-	const struct semantics *sem = semantics_find("6.18");
-	ck_assert_ptr_nonnull(sem);
-	vmsys_config_default(&c, sem);
-	c.ram = 256ULL << 20;
-	c.cap_ipc_lock = true;
-	c.rlimit_memlock = UINT64_MAX;
+	test_config(&c, "6.18");
 	if (max_map_count)
 		c.max_map_count = max_map_count;
-	char err[256];
-	S = vmsys_new(&c, err, sizeof(err));
-	ck_assert_msg(S != NULL, "vmsys_new: %s", err);
-	T = vmsys_task(S, 1, true);
-	ck_assert_ptr_nonnull(T);
+	S = test_machine_new(&c, &T);
 }
 
 static void machine_free(void)
