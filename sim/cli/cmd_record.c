@@ -30,6 +30,7 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -239,6 +240,14 @@ static void emit(struct recorder *r, struct tracee *t, struct event *ev)
 	 * inherit lines describe: they follow them */
 	if (!(ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0))
 		flush_faults(r);
+	/* the faults the kernel's copy of a string argument took, which the
+	 * recorder's own read pre-empted (rec_sys.c:read_str()) */
+	if (r->rf && ev->sys != SYS_EXECVE)
+		for (unsigned i = 0; i < t->call.nkfault; i++)
+			fprintf(sink_of(r, t),
+				"# the kernel's read of a string argument faults this page (the recorder's read mapped it first)\n"
+				"%d  fault(%#" PRIx64 ", READ) = ?\n",
+				(int)t->tid, t->call.kfault[i]);
 	trace_write_event(sink_of(r, t), ev, r->arch, "strace");
 	bool forks = ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
 		     ev->sys == SYS_CLONE3;

@@ -1,8 +1,11 @@
 /* rec_sys.c - syscalls of a stopped tracee as trace events.  See record.h, section "rec_sys". */
 #include "record.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #if defined(__x86_64__)
 #define REC_X86_64 1
@@ -34,10 +37,42 @@ static size_t read_mem(pid_t tid, uint64_t addr, void *buf, size_t n)
 	return got > 0 ? (size_t)got : 0;
 }
 
+/* Whether tid has a PTE (present or swapped) for the page of addr, from
+ * /proc/PID/pagemap (bits 63 and 62); true when it cannot be read. */
+static bool page_mapped(pid_t tid, uint64_t addr)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	uint64_t e = 0;
+	ssize_t n = pread(fd, &e, sizeof(e), (off_t)((addr >> 12) * sizeof(e)));
+	close(fd);
+	return n != (ssize_t)sizeof(e) || (e >> 62) != 0;
+}
+
+/* A NUL-terminated string argument, read a page at a time up to its NUL
+ * (as the kernel's strncpy_from_user() reads it, and no further: a read
+ * past it would map pages the kernel never touches).  A page not mapped
+ * before is one the kernel's copy faults: noted in c->kfault. */
 static struct strslice read_str(struct rec_call *c, size_t at, pid_t tid, uint64_t addr, size_t max)
 {
 	struct strslice s = { c->buf + at, 0 };
-	size_t got = read_mem(tid, addr, c->buf + at, max - 1);
+	size_t got = 0;
+	while (addr && got + 1 < max) {
+		uint64_t a = addr + got;
+		size_t chunk = 4096 - (a & 4095);
+		if (chunk > max - 1 - got)
+			chunk = max - 1 - got;
+		if (!page_mapped(tid, a) && c->nkfault < sizeof(c->kfault) / sizeof(c->kfault[0]))
+			c->kfault[c->nkfault++] = a;
+		size_t n = read_mem(tid, a, c->buf + at + got, chunk);
+		bool nul = memchr(c->buf + at + got, 0, n) != NULL;
+		got += n;
+		if (n < chunk || nul)
+			break;
+	}
 	c->buf[at + got] = 0;
 	s.len = strnlen(c->buf + at, got);
 	return s;
@@ -105,6 +140,7 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 {
 	struct event *ev = &c->ev;
 	memset(ev, 0, sizeof(*ev));
+	c->nkfault = 0;
 	ev->type = EV_CALL;
 	ev->pid = (int)tid;
 	ev->timestamp = -1;

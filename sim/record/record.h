@@ -47,6 +47,12 @@ struct rec_call {
 	struct event ev;       /* decoded so far; str/str2 point into buf */
 	char buf[4096 + 256];  /* strings read from the tracee */
 	bool modelled;         /* the model follows this call (else not written) */
+	/* pages of a string argument the tracee had no PTE for: the kernel's
+	 * own copy of it faults them (a READ, in kernel mode), but the
+	 * recorder's read maps them first, so no fault is seen: the
+	 * recorder writes these as fault lines before the call */
+	uint64_t kfault[4];
+	unsigned nkfault;
 };
 
 /* Whether this build can decode syscalls of the machine it runs on. */

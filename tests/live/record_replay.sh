@@ -51,6 +51,22 @@ done
 if [ "$(id -u)" = 0 ] && ! grep -q 'unevictable=1' "$tmp/shm_lock.trace"; then
 	echo "FAIL: the SHM_LOCKed segment's pages are not recorded unevictable"; fail=1
 fi
+# the kernel's read of a string argument in a page never touched faults
+# it in kernel mode; the recorder's read of the argument must not hide
+# that: the fault lines are written, and --expect all's pages agree
+prog=kernel_reads_string
+cc -O1 -o "$tmp/$prog" "$src/$prog.c" || { echo "FAIL: cannot build $prog"; exit 1; }
+"$vmsim" record --faults --expect all -o "$tmp/$prog.trace" -- "$tmp/$prog" >/dev/null 2>&1
+out=$("$vmsim" replay -q "$tmp/$prog.trace" 2>&1 | tail -n 1)
+nk=$(grep -c ' fault(0x[0-9a-f]*, READ) = ?$' "$tmp/$prog.trace")
+if [ ! -s "$tmp/$prog.trace" ] || ! grep -q '^# faults: yes' "$tmp/$prog.trace"; then
+	echo "ok: (no fault lines here: the kernel's string reads are not checked)"
+elif [ "$nk" = 2 ] && case "$out" in *" 0 divergences"*) true ;; *) false ;; esac; then
+	echo "ok: the kernel's two faults on string arguments are recorded: $out"
+else
+	echo "FAIL: $prog: $nk string-argument faults, $out"; fail=1
+fi
+n=$((n + 1))
 # without --faults (or where perf or tracefs is refused: unprivileged)
 # the trace says it has no fault lines, and replay checks residency as
 # a lower bound: clean, and called partial
