@@ -48,6 +48,8 @@ void file_put(struct vmsys *s, struct file *f)
 {
 	if (--f->refs)
 		return;
+	if (f->secretmem && f->unevictable)
+		s->nr_unevictable_mappings--;
 	if (!s->dying) /* vmsys_free() frees the frames all at once */
 		file_drop_cache(s, f, 0);
 	radix_destroy(&f->cache);
@@ -122,6 +124,14 @@ struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
 	return f;
 }
 
+bool mapping_unevictable_page(struct vmsys *s, const struct page *p)
+{
+	for (struct file *f = s->files; f; f = f->next_file)
+		if (f->unevictable && f->id == p->owner)
+			return true;
+	return false;
+}
+
 struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size)
 {
 	/* ipc/shm.c:newseg(): shmem_kernel_file_setup("SYSV%08x"); maps shows
@@ -160,7 +170,7 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index, bool 
 		return PFN_NONE;
 	struct page *p = spage(s, pfn);
 	p->flags |= PG_UPTODATE;
-	if (f->shmem)
+	if (file_swapbacked(f))
 		p->flags |= PG_SWAPBACKED;
 	p->owner = f->id;
 	page_set_index(p, index);
@@ -172,7 +182,7 @@ static pfn_t cache_insert(struct vmsys *s, struct file *f, uint64_t index, bool 
 		return PFN_NONE;
 	}
 	count_vm(s, NR_FILE_PAGES, 1);
-	if (f->shmem)
+	if (file_swapbacked(f))
 		count_vm(s, NR_SHMEM, 1);
 	return pfn;
 }
@@ -346,7 +356,7 @@ void file_remove_page(struct vmsys *s, struct file *f, uint64_t index)
 		rmap_walk(s, pfn, unmap_one, NULL);
 	radix_clear(&f->cache, index);
 	count_vm(s, NR_FILE_PAGES, -1);
-	if (f->shmem)
+	if (file_swapbacked(f))
 		count_vm(s, NR_SHMEM, -1);
 	if (p->flags & PG_DIRTY) {
 		p->flags &= ~PG_DIRTY;
@@ -493,6 +503,36 @@ int64_t vm_dup(struct vmsys *s, struct task *t, int64_t oldfd, int newfd)
  * eventfd2, epoll_create1, socket ...): an anonymous inode nothing can map
  * here; memfd_create() makes a shmem file that can be mapped
  * (mm/memfd.c). */
+/*
+ * mm/secretmem.c:SYSCALL_DEFINE1(memfd_secret) @ v6.18: ENOSYS where the
+ * kernel has none or has it off, EINVAL for a flag but O_CLOEXEC; a file
+ * of the secretmem pseudo fs whose pages are allocated zeroed on fault
+ * (secretmem_fault(): no read-around, no fault-around), not swap-backed,
+ * on an unevictable mapping (secretmem_file_create()).  Its size is set
+ * once (vm_ftruncate()), its mappings are shared and VM_LOCKED (vm_mmap()),
+ * and mlock_fixup() leaves them alone (vma_supports_mlock()).
+ */
+int64_t vm_memfd_secret(struct vmsys *s, struct task *t, uint64_t flags, int fd)
+{
+	s->nevents = 0;
+	if (!s->sem->has_memfd_secret)
+		return -KERR_ENOSYS;
+	if (flags & ~(uint64_t)02000000) /* O_CLOEXEC (generic numbering) */
+		return -KERR_EINVAL;
+	static const char name[] = "/secretmem (deleted)";
+	struct file *f = file_new(s, name, sizeof(name) - 1, true);
+	if (!f)
+		return -KERR_ENOMEM;
+	f->unlinked = true;
+	f->size_known = true;
+	f->secretmem = true;
+	f->unevictable = true; /* mapping_set_unevictable() */
+	s->nr_unevictable_mappings++;
+	int64_t r = fd_install(s, t, fd, f, ++s->next_ofd, 2 /* O_RDWR */);
+	file_put(s, f); /* only the descriptor names it */
+	return r;
+}
+
 int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, size_t namelen,
 		  bool memfd)
 {
@@ -722,6 +762,8 @@ int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len)
 		return -KERR_EINVAL;
 	if (!(e->oflags & O_ACCMODE_G))
 		return -KERR_EINVAL;
+	if (f->secretmem && f->size)
+		return -KERR_EINVAL; /* mm/secretmem.c:secretmem_setattr(): the size is set once */
 	file_set_size(s, f, len);
 	return 0;
 }

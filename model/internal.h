@@ -96,7 +96,9 @@ struct file {
 	bool anon_inode;       /* pipe, eventfd, socket ...: no mmap */
 	bool no_cache;         /* procfs, sysfs, devices: reads and writes use no page cache */
 	bool special;          /* the vdso's pages: always present, no fault-around (inherit.c) */
-	bool unevictable;      /* AS_UNEVICTABLE: a SHM_LOCKed segment's (shm.c) */
+	bool unevictable;      /* AS_UNEVICTABLE: a SHM_LOCKed segment's (shm.c), memfd_secret's */
+	bool secretmem;        /* memfd_secret's (file.c): memory only like shmem, but not
+				* swap-backed; its mappings are VM_LOCKED for good */
 	struct shm_seg *shm;   /* the SysV segment whose object it is (shm.c), or NULL */
 	uint32_t exec_ofd;     /* the open file description the ELF loader
 				* mapped it through (inherit.c) */
@@ -306,13 +308,16 @@ static inline void locked_vm_add(struct vmsys *s, struct mm *mm, int64_t d, enum
 
 /* mm/internal.h:folio_evictable() @ v6.18 (page_evictable() @ v4.4): not
  * mlocked, and not of an unevictable mapping (a SHM_LOCKed segment) */
-bool mapping_unevictable_page(struct vmsys *s, const struct page *p); /* shm.c */
+bool mapping_unevictable_page(struct vmsys *s, const struct page *p); /* file.c */
 static inline bool folio_evictable(struct vmsys *s, const struct page *p)
 {
 	if (p->flags & PG_MLOCKED)
 		return false;
 	return !s->nr_unevictable_mappings || (p->flags & PG_ANON) || !mapping_unevictable_page(s, p);
 }
+
+/* a page-cache page of f is swap-backed (shmem), not memfd_secret's */
+static inline bool file_swapbacked(const struct file *f) { return f->shmem && !f->secretmem; }
 
 /* ---- helpers shared between modules ---- */
 static inline struct page *spage(struct vmsys *s, pfn_t pfn) { return pfn_page(&s->pm, pfn); }

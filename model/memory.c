@@ -227,8 +227,9 @@ static void fault_around(struct vmsys *s, struct vma *v, uint64_t addr, int *oom
 	struct file *f = v->file;
 	if (f->special)
 		return; /* a special mapping has no ->map_pages (mm/mmap.c:special_mapping_vmops) */
-	if (f->shm)
-		return; /* nor has a SysV segment's (ipc/shm.c:shm_vm_ops @ v4.0, v6.18) */
+	if (f->shm || f->secretmem)
+		return; /* nor has a SysV segment's (ipc/shm.c:shm_vm_ops @ v4.0, v6.18)
+			 * or memfd_secret's (mm/secretmem.c:secretmem_vm_ops) */
 	const uint64_t nr = 16; /* fault_around_bytes = 64 KiB */
 	uint64_t pte_off = (addr >> PAGE_SHIFT) & 511;
 	uint64_t vma_off = (addr - v->start) >> PAGE_SHIFT;
@@ -1196,8 +1197,11 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 	bool write = (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;
 	bool force = (v->flags & VM_ACCESS_FLAGS) != 0;
 	/* check_vma_flags(), inside __get_user_pages(): the drain after GUP
-	 * follows its EFAULT too (populate_vma_page_range() @ v6.1) */
-	if ((v->flags & (VM_IO | VM_PFNMAP)) || (write && !(v->flags & VM_WRITE) && !force) ||
+	 * follows its EFAULT too (populate_vma_page_range() @ v6.1); GUP
+	 * refuses memfd_secret's memory (vma_is_secretmem() @ v6.18), so
+	 * mlock() of it ends in ENOMEM, MCL_CURRENT ignores it */
+	if ((v->flags & (VM_IO | VM_PFNMAP)) || (v->file && v->file->secretmem) ||
+	    (write && !(v->flags & VM_WRITE) && !force) ||
 	    (!write && !(v->flags & VM_READ) && (!force || !(v->flags & VM_MAYREAD)))) {
 		lru_add_drain(s);
 		return -KERR_EFAULT;

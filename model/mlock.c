@@ -235,6 +235,13 @@ bool vma_supports_mlock(const struct vma *v)
 	return true;
 }
 
+/* ... and vma_is_secretmem() (5.14+): mlock and munlock leave its
+ * VM_LOCKED as mmap set it, and count nothing */
+static bool mlock_fixup_skips(const struct vma *v)
+{
+	return !vma_supports_mlock(v) || (v->file && v->file->secretmem);
+}
+
 /*
  * mm/mlock.c:mlock_pte_range() for a large page-cache folio (6.18): munlock
  * takes the whole folio; mlock only when the folio lies inside [start,end)
@@ -322,7 +329,7 @@ int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start
 	vm_flags_t oldflags = v->flags;
 	int err = 0;
 
-	if (newflags == oldflags || !vma_supports_mlock(v))
+	if (newflags == oldflags || mlock_fixup_skips(v))
 		return 0;
 	v = vma_modify_flags(s, mm, v, start, end, newflags, &err);
 	if (!v)

@@ -315,6 +315,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 	if (!mlock_future_ok(s, t, vmf & sem->future_check_mask, len))
 		return -KERR_EAGAIN;
 
+	vm_flags_t secret_lock = 0; /* memfd_secret's (below) */
 	uint64_t type = flags & af->map_type;
 	if (f) {
 		uint64_t acc = fe->oflags & 3;
@@ -346,6 +347,20 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		 * (daxdev_mapping_supported()), which no modelled disk has */
 		if ((vmf & VM_SYNC) && !f->shmem)
 			return -KERR_EOPNOTSUPP;
+		/* mm/secretmem.c:secretmem_mmap_prepare() @ v6.18: shared only,
+		 * and locked for good, against the limit as a lock is */
+		if (f->secretmem) {
+			/* its pseudo fs is noexec (SB_I_NOEXEC): do_mmap()'s
+			 * path_noexec() test */
+			if (vmf & VM_EXEC)
+				return -KERR_EPERM;
+			vmf &= ~VM_MAYEXEC;
+			if (!(vmf & VM_MAYSHARE))
+				return -KERR_EINVAL;
+			if (!mlock_future_ok(s, t, VM_LOCKED, len))
+				return -KERR_EAGAIN;
+			secret_lock = VM_LOCKED | VM_DONTDUMP;
+		}
 	} else {
 		if (type == af->map_shared) {
 			if (vmf & VM_GROWSDOWN)
@@ -368,7 +383,9 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 	if (flags & af->map_noreserve)
 		vmf |= VM_NORESERVE;
 
-	int64_t r = mmap_region(s, t, f, fe ? fe->ofd : 0, addr, len, vmf, pgoff);
+	/* do_mmap() decided to populate from the flags before the file's
+	 * mmap hook ran: a memfd_secret mapping is locked, not populated */
+	int64_t r = mmap_region(s, t, f, fe ? fe->ofd : 0, addr, len, vmf | secret_lock, pgoff);
 	if (r < 0)
 		return r;
 	bool populate = (vmf & VM_LOCKED) ||

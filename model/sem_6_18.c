@@ -55,6 +55,7 @@ const struct semantics sem_6_18 = {
 	.has_fixed_noreplace = true,
 	.has_shared_validate = true,
 	.has_droppable = true,
+	.has_memfd_secret = true,
 	.lockonfault_populates = false,
 	.onfault_skips_populate = true,
 	.mmap_lockonfault_flag = false,

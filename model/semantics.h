@@ -219,6 +219,10 @@ struct semantics {
 	bool has_fixed_noreplace;
 	bool has_shared_validate;
 	bool has_droppable;
+	/* memfd_secret(2) (mm/secretmem.c, 5.14+) answers: 6.18 (on by default
+	 * since 6.5); 6.1 has it off by default (secretmem.enable=0: ENOSYS),
+	 * 4.x has no such call */
+	bool has_memfd_secret;
 	bool lockonfault_populates;  /* 4.4: populate mlocks present pages of ONFAULT VMAs */
 	bool onfault_skips_populate; /* populate returns at once for LOCKONFAULT VMAs (6.x) */
 	bool mmap_lockonfault_flag;  /* lof-v1 MAP_LOCKONFAULT exists */

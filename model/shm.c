@@ -84,14 +84,6 @@ static unsigned nattch(const struct shm_seg *g)
 	return n;
 }
 
-bool mapping_unevictable_page(struct vmsys *s, const struct page *p)
-{
-	for (struct shm_seg *g = s->shm_segs; g; g = g->next)
-		if (g->file->unevictable && g->file->id == p->owner)
-			return true;
-	return false;
-}
-
 /* mm/shmem.c:shmem_lock() with lock = 0: the charge and the flag go */
 static void seg_unlock(struct vmsys *s, struct shm_seg *g)
 {

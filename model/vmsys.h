@@ -171,6 +171,8 @@ int64_t vm_setuid(struct vmsys *s, struct task *t, enum setuid_kind kind, uint32
  * does not follow otherwise (pipe2, eventfd2, socket ...: not mappable,
  * ENODEV) or memfd_create (memfd: a mappable shmem file). */
 int64_t vm_dup(struct vmsys *s, struct task *t, int64_t oldfd, int newfd);
+/* memfd_secret(flags) as descriptor fd (< 0: the lowest free) */
+int64_t vm_memfd_secret(struct vmsys *s, struct task *t, uint64_t flags, int fd);
 int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, size_t namelen,
 		  bool memfd);
 /* whether fd was installed by a call of the trace (an fd the process

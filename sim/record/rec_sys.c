@@ -89,7 +89,7 @@ enum {
 	NR_lstat = 6, NR_mmap = 9, NR_mprotect = 10, NR_munmap = 11, NR_brk = 12,
 	NR_pread64 = 17, NR_pwrite64 = 18, NR_pipe = 22, NR_mremap = 25, NR_msync = 26,
 	NR_madvise = 28, NR_shmget = 29, NR_shmat = 30, NR_shmctl = 31, NR_shmdt = 67,
-	NR_creat = 85, NR_setuid = 105, NR_setreuid = 113, NR_setresuid = 117, NR_dup = 32, NR_dup2 = 33, NR_socket = 41, NR_accept = 43,
+	NR_creat = 85, NR_memfd_secret = 447, NR_setuid = 105, NR_setreuid = 113, NR_setresuid = 117, NR_dup = 32, NR_dup2 = 33, NR_socket = 41, NR_accept = 43,
 	NR_socketpair = 53, NR_clone = 56, NR_fork = 57, NR_vfork = 58, NR_execve = 59,
 	NR_exit = 60, NR_fcntl = 72, NR_ftruncate = 77, NR_unlink = 87, NR_capset = 126,
 	NR_mlock = 149, NR_munlock = 150, NR_mlockall = 151, NR_munlockall = 152,
@@ -217,6 +217,10 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		ev->str = read_str(c, 0, tid, a[0], 4096);
 		x[2] = CREAT_OFLAGS;
 		x[3] = a[1] & 07777;
+		break;
+	case NR_memfd_secret:
+		ev->sys = SYS_MEMFD_SECRET; ev->nargs = 1;
+		x[0] = a[0] & 0xffffffffu; /* O_CLOEXEC is the generic 02000000 on x86_64 */
 		break;
 	case NR_setuid: ev->sys = SYS_SETUID; ev->nargs = 1; x[0] = a[0] & 0xffffffffu; break;
 	case NR_setreuid:

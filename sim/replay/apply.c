@@ -289,6 +289,11 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 									 : vmsys_cap_permitted(t)),
 					out->pid);
 		break;
+	case SYS_MEMFD_SECRET:
+		*out = from_ret(vm_memfd_secret(s, t, a[0], has_val && ev->value >= 0 && ev->value <= INT_MAX
+								 ? (int)ev->value : -1),
+				out->pid);
+		break;
 	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID:
 		if (trace_ok) {
 			enum setuid_kind k = ev->sys == SYS_SETUID ? SETUID_ONE

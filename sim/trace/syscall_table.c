@@ -50,6 +50,7 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_SHMDT] = "shmdt",         [SYS_SHMCTL] = "shmctl",
 	[SYS_CREAT] = "creat",         [SYS_SETUID] = "setuid",
 	[SYS_SETREUID] = "setreuid",   [SYS_SETRESUID] = "setresuid",
+	[SYS_MEMFD_SECRET] = "memfd_secret",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -90,7 +91,7 @@ static const struct {
 	S("dup", SYS_DUP), S("dup2", SYS_DUP2), S("dup3", SYS_DUP3), S("fcntl", SYS_FCNTL),
 	S("fcntl64", SYS_FCNTL), S("pipe", SYS_PIPE), S("pipe2", SYS_PIPE2),
 	S("socketpair", SYS_SOCKETPAIR), S("memfd_create", SYS_MEMFD_CREATE),
-	S("creat", SYS_CREAT), S("setuid", SYS_SETUID), S("setuid32", SYS_SETUID),
+	S("creat", SYS_CREAT), S("memfd_secret", SYS_MEMFD_SECRET), S("setuid", SYS_SETUID), S("setuid32", SYS_SETUID),
 	S("setreuid", SYS_SETREUID), S("setreuid32", SYS_SETREUID), S("setresuid", SYS_SETRESUID),
 	S("setresuid32", SYS_SETRESUID), S("shmget", SYS_SHMGET), S("shmat", SYS_SHMAT), S("shmdt", SYS_SHMDT), S("shmctl", SYS_SHMCTL),
 	S("fsync", SYS_FSYNC), S("fdatasync", SYS_FSYNC), S("fadvise64", SYS_FADVISE64),

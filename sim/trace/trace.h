@@ -31,6 +31,7 @@
  *   fault      addr mode           touch     addr len mode
  *   shmget     key size flags      shmat     shmid addr flags
  *   shmdt      addr                shmctl    shmid cmd (the buffer is not read)
+ *   memfd_secret flags (O_CLOEXEC) 
  *   creat      path (ev->str)      - O_CREAT|O_WRONLY|O_TRUNC in args[2], mode in args[3]
  *   reclaim    nr_pages            drop_caches value
  *   numa_scan  -                   numa_node  node
@@ -101,6 +102,7 @@ enum sysno {
 	SYS_SHMGET, SYS_SHMAT, SYS_SHMDT, SYS_SHMCTL,
 	SYS_CREAT,  /* open(PATH, O_CREAT|O_WRONLY|O_TRUNC, MODE) */
 	SYS_SETUID, SYS_SETREUID, SYS_SETRESUID,
+	SYS_MEMFD_SECRET,
 	SYS_NR
 };
 

@@ -405,6 +405,7 @@ static const struct layout {
 	[SYS_OPEN] = { 2, 3, 3, { { K_STR, -1 }, { K_OFLAGS, 2 }, N(3) } },
 	[SYS_CREAT] = { 2, 2, 4, { { K_STR, -1 }, N(3) } },
 	[SYS_SETUID] = { 1, 1, 1, { N(0) } },
+	[SYS_MEMFD_SECRET] = { 1, 1, 1, { { K_OFLAGS, 0 } } },
 	[SYS_SETREUID] = { 2, 2, 2, { N(0), N(1) } },
 	[SYS_SETRESUID] = { 3, 3, 3, { N(0), N(1), N(2) } },
 	[SYS_CLOSE] = { 1, 1, 1, { N(0) } },

@@ -393,6 +393,12 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 				put_u(o, (uint32_t)a[i]);
 		}
 		break;
+	case SYS_MEMFD_SECRET:
+		if (a[0])
+			put_bits(o, SK_OFLAGS, a[0]);
+		else
+			puts_(o, "0");
+		break;
 	case SYS_CREAT:
 		put_str(o, ev->str); SEP; putf(o, "0%" PRIo64, a[3]);
 		break;

@@ -432,6 +432,9 @@ static void rand_event(struct event *ev)
 		ev->nargs = 2; a[0] = below(1000); a[1] = cmds[below(9)];
 		break;
 	}
+	case SYS_MEMFD_SECRET:
+		ev->nargs = 1; a[0] = coin() ? 0 : 02000000;
+		break;
 	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID:
 		ev->nargs = ev->sys == SYS_SETUID ? 1 : ev->sys == SYS_SETREUID ? 2 : 3;
 		for (unsigned i = 0; i < ev->nargs; i++)
