@@ -34,6 +34,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/signalfd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -570,6 +571,13 @@ int cmd_record(int argc, char **argv)
 	const char *regs = getenv("VMSIM_RECORD_REGS");
 	r.regs = regs && !strcmp(regs, "1");
 
+	/* a tracee's stop is a SIGCHLD: with --faults the loop below sleeps
+	 * in poll() on it (a signalfd) and on the sample rings, instead of
+	 * waking every few milliseconds to look */
+	sigset_t chld, old_mask;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	pid_t child = fork();
 	if (child < 0) {
 		fprintf(stderr, "vmsim record: fork: %s\n", strerror(errno));
@@ -577,6 +585,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (child == 0) {
 		sigaction(SIGPIPE, &old_pipe, NULL);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL); /* the program's own mask */
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0) {
 			fprintf(stderr, "vmsim record: ptrace refused: %s (in a container, allow "
 					"ptrace: CAP_SYS_PTRACE, kernel.yama.ptrace_scope <= 1)\n",
@@ -627,6 +636,7 @@ int cmd_record(int argc, char **argv)
 	}
 	struct tracee *first = tracee(&r, child, true);
 	first->started = first->announced = true;
+	int chld_fd = r.rf ? signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC) : -1;
 	ptrace(PTRACE_SYSCALL, child, NULL, NULL);
 	int status = 0;
 	bool write_failed = false;
@@ -639,9 +649,14 @@ int cmd_record(int argc, char **argv)
 		}
 		pid_t tid = waitpid(-1, &st, __WALL | (r.rf ? WNOHANG : 0));
 		if (tid == 0) {
-			/* the tracees run: drain the sample buffers now and then */
-			struct pollfd p = { rec_faults_fd(r.rf), POLLIN, 0 };
-			poll(&p, 1, 2);
+			/* the tracees run: sleep until one stops (its SIGCHLD, kept
+			 * pending for the signalfd since before waitpid looked) or
+			 * a sample ring is half full, then drain the rings */
+			struct pollfd p[2] = { { chld_fd, POLLIN, 0 }, { rec_faults_fd(r.rf), POLLIN, 0 } };
+			poll(p, 2, chld_fd >= 0 ? 1000 : 2);
+			struct signalfd_siginfo si;
+			while (chld_fd >= 0 && read(chld_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				;
 			flush_faults(&r);
 			continue;
 		}
@@ -705,6 +720,9 @@ int cmd_record(int argc, char **argv)
 	if (lost)
 		fprintf(r.out, "# note: %lu page-fault samples were lost (ring buffer full)\n", lost);
 	rec_faults_close(r.rf);
+	if (chld_fd >= 0)
+		close(chld_fd);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	fflush(r.out);
 	off_t bytes = ftello(r.out);
 	size_t tasks = r.seen;
