@@ -371,8 +371,9 @@ exh() { sed -n "s/^explored: every sequence up to depth \([0-9]*\).*: \([0-9]*\)
 d1=$(exh $out/exh-one.txt 1) d2=$(exh $out/exh-two.txt 1)
 s1=$(exh $out/exh-one.txt 2) s2=$(exh $out/exh-two.txt 2)
 t1=$(exh $out/exh-one.txt 4) t2=$(exh $out/exh-two.txt 4)
-sps1=$(awk -v s="$s1" -v t="$t1" 'BEGIN { printf "%.0f", t > 0 ? s / t : 0 }')
-sps2=$(awk -v s="$s2" -v t="$t2" 'BEGIN { printf "%.0f", t > 0 ? s / t / 2 : 0 }')
+# (parenthesised: a bare > in printf's arguments is awk's redirection)
+sps1=$(awk -v s="$s1" -v t="$t1" 'BEGIN { printf "%.0f", (t > 0 ? s / t : 0) }')
+sps2=$(awk -v s="$s2" -v t="$t2" 'BEGIN { printf "%.0f", (t > 0 ? s / t / 2 : 0) }')
 row "distinct states/s per core" "$sps1" "$sps2" "$(ratio "$sps2" "$sps1")"
 row "depth complete in $secs s" "$d1" "$d2" ""
 row "distinct states then" "$s1" "$s2" ""
