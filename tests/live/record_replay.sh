@@ -87,7 +87,13 @@ for mode in default nobody; do
 		cp "$tmp/nobody/nf.trace" "$tmp/nf.trace" ;;
 	esac
 	out=$("$vmsim" replay -q "$tmp/nf.trace" 2>&1 | tail -n 1)
-	if grep -q '^# faults: no$' "$tmp/nf.trace" && case "$out" in *" 0 divergences"*"partial: no fault lines"*) true ;; *) false ;; esac; then
+	if [ $mode = nobody ] && grep -q '^# faults: yes$' "$tmp/nf.trace"; then
+		# a machine that lets anyone read the fault events and tracepoints
+		case "$out" in
+		*" 0 divergences"*) echo "ok: (nobody may record faults here: a full recording) $out" ;;
+		*) echo "FAIL: nobody's recording: $out"; fail=1 ;;
+		esac
+	elif grep -q '^# faults: no$' "$tmp/nf.trace" && case "$out" in *" 0 divergences"*"partial: no fault lines"*) true ;; *) false ;; esac; then
 		echo "ok: a recording without fault lines ($mode) says so and replays as partial: $out"
 	else
 		echo "FAIL: a recording without fault lines ($mode): $out"; fail=1
