@@ -81,39 +81,27 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 		    systab_sym(SK_SIGNAL, p, n, v) == 0)
 			return 0;
 		break;
-	case W_FADV:
-		if (systab_sym(SK_FADV, p, n, v) == 0)
+	case W_FADV: case W_IPCFLAGS: case W_SHMAT: case W_SHMCMD: case W_SIGNAL: case W_ACCESS:
+	case W_CAP: case W_RLIMIT: {
+		/* one table of names each; an unknown name is an error naming
+		 * what was expected */
+		static const struct { int what; enum symkind k; const char *noun, *hint; } named[] = {
+			{ W_FADV, SK_FADV, "advice", "" },
+			{ W_IPCFLAGS, SK_IPCFLAGS, "shmget flag", "" },
+			{ W_SHMAT, SK_SHMAT, "shmat flag", "" },
+			{ W_SHMCMD, SK_SHMCMD, "shmctl command", "" },
+			{ W_SIGNAL, SK_SIGNAL, "signal", "" },
+			{ W_ACCESS, SK_ACCESS, "access mode", "; expected READ, WRITE or EXEC" },
+			{ W_CAP, SK_CAP, "capability", "" },
+			{ W_RLIMIT, SK_RLIMIT, "resource", "" },
+		};
+		size_t i = 0;
+		while (named[i].what != what)
+			i++;
+		if (systab_sym(named[i].k, p, n, v) == 0)
 			return 0;
-		return tr_fail(r, p, "unknown advice '%.*s'", (int)n, p);
-	case W_IPCFLAGS:
-		if (systab_sym(SK_IPCFLAGS, p, n, v) == 0)
-			return 0;
-		return tr_fail(r, p, "unknown shmget flag '%.*s'", (int)n, p);
-	case W_SHMAT:
-		if (systab_sym(SK_SHMAT, p, n, v) == 0)
-			return 0;
-		return tr_fail(r, p, "unknown shmat flag '%.*s'", (int)n, p);
-	case W_SHMCMD:
-		if (systab_sym(SK_SHMCMD, p, n, v) == 0)
-			return 0;
-		return tr_fail(r, p, "unknown shmctl command '%.*s'", (int)n, p);
-	case W_SIGNAL:
-		if (systab_sym(SK_SIGNAL, p, n, v) == 0)
-			return 0;
-		return tr_fail(r, p, "unknown signal '%.*s'", (int)n, p);
-	case W_ACCESS:
-		if (systab_sym(SK_ACCESS, p, n, v) == 0)
-			return 0;
-		return tr_fail(r, p, "unknown access mode '%.*s'; expected READ, WRITE or EXEC",
-			    (int)n, p);
-	case W_CAP:
-		if (systab_sym(SK_CAP, p, n, v) == 0)
-			return 0;
-		return tr_fail(r, p, "unknown capability '%.*s'", (int)n, p);
-	case W_RLIMIT:
-		if (systab_sym(SK_RLIMIT, p, n, v) == 0)
-			return 0;
-		return tr_fail(r, p, "unknown resource '%.*s'", (int)n, p);
+		return tr_fail(r, p, "unknown %s '%.*s'%s", named[i].noun, (int)n, p, named[i].hint);
+	}
 	default: {
 		/* docs/trace-format.md, "Flag names and numbers": the name by the
 		 * trace's table of names, else by the kernel's own */
