@@ -3,7 +3,8 @@
  * effective and saved uids and its effective and permitted capability
  * sets (bit n = capability n), of which CAP_IPC_LOCK (the lock limits),
  * CAP_SYS_RESOURCE (do_prlimit()) and CAP_SETUID (the setuid family) are
- * consulted.  capset(), setuid(), setreuid(), setresuid() and execve()
+ * consulted (capable_ipc_lock(), capable_sys_resource() in internal.h).
+ * capset(), setuid(), setreuid(), setresuid() and execve()
  * change them as kernel/capability.c, kernel/sys.c and
  * security/commoncap.c do @ v4.0, v4.4, v6.1, v6.18 (the same rules for
  * these sets).  A process that starts with capabilities and a uid other
@@ -24,20 +25,11 @@
 #include "internal.h"
 
 #define CAP_SETUID_BIT 7
-#define CAP_IPC_LOCK_B 14
-#define CAP_SYS_RESOURCE_B 24
 /* CAP_LAST_CAP is 40 @ v6.18 (37 @ v4.0): the bits above are ignored */
 #define CAP_ALL ((UINT64_C(1) << 41) - 1)
 #define UID_KEEP 0xffffffffu /* -1: this uid unchanged */
 
 static bool has_cap(uint64_t set, int bit) { return (set >> bit) & 1; }
-
-/* the two booleans the limit code reads follow the effective set */
-static void cred_sync(struct task *t)
-{
-	t->cap_ipc_lock = has_cap(t->cap_eff, CAP_IPC_LOCK_B);
-	t->cap_sys_resource = has_cap(t->cap_eff, CAP_SYS_RESOURCE_B);
-}
 
 void cred_init(struct task *t, uint32_t uid, bool cap_ipc_lock, bool cap_sys_resource, bool unknown)
 {
@@ -45,12 +37,11 @@ void cred_init(struct task *t, uint32_t uid, bool cap_ipc_lock, bool cap_sys_res
 	t->ruid = t->euid = t->suid = uid;
 	/* root holds every capability; another uid only what the machine says */
 	uint64_t eff = uid == 0 ? CAP_ALL : 0;
-	eff &= ~((UINT64_C(1) << CAP_IPC_LOCK_B) | (UINT64_C(1) << CAP_SYS_RESOURCE_B));
-	eff |= (uint64_t)cap_ipc_lock << CAP_IPC_LOCK_B | (uint64_t)cap_sys_resource << CAP_SYS_RESOURCE_B;
+	eff &= ~((UINT64_C(1) << CAP_IPC_LOCK_BIT) | (UINT64_C(1) << CAP_SYS_RESOURCE_BIT));
+	eff |= (uint64_t)cap_ipc_lock << CAP_IPC_LOCK_BIT | (uint64_t)cap_sys_resource << CAP_SYS_RESOURCE_BIT;
 	t->cap_eff = eff;
 	t->cap_prm = uid == 0 || unknown ? CAP_ALL : eff;
 	t->cap_amb = uid == 0 ? 0 : eff;
-	cred_sync(t);
 }
 
 void cred_copy(struct task *dst, const struct task *src)
@@ -62,7 +53,6 @@ void cred_copy(struct task *dst, const struct task *src)
 	dst->cap_prm = src->cap_prm;
 	dst->cap_amb = src->cap_amb;
 	dst->creds_unknown = src->creds_unknown;
-	cred_sync(dst);
 }
 
 uint64_t vmsys_cap_permitted(const struct task *t) { return t->cap_prm; }
@@ -81,7 +71,6 @@ int64_t vm_capset(struct vmsys *s, struct task *t, uint64_t effective, uint64_t 
 	t->cap_eff = effective;
 	t->cap_prm = permitted;
 	t->cap_amb &= permitted; /* ambient stays within permitted (and inheritable) */
-	cred_sync(t);
 	return 0;
 }
 
@@ -99,7 +88,6 @@ static void emulate_setxuid(struct task *t, uint32_t or, uint32_t oe, uint32_t o
 		t->cap_eff = 0;
 	if (oe && t->euid == 0)
 		t->cap_eff = t->cap_prm;
-	cred_sync(t);
 }
 
 static bool is_one_of(uint32_t u, const struct task *t)
@@ -172,5 +160,4 @@ void cred_exec(struct task *t)
 	t->cap_prm = (t->euid == 0 || t->ruid == 0 ? CAP_ALL : 0) | t->cap_amb;
 	t->cap_eff = t->euid == 0 ? t->cap_prm : t->cap_amb;
 	t->suid = t->euid; /* the saved uid is the effective one after exec */
-	cred_sync(t);
 }

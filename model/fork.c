@@ -251,7 +251,7 @@ int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint
 		return -KERR_EINVAL;
 	/* kernel/sys.c:do_prlimit(): raising the hard limit needs
 	 * CAP_SYS_RESOURCE (header cap-sys-resource, default: as cap-ipc-lock) */
-	if (max > t->rlim_memlock_max && !t->cap_sys_resource)
+	if (max > t->rlim_memlock_max && !capable_sys_resource(t))
 		return -KERR_EPERM;
 	t->rlim_memlock_cur = cur;
 	t->rlim_memlock_max = max;

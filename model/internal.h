@@ -188,8 +188,6 @@ struct task {
 	struct mm *mm;
 	struct fdtable *files;
 	uint64_t rlim_memlock_cur, rlim_memlock_max;
-	bool cap_ipc_lock;         /* CAP_IPC_LOCK in cap_eff (cred.c keeps it so) */
-	bool cap_sys_resource;     /* may raise a hard rlimit (kernel/sys.c:do_prlimit()) */
 	uint64_t cap_eff, cap_prm, cap_amb; /* effective, permitted, ambient (cred.c) */
 	uint32_t ruid, euid, suid;
 	bool creds_unknown;        /* cred.c: who ran the log is not known */
@@ -327,7 +325,15 @@ static inline uint64_t vma_pages(const struct vma *v) { return (v->end - v->star
 int task_index_put(struct vmsys *s, struct task *t);
 struct task *task_index_get(struct vmsys *s, int pid);
 
-static inline bool capable_ipc_lock(const struct task *t) { return t->cap_ipc_lock; }
+/* capable(CAP_IPC_LOCK), capable(CAP_SYS_RESOURCE): the effective set
+ * (include/uapi/linux/capability.h numbers) */
+#define CAP_IPC_LOCK_BIT 14
+#define CAP_SYS_RESOURCE_BIT 24
+static inline bool capable_ipc_lock(const struct task *t) { return (t->cap_eff >> CAP_IPC_LOCK_BIT) & 1; }
+static inline bool capable_sys_resource(const struct task *t)
+{
+	return (t->cap_eff >> CAP_SYS_RESOURCE_BIT) & 1;
+}
 static inline uint64_t rlimit_memlock_pages(const struct task *t)
 {
 	return t->rlim_memlock_cur == UINT64_MAX ? UINT64_MAX >> PAGE_SHIFT

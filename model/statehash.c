@@ -226,8 +226,7 @@ void vmsys_state_hash(struct vmsys *s, uint64_t out[2])
 		mix(&h, (uint64_t)t->pid);
 		mix(&h, t->rlim_memlock_cur);
 		mix(&h, t->rlim_memlock_max);
-		mix(&h, (uint64_t)t->cap_ipc_lock | (uint64_t)t->cap_sys_resource << 1 |
-				(uint64_t)t->oom_killed << 2 | (uint64_t)t->pid_known << 3);
+		mix(&h, (uint64_t)t->oom_killed << 2 | (uint64_t)t->pid_known << 3);
 		mix(&h, t->cap_eff);
 		mix(&h, t->cap_prm ^ t->cap_amb << 1);
 		mix(&h, (uint64_t)t->ruid << 32 ^ (uint64_t)t->euid << 16 ^ t->suid);

@@ -594,7 +594,7 @@ void vmsys_task_limits(const struct task *t, uint64_t *cur, uint64_t *max, bool 
 {
 	*cur = t->rlim_memlock_cur;
 	*max = t->rlim_memlock_max;
-	*cap = t->cap_ipc_lock;
+	*cap = capable_ipc_lock(t);
 }
 
 uint64_t vmsys_vmflags_kernel(const struct vmsys *s, uint64_t flags)

@@ -288,7 +288,7 @@ static void before_impl(struct check_inv *ci, const struct event *ev)
 	ci->caller = t;
 	ci->caller_mm = t ? t->mm->id : 0;
 	if (t) {
-		ci->caller_cap = t->cap_ipc_lock;
+		ci->caller_cap = capable_ipc_lock(t);
 		ci->caller_rlim = rlimit_memlock_pages(t);
 		ci->caller_locked = locked_pages(ci, t->mm, ci->use_next);
 		ci->caller_brk = t->mm->brk;

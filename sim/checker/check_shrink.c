@@ -504,7 +504,7 @@ int check_write_repro(const char *path, const struct check_plan *p, const struct
 		if (t && task_alive(t)) {
 			vmsys_status(s, t, &vs);
 			rl = t->rlim_memlock_cur;
-			cap = t->cap_ipc_lock;
+			cap = capable_ipc_lock(t);
 			df = vmsys_def_flags(s, t);
 		}
 		char rlbuf[32];
