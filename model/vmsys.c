@@ -537,6 +537,16 @@ const struct vma *vmsys_vma_next(struct vmsys *s, struct task *t, const struct v
 	return v;
 }
 
+const struct vma *vmsys_vma_from(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info)
+{
+	if (!t->mm)
+		return NULL;
+	const struct vma *v = vma_find(&t->mm->vmas, addr);
+	if (v && info)
+		fill_vma_info(s, v, info);
+	return v;
+}
+
 bool vmsys_vma_at(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info)
 {
 	if (!t->mm)

@@ -330,6 +330,10 @@ struct vm_vma_info {         /* one VMA as smaps shows it; sizes in bytes */
  * previous result.  fill info for each. */
 const struct vma *vmsys_vma_next(struct vmsys *s, struct task *t, const struct vma *prev,
 				 struct vm_vma_info *info);
+/* The first VMA that ends above addr (find_vma()), filled into info, or
+ * NULL: where an iteration from addr starts without walking the VMAs below
+ * (go on with vmsys_vma_next()). */
+const struct vma *vmsys_vma_from(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info);
 /* The VMA containing addr, filled into info; false if none. */
 bool vmsys_vma_at(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info);
 uint64_t vmsys_vma_count(struct vmsys *s, struct task *t, uint64_t start, uint64_t end);

@@ -352,7 +352,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 		if (diverged) {
 			timing_note(&tm, &ss, ev);
 			st.divergences++;
-			explain_state(ss.sys, ev, state, sizeof(state));
+			if (verbose >= 0) /* -q prints none: no state to describe */
+				explain_state(ss.sys, ev, state, sizeof(state));
 			if (verbose >= 0 && json) {
 				char text[512];
 				event_text(ev, ss.arch, trace_flag_names(ss.reader), text, sizeof(text));

@@ -453,8 +453,10 @@ void explain_state(struct vmsys *s, const struct event *ev, char *buf, size_t le
 		end = addr + 1;
 	struct vm_vma_info vi;
 	unsigned shown = 0;
-	const struct vma *v = NULL;
-	while ((v = vmsys_vma_next(s, t, v, &vi)) && shown < 6) {
+	/* from the VMA below addr's page, not from the first: a divergence
+	 * among 10^5 VMAs costs a lookup, not a walk */
+	const struct vma *v = vmsys_vma_from(s, t, addr > 0x1000 ? addr - 0x1000 : 0, &vi);
+	for (; v && shown < 6; v = vmsys_vma_next(s, t, v, &vi)) {
 		if (vi.end <= addr && vi.end + 0x1000 < addr)
 			continue;
 		if (vi.start >= end + 0x1000)
