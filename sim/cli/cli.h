@@ -5,8 +5,8 @@
  *
  * Owns: the vmsim command line (main.c, cli.c) and the subcommands
  *   (cmd_*.c) with their options, output forms and exit codes.
- * May call: checker, flagtab, record, replay, semantics, teach, trace, vmsim
- *   (VMSIM_VERSION), vmstat.
+ * May call: checker, checkpoint (step's), flagtab, record, replay, semantics,
+ *   teach, trace, vmsim (VMSIM_VERSION), vmstat.
  */
 #ifndef VMSIM_CLI_H
 #define VMSIM_CLI_H

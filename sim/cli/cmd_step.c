@@ -3,10 +3,12 @@
  * back, with the model's explanation of each event and pictures of the
  * address space and the LRU lists after it.
  *
- * Back is exact: it replays the trace from the start to the wanted event
- * (the model is deterministic, so the state is the one it had).
- * Commands come from the terminal (sim/teach/lineedit.c) or, line by line, from
- * a pipe.
+ * Back is exact and costs little wherever it goes: the model is
+ * deterministic, so going to event k restores the nearest checkpoint at
+ * or before k (a copy-on-write copy of the process, checkpoint.h) and
+ * replays forward from there; with none, it replays from the start.
+ * Commands come from the terminal (sim/teach/lineedit.c) or, line by line,
+ * from a pipe.
  *
  * Exit: 0 at quit or the end of the commands, 2 bad usage or bad input.
  */
@@ -15,16 +17,23 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "checkpoint.h"
 
 #include "replay.h"
 #include "cli.h"
 #include "teach.h"
 #include "vmstat.h"
+
+#include <sys/wait.h> /* after trace.h: its signal.h defines si_addr */
 
 static const char step_usage[] =
 	"usage: vmsim step [OPTION]... TRACE\n"
@@ -35,7 +44,7 @@ static const char step_usage[] =
 	"the terminal with the usual editing keys and history, or from a pipe):\n"
 	"\n"
 	"  next [N]          n  the next N events (default 1; an empty line repeats)\n"
-	"  back [N]          b  N events back (replays from the start: exact)\n"
+	"  back [N]          b  N events back (exact: from the nearest checkpoint)\n"
 	"  goto LINE         g  to the last event on or before trace line LINE\n"
 	"  until COND        u  forward until COND holds after an event:\n"
 	"                       divergence | call NAME | line N | end |\n"
@@ -56,6 +65,13 @@ static const char step_usage[] =
 	"  --width N       columns of the pictures and the text (default: the terminal's,\n"
 	"                  else 80); longer lines wrap\n"
 	"  --no-pictures   print no ruler and lists after each step\n"
+	"  --checkpoint-every N\n"
+	"                  a copy-on-write checkpoint of the session every N events\n"
+	"                  (default: every 30 ms of replay CPU; at most 64, and past\n"
+	"                  that half as often; 0: none, and back, goto and the\n"
+	"                  drained views replay from the start)\n"
+	"  --timer         after each command, the wall and CPU time it took (in every\n"
+	"                  process it ran in: make bench's figures)\n"
 	"  --format json   answer each command with JSON objects (a frontend's\n"
 	"                  interface): \"where\", \"step\" with the explanation, the\n"
 	"                  VMAs and the list sizes, \"explain\", \"state\", show's\n"
@@ -81,6 +97,32 @@ struct stepper {
 	unsigned width;
 	bool pictures;
 	bool json;                /* --format json: an object per answer (docs/json.md) */
+	struct ckpt ck;           /* the checkpoints (checkpoint.h) */
+	struct lineedit le;
+	char last[256];           /* the command an empty line repeats */
+	bool timer;               /* --timer: each command's time after it */
+	int64_t cmd_wall_ns;      /* the command's start (CLOCK_MONOTONIC) */
+	int64_t cmd_cpu_ns;       /* this process's CPU clock at its start, less
+				   * what processes before it spent on it */
+};
+
+static int64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+	if (clock_gettime(c, &ts))
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A resumed process's orders: where to go, and the command line an empty
+ * line repeats there */
+enum { RS_POS, RS_LINE };
+struct step_resume {
+	int mode;
+	unsigned long target; /* the position, or (RS_LINE) the trace line */
+	int64_t cmd_wall_ns;  /* --timer: when the command began (CLOCK_MONOTONIC) */
+	int64_t cmd_cpu_ns;   /* and the CPU time it took before the hand-over */
+	char last[256];
 };
 
 /* A message of the stepper to its user: a line of text, or an "error" or
@@ -184,25 +226,74 @@ static int st_next(struct stepper *st, bool explain)
 			size_t o = strlen(st->why);
 			snprintf(st->why + o, sizeof(st->why) - o, "  %s\n", w);
 		}
-		if (explain && !explain_build(&st->log, st->ss.sys, &st->steps)) {
+		/* a checkpoint holds its event's explanation: it may be where
+		 * a `back` ends */
+		bool due = ckpt_due(&st->ck, st->pos);
+		if ((explain || due) && !explain_build(&st->log, st->ss.sys, &st->steps)) {
 			fprintf(stderr, "vmsim step: out of memory\n");
 			return -1;
 		}
-		if (!explain)
+		if (!explain && !due)
 			st->steps.n = 0;
+		if (due)
+			ckpt_take(&st->ck, st->pos, st->line); /* without it: slower, as exact */
 		return 1;
 	}
 }
 
-/* replay from the start to shown event number k (0 = before the first) */
-static int st_seek(struct stepper *st, unsigned long k)
+/* hand the session to the checkpoint at position at, to go on with m
+ * (does not return if it could) */
+static void st_hand_over(struct stepper *st, unsigned long at, int mode, unsigned long target)
 {
-	if (st_open(st))
+	struct step_resume m = { .mode = mode, .target = target, .cmd_wall_ns = st->cmd_wall_ns,
+				 .cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - st->cmd_cpu_ns };
+	snprintf(m.last, sizeof(m.last), "%s", st->last);
+	char p[300];
+	snprintf(p, sizeof(p), "%s/history", st->ck.dir);
+	FILE *f = fopen(p, "w");
+	if (f) {
+		int e = lineedit_hist_write(&st->le, f);
+		if (fclose(f) || e)
+			unlink(p);
+	}
+	ckpt_resume(&st->ck, at, &m, sizeof(m));
+}
+
+/* to shown event number k (0 = before the first): from the nearest
+ * checkpoint if it is nearer than here, else from here or the start.
+ * 1 there, 0 the trace ended before, -1 bad input. */
+static int st_goto(struct stepper *st, unsigned long k)
+{
+	unsigned long at, at_line;
+	if (ckpt_best(&st->ck, k, false, &at, &at_line) && (at > st->pos || st->pos > k))
+		st_hand_over(st, at, RS_POS, k);
+	if (st->pos > k && st_open(st))
 		return -1;
 	while (st->pos < k) {
 		int r = st_next(st, st->pos + 1 == k);
 		if (r <= 0)
 			return r;
+	}
+	return 1;
+}
+
+/* to the last shown event on or before trace line L (0 events if none) */
+static int st_goto_line(struct stepper *st, unsigned long L)
+{
+	unsigned long at, at_line;
+	bool here = !st->pos || st->line <= L;
+	if (ckpt_best(&st->ck, L, true, &at, &at_line) && (!here || at > st->pos))
+		st_hand_over(st, at, RS_LINE, L);
+	if (!here && st_open(st))
+		return -1;
+	/* forward while the events are on or before L; one too far: back one */
+	while (!st->ended) {
+		unsigned long prev = st->pos;
+		int r = st_next(st, true);
+		if (r < 0)
+			return -1;
+		if (r && st->line > L)
+			return st_goto(st, prev);
 	}
 	return 1;
 }
@@ -557,7 +648,7 @@ static int command(struct stepper *st, const char *line)
 		if (parse_count(st, arg, &n))
 			return 0;
 		unsigned long k = n >= st->pos ? 0 : st->pos - n;
-		if (st_seek(st, k) < 0)
+		if (st_goto(st, k) < 0)
 			return -1;
 		print_step(st);
 		return 0;
@@ -570,15 +661,7 @@ static int command(struct stepper *st, const char *line)
 			say(st, "error", "goto needs a trace line number");
 			return 0;
 		}
-		/* the last shown event on or before the line: count them */
-		if (st_open(st))
-			return -1;
-		unsigned long k = 0;
-		while ((r = st_next(st, false)) > 0 && st->line <= target)
-			k = st->pos;
-		if (r < 0)
-			return -1;
-		if (st_seek(st, k) < 0)
+		if (st_goto_line(st, target) < 0)
 			return -1;
 		print_step(st);
 		return 0;
@@ -621,14 +704,32 @@ static int command(struct stepper *st, const char *line)
 		if (view_drains((enum view_kind)view) && !st->json)
 			printf("(the pages and lru views are taken after draining the per-CPU batches;"
 			       " the replay goes on undrained)\n");
-		if (view_drains((enum view_kind)view)) {
-			/* draining changes the model: show a drained copy, by
-			 * replaying to here on a second session */
+		if (view_drains((enum view_kind)view) && ckpt_can_fork(&st->ck)) {
+			/* draining changes the model: show a drained copy, made
+			 * by fork() */
+			fflush(NULL);
+			pid_t p = fork();
+			if (p == 0) {
+				vm_drain_all(st->ss.sys);
+				show_view(st, (enum view_kind)view, &vc);
+				fflush(NULL);
+				_exit(0);
+			}
+			int ws;
+			if (p > 0)
+				while (waitpid(p, &ws, 0) < 0 && errno == EINTR)
+					;
+			else
+				say(st, "error", "show: cannot fork a drained copy: %s", strerror(errno));
+		} else if (view_drains((enum view_kind)view)) {
+			/* the same by replaying to here on a second session */
 			struct stepper copy = *st;
 			copy.open = false;
 			copy.log = (struct tp_log){ 0 };
 			copy.steps = (struct explain_steps){ 0 };
-			if (st_seek(&copy, st->pos) < 0) {
+			copy.ck.every = 0;
+			copy.ck.started = false;
+			if (st_open(&copy) || st_goto(&copy, st->pos) < 0) {
 				if (copy.open)
 					session_close(&copy.ss);
 				return -1;
@@ -681,25 +782,107 @@ static int command(struct stepper *st, const char *line)
 	return 0;
 }
 
+/* --timer: what the command took, in every process it ran in */
+static void step_timer(struct stepper *st)
+{
+	if (!st->timer)
+		return;
+	double wall = (double)(clock_ns(CLOCK_MONOTONIC) - st->cmd_wall_ns) / 1e6;
+	double cpu = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - st->cmd_cpu_ns) / 1e6;
+	if (st->json) {
+		json_begin(stdout, "timer");
+		printf(", \"wall_ms\": %.3f, \"cpu_ms\": %.3f", wall, cpu);
+		json_end(stdout);
+	} else {
+		printf("time: %.3f ms wall, %.3f ms CPU\n", wall, cpu);
+	}
+}
+
+/* the command loop: rc */
+static int step_loop(struct stepper *st)
+{
+	const char *line;
+	while ((line = lineedit_read(&st->le, "(vmsim) "))) {
+		/* an empty line on a terminal repeats the last command */
+		char cmd[256];
+		snprintf(cmd, sizeof(cmd), "%s", (!*line && st->le.tty) ? st->last : line);
+		if (*line)
+			snprintf(st->last, sizeof(st->last), "%s", line);
+		st->cmd_wall_ns = clock_ns(CLOCK_MONOTONIC);
+		st->cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		int r = command(st, cmd);
+		step_timer(st);
+		fflush(stdout);
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			break;
+	}
+	return 0;
+}
+
+/* the stepper of this run: static, because a process that resumes at a
+ * checkpoint finds it through the jump back into cmd_step() */
+static struct stepper the_stepper;
+static jmp_buf resume_jump;
+static struct step_resume resume_msg;
+
+static void step_resumed(void *ctx, const void *msg, size_t len, unsigned long every)
+{
+	(void)ctx;
+	memset(&resume_msg, 0, sizeof(resume_msg));
+	memcpy(&resume_msg, msg, len < sizeof(resume_msg) ? len : sizeof(resume_msg));
+	resume_msg.last[sizeof(resume_msg.last) - 1] = 0;
+	the_stepper.ck.every = every;
+	longjmp(resume_jump, 1);
+}
+
+/* in the process that took over at a checkpoint: the history of the one
+ * before, then the rest of its command */
+static int step_resume_finish(struct stepper *st)
+{
+	char p[300];
+	snprintf(p, sizeof(p), "%s/history", st->ck.dir);
+	FILE *f = fopen(p, "r");
+	if (f) {
+		lineedit_hist_read(&st->le, f);
+		fclose(f);
+	}
+	snprintf(st->last, sizeof(st->last), "%s", resume_msg.last);
+	st->cmd_wall_ns = resume_msg.cmd_wall_ns;
+	st->cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - resume_msg.cmd_cpu_ns;
+	int r = resume_msg.mode == RS_LINE ? st_goto_line(st, resume_msg.target) : st_goto(st, resume_msg.target);
+	if (r < 0)
+		return 2;
+	print_step(st);
+	step_timer(st);
+	fflush(stdout);
+	return 0;
+}
+
 int cmd_step(int argc, char **argv)
 {
-	struct stepper st = { 0 };
-	st.o = (struct session_opts)SESSION_OPTS_INIT;
-	st.width = 80;
-	st.pictures = true;
-	bool width_given = false;
+	struct stepper *st = &the_stepper;
+	memset(st, 0, sizeof(*st));
+	st->o = (struct session_opts)SESSION_OPTS_INIT;
+	st->width = 80;
+	st->pictures = true;
+	unsigned long every = 256;
+	bool width_given = false, every_given = false;
 	static const struct option longopts[] = {
 		SESSION_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "no-pictures", no_argument, NULL, 'P' },
+		{ "checkpoint-every", required_argument, NULL, 'C' },
+		{ "timer", no_argument, NULL, 'T' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
 	int c;
-	while ((c = session_getopt(&st.o, argc, argv, ":h", longopts, "step", step_usage,
+	while ((c = session_getopt(&st->o, argc, argv, ":h", longopts, "step", step_usage,
 				    NULL)) >= 0) {
 		char *end;
 		unsigned long v;
@@ -716,17 +899,31 @@ int cmd_step(int argc, char **argv)
 				return 2;
 			}
 			if (c == 'p')
-				st.want_pid = (int)v;
+				st->want_pid = (int)v;
 			else {
-				st.width = (unsigned)v;
+				st->width = (unsigned)v;
 				width_given = true;
 			}
 			break;
+		case 'C':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || optarg[0] == '-' || v > 100000000UL) {
+				fprintf(stderr, "vmsim step: --checkpoint-every needs a number from 0 to 100000000, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			every = v;
+			every_given = true;
+			break;
 		case 'P':
-			st.pictures = false;
+			st->pictures = false;
+			break;
+		case 'T':
+			st->timer = true;
 			break;
 		case 'F':
-			if (json_format_arg("step", "--format", optarg, &st.json))
+			if (json_format_arg("step", "--format", optarg, &st->json))
 				return 2;
 			break;
 		}
@@ -737,42 +934,43 @@ int cmd_step(int argc, char **argv)
 		session_usage_error("step", step_usage, "%s", optind >= argc ? "no trace given" : "one trace at a time");
 		return 2;
 	}
-	st.path = argv[optind];
+	st->path = argv[optind];
 	/* on a terminal, its width (40 to 400 columns) unless --width */
 	struct winsize ws;
 	if (!width_given && isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
-		st.width = ws.ws_col < 40 ? 40 : ws.ws_col > 400 ? 400 : ws.ws_col;
+		st->width = ws.ws_col < 40 ? 40 : ws.ws_col > 400 ? 400 : ws.ws_col;
+	/* checkpoints need a trace that can be read again from where it was:
+	 * a regular file */
+	struct stat sb;
+	if (stat(st->path, &sb) || !S_ISREG(sb.st_mode))
+		every = 0;
+	ckpt_init(&st->ck, every, every_given ? 0 : 30 * 1000000u, step_resumed, st);
 	int rc = 0;
-	if (st_open(&st)) {
+	if (st_open(st)) {
 		rc = 2;
 	} else {
-		struct lineedit le;
-		lineedit_init(&le);
-		if (le.tty && !st.json)
-			printf("vmsim step %s (%s): `help` for commands, ^D to quit\n", st.path,
-			       st.ss.sem->name);
-		print_where(&st);
-		char last[256] = "next";
-		const char *line;
-		while ((line = lineedit_read(&le, "(vmsim) "))) {
-			/* an empty line on a terminal repeats the last command */
-			const char *cmd = (!*line && le.tty) ? last : line;
-			if (*line)
-				snprintf(last, sizeof(last), "%s", line);
-			int r = command(&st, cmd);
-			fflush(stdout);
-			if (r < 0) {
-				rc = 2;
-				break;
-			}
-			if (r > 0)
-				break;
+		lineedit_init(&st->le);
+		snprintf(st->last, sizeof(st->last), "next");
+		if (setjmp(resume_jump)) {
+			/* a process that took over at a checkpoint */
+			rc = step_resume_finish(st);
+		} else {
+			/* the first checkpoint, before any event: going back to
+			 * the start is then a small process's copy, where closing
+			 * a large model here would copy every page it frees */
+			ckpt_take(&st->ck, 0, 0);
+			if (st->le.tty && !st->json)
+				printf("vmsim step %s (%s): `help` for commands, ^D to quit\n", st->path,
+				       st->ss.sem->name);
+			print_where(st);
 		}
-		lineedit_free(&le);
+		if (!rc)
+			rc = step_loop(st);
+		lineedit_free(&st->le);
 	}
-	if (st.open)
-		session_close(&st.ss);
-	tp_log_free(&st.log);
-	explain_steps_free(&st.steps);
+	if (st->open)
+		session_close(&st->ss);
+	tp_log_free(&st->log);
+	explain_steps_free(&st->steps);
 	return rc;
 }

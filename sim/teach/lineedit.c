@@ -3,6 +3,7 @@
  */
 #include "teach.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,16 +62,27 @@ static void hist_add(struct lineedit *le, const char *line)
 		le->hist[le->nhist++] = c;
 }
 
+static int getbyte(void)
+{
+	unsigned char c;
+	ssize_t n;
+	while ((n = read(STDIN_FILENO, &c, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1 ? c : -1;
+}
+
+/* a line byte by byte: no user-space buffer holds what follows it (a
+ * process that takes over the session reads on from the same place) */
 static const char *read_plain(struct lineedit *le)
 {
 	size_t n = 0;
 	int c;
-	while ((c = getchar()) != EOF && c != '\n') {
+	while ((c = getbyte()) != -1 && c != '\n') {
 		if (!reserve(le, n + 1))
 			return NULL;
 		le->buf[n++] = (char)c;
 	}
-	if (c == EOF && !n)
+	if (c == -1 && !n)
 		return NULL;
 	if (!reserve(le, n))
 		return NULL;
@@ -86,12 +98,6 @@ static void redraw(const char *prompt, const char *buf, size_t len, size_t pos)
 	if (len > pos)
 		printf("\x1b[%zuD", len - pos);
 	fflush(stdout);
-}
-
-static int getbyte(void)
-{
-	unsigned char c;
-	return read(STDIN_FILENO, &c, 1) == 1 ? c : -1;
 }
 
 const char *lineedit_read(struct lineedit *le, const char *prompt)
@@ -214,4 +220,28 @@ const char *lineedit_read(struct lineedit *le, const char *prompt)
 	le->buf[len] = 0;
 	hist_add(le, le->buf);
 	return le->buf;
+}
+
+int lineedit_hist_write(const struct lineedit *le, FILE *f)
+{
+	for (size_t i = 0; i < le->nhist; i++)
+		fprintf(f, "%s\n", le->hist[i]);
+	return ferror(f) ? -1 : 0;
+}
+
+int lineedit_hist_read(struct lineedit *le, FILE *f)
+{
+	for (size_t i = 0; i < le->nhist; i++)
+		free(le->hist[i]);
+	le->nhist = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = 0;
+		hist_add(le, line);
+	}
+	free(line);
+	return ferror(f) ? -1 : 0;
 }

@@ -216,7 +216,8 @@ void report_free(struct report *r);
  * Home/End and ^A/^E, Backspace/^H, Delete, ^K (to end), ^U (to start),
  * ^W (word), up/down through the history, ^C drops the line, ^D on an
  * empty line ends the input, ^L redraws.  Elsewhere (a pipe, a file): plain
- * lines.  Either way the line comes back without its newline.
+ * lines, read a byte at a time (nothing past the line is taken from the
+ * input).  Either way the line comes back without its newline.
  */
 
 struct lineedit {
@@ -231,5 +232,9 @@ void lineedit_init(struct lineedit *le);
 void lineedit_free(struct lineedit *le);
 /* the next line after printing prompt (on a terminal), or NULL at the end */
 const char *lineedit_read(struct lineedit *le, const char *prompt);
+/* the history as lines, and back (replacing it): a process that takes
+ * over a session (vmsim step's checkpoints) gets its predecessor's; 0 or -1 */
+int lineedit_hist_write(const struct lineedit *le, FILE *f);
+int lineedit_hist_read(struct lineedit *le, FILE *f);
 
 #endif

@@ -11,7 +11,8 @@
  * happen here).
  *
  * Bounded by construction, so that no input is a hang: `record` (it runs
- * programs) and `--jobs` (it forks) are not run, numbers above 400 are
+ * programs) and `--jobs` (it forks) are not run, step takes no checkpoint
+ * (they fork: VMSIM_STEP_CHECKPOINT_EVERY=0), numbers above 400 are
  * rejected (--runs, --steps, --at ...), as are --time and every word with
  * a / in it (a path elsewhere: the commands write where they are told,
  * -o/x and --output=/x included).  `check` gets
@@ -68,6 +69,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	argv0 = (*argv)[0];
+	/* vmsim step's checkpoints are processes (fork): none inside the
+	 * fuzzer; the variable overrides --checkpoint-every */
+	setenv("VMSIM_STEP_CHECKPOINT_EVERY", "0", 1);
 	if (!mkdtemp(workdir) || chdir(workdir)) {
 		perror("fuzz_cli: working directory");
 		exit(1);

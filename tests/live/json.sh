@@ -44,6 +44,9 @@ run latin "$vmsim" show --format json maps "$tmp/latin.trace"
 run explain "$vmsim" explain --format json --diff 4.4 $T
 printf 'next\nnext 3\nshow status\nshow maps\nexplain\nbogus\nuntil line 35\nwhere\nlists\nnext 100\nhelp\n' > "$tmp/step.in"
 run step sh -c "\"$vmsim\" step --format json $T < \"$tmp/step.in\""
+# back and goto through checkpoints (processes of their own), and the timer
+printf 'next 10\nback 7\ngoto 30\nnext 2\nback 3\n' > "$tmp/step2.in"
+run step-timer sh -c "\"$vmsim\" step --format json --timer --checkpoint-every 4 $T < \"$tmp/step2.in\""
 run report "$vmsim" report --format json --kernel 6.18 --kernel 4.4 $T
 run convert "$vmsim" convert --format json $T "$tmp/t.bin"
 run version "$vmsim" version --format json
@@ -98,6 +101,9 @@ need = {
           "status": {"file", "pid", "VmLck_kB"}, "vma": {"pid", "start", "end", "perms"},
           "explain": {"file", "line", "event", "result", "steps"}, "state": {"line", "lru_pages", "vmas"},
           "error": {"message"}, "end": {"message", "line"}, "help": {"text"}},
+ "step-timer": {"where": {"file", "line", "kernel", "end"},
+                "step": {"file", "line", "kernel", "event", "pid", "result", "diverged", "end", "steps", "lru_pages", "vmas_pid", "vmas"},
+                "timer": {"wall_ms", "cpu_ms"}},
  "report": {"report": {"file", "kernels", "events", "rows", "stride"},
             "row": {"line", "pid", "event", "sides"}},
  "convert": {"convert": {"in", "out", "from", "to", "bytes_in", "bytes_out"}},

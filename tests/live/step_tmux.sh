@@ -2,8 +2,10 @@
 # step_tmux.sh - vmsim step on a real terminal (tmux): keys typed with
 # send-keys, the screen read with capture-pane.  Checked: the prompt, a
 # command fixed with Left and typed-in letters, ^A and ^K, the history
-# (Up), an empty line repeating the last command, and ^D quitting with
-# the terminal left as it was (echo on).  Without tmux it says so and skips.
+# (Up), an empty line repeating the last command - after a `back`, which
+# hands the session over to the checkpoint process taken at the start
+# (sim/cli/checkpoint.h), so history and last command must go with it -
+# and ^D quitting with the terminal left as it was (echo on).  Without tmux it says so and skips.
 . "$(dirname "$0")/../lib/suite.sh"
 vmsim=${VMSIM:-./vmsim}
 case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac

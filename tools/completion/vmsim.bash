@@ -20,7 +20,7 @@ _vmsim_options()
 	check) echo "--kernel --arch --seed --steps --runs --time --jobs --out --invariant --stats --shard --format -q --quiet -o --output --exhaustive --depth --call --alphabet --help" ;;
 	check-merge) echo "--out --format -o --output --help" ;;
 	explain) echo "$_vmsim_machine --from --to --diff --all --format -o --output --help" ;;
-	step) echo "$_vmsim_machine --pid --width --no-pictures --format --help" ;;
+	step) echo "$_vmsim_machine --pid --width --no-pictures --checkpoint-every --timer --format --help" ;;
 	report) echo "$_vmsim_machine --format -o --output --help" ;;
 	convert) echo "--to --format --help" ;;
 	version) echo "--format --help" ;;

@@ -1,0 +1,463 @@
+/*
+ * checkpoint.c - copy-on-write checkpoints of the process (checkpoint.h).
+ */
+#include "checkpoint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* exit codes that do not end the session: an active process that handed
+ * over, a checkpoint that was dropped */
+#define EXIT_HANDED 77
+#define EXIT_DROPPED 78
+#define MSG_MAGIC 0x636b7074u
+
+/* one message on a checkpoint's FIFO: smaller than PIPE_BUF, so written
+ * and read whole */
+struct ckpt_msg {
+	uint32_t magic;
+	char kind; /* 'R' resume, 'Q' quit */
+	unsigned long every;
+	uint64_t min_ns;
+	size_t len;
+	char payload[CKPT_MSG_MAX];
+};
+_Static_assert(sizeof(struct ckpt_msg) <= 4096, "a checkpoint message is written whole (PIPE_BUF)");
+
+/* the offsets of the regular files open when the checkpoint was taken
+ * (standard streams excepted): this process's copy is the checkpoint's */
+#define MAX_SAVED_FDS 64
+static struct {
+	int fd;
+	off_t off;
+} saved[MAX_SAVED_FDS];
+static int nsaved;
+
+/* this process's user and system CPU time, ns, and its minor faults */
+static void cpu_ns(uint64_t *user, uint64_t *sys, uint64_t *minflt)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		*user = *sys = *minflt = 0;
+		return;
+	}
+	*user = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	*minflt = (uint64_t)ru.ru_minflt;
+}
+
+/* the clocks at a fork, and the pages it shares: at most these can be
+ * copied because of it */
+static void mark(struct ckpt *ck)
+{
+	cpu_ns(&ck->last_user, &ck->last_sys, &ck->last_minflt);
+	ck->shared_pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		unsigned long size, resident;
+		if (fscanf(f, "%lu %lu", &size, &resident) == 2)
+			ck->shared_pages = resident;
+		fclose(f);
+	}
+}
+
+void ckpt_init(struct ckpt *ck, unsigned long every, uint64_t min_ns, ckpt_resumed_fn resumed, void *ctx)
+{
+	memset(ck, 0, sizeof(*ck));
+	const char *e = getenv("VMSIM_STEP_CHECKPOINT_EVERY");
+	if (e && *e) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(e, &end, 10);
+		if (!*end && !errno) {
+			every = v;
+			min_ns = 0;
+		}
+	}
+	ck->every = resumed ? every : 0;
+	ck->min_ns = min_ns;
+	mark(ck);
+	ck->resumed = resumed;
+	ck->ctx = ctx;
+}
+
+static void path_of(const struct ckpt *ck, unsigned long pos, unsigned long line, char *p, size_t n)
+{
+	snprintf(p, n, "%s/c%lu-%lu", ck->dir, pos, line);
+}
+
+/* the checkpoints in the directory: fn(arg, pos, line) for each; their
+ * number */
+static unsigned scan(const struct ckpt *ck, void (*fn)(void *, unsigned long, unsigned long), void *arg)
+{
+	if (!ck->started)
+		return 0;
+	DIR *d = opendir(ck->dir);
+	if (!d)
+		return 0;
+	unsigned n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		unsigned long pos, line;
+		char extra;
+		if (sscanf(de->d_name, "c%lu-%lu%c", &pos, &line, &extra) != 2)
+			continue;
+		n++;
+		if (fn)
+			fn(arg, pos, line);
+	}
+	closedir(d);
+	return n;
+}
+
+struct find {
+	unsigned long want, pos, line;
+	bool by_line, found;
+};
+
+static void find_one(void *arg, unsigned long pos, unsigned long line)
+{
+	struct find *f = arg;
+	unsigned long key = f->by_line ? line : pos;
+	if (key <= f->want && (!f->found || pos > f->pos)) {
+		f->found = true;
+		f->pos = pos;
+		f->line = line;
+	}
+}
+
+static bool find_at(const struct ckpt *ck, unsigned long pos, unsigned long *line)
+{
+	struct find f = { .want = pos };
+	scan(ck, find_one, &f);
+	if (!f.found || f.pos != pos)
+		return false;
+	*line = f.line;
+	return true;
+}
+
+bool ckpt_best(const struct ckpt *ck, unsigned long pos, bool by_line, unsigned long *at, unsigned long *at_line)
+{
+	struct find f = { .want = pos, .by_line = by_line };
+	scan(ck, find_one, &f);
+	if (f.found) {
+		*at = f.pos;
+		*at_line = f.line;
+	}
+	return f.found;
+}
+
+/*
+ * By time: min_ns of user CPU since the last, and no less than what the
+ * last one has cost.  That cost is the copies of the pages the model wrote
+ * after the fork, system time: the system time since then, but no more
+ * than the pages the fork shared at the mean cost of a fault since (the
+ * rest of the system time is the replay's own: new memory faulted in).
+ * So checkpoints never take more than about half the time.
+ */
+static bool time_due(const struct ckpt *ck)
+{
+	if (!ck->min_ns)
+		return true;
+	uint64_t u, s, f;
+	cpu_ns(&u, &s, &f);
+	u -= ck->last_user;
+	s -= ck->last_sys;
+	f -= ck->last_minflt;
+	uint64_t cost = s;
+	if (f > ck->shared_pages)
+		cost = (uint64_t)((double)s / (double)f * (double)ck->shared_pages);
+	return u >= ck->min_ns && u >= cost;
+}
+
+bool ckpt_due(const struct ckpt *ck, unsigned long pos)
+{
+	unsigned long line;
+	return ck->every && pos && pos % ck->every == 0 && time_due(ck) && !find_at(ck, pos, &line);
+}
+
+bool ckpt_can_fork(const struct ckpt *ck)
+{
+	return ck->every != 0;
+}
+
+/* send a message to the checkpoint at pos; false if it is gone */
+static bool send(const struct ckpt *ck, unsigned long pos, unsigned long line, char kind, const void *payload,
+		 size_t len)
+{
+	char p[300];
+	path_of(ck, pos, line, p, sizeof(p));
+	int fd = open(p, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		unlink(p);
+		return false;
+	}
+	static struct ckpt_msg m;
+	memset(&m, 0, sizeof(m));
+	m.magic = MSG_MAGIC;
+	m.kind = kind;
+	m.every = ck->every;
+	m.min_ns = ck->min_ns;
+	m.len = len;
+	if (len)
+		memcpy(m.payload, payload, len);
+	bool ok = write(fd, &m, sizeof(m)) == (ssize_t)sizeof(m);
+	close(fd);
+	if (!ok || kind == 'Q')
+		unlink(p);
+	return ok;
+}
+
+static void remove_all(const struct ckpt *ck)
+{
+	DIR *d = opendir(ck->dir);
+	if (d) {
+		struct dirent *de;
+		char p[600];
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.') {
+				snprintf(p, sizeof(p), "%s/%s", ck->dir, de->d_name);
+				unlink(p);
+			}
+		closedir(d);
+	}
+	rmdir(ck->dir);
+}
+
+/* the supervisor: wait until the active process ends, then end the same
+ * way (the others die with it: PR_SET_PDEATHSIG) */
+static void supervise(const struct ckpt *ck)
+{
+	for (;;) {
+		int st;
+		pid_t p = wait(&st);
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p < 0) {
+			remove_all(ck);
+			_exit(2);
+		}
+		if (WIFEXITED(st) && (WEXITSTATUS(st) == EXIT_HANDED || WEXITSTATUS(st) == EXIT_DROPPED))
+			continue;
+		remove_all(ck);
+		if (WIFSIGNALED(st)) {
+			signal(WTERMSIG(st), SIG_DFL);
+			raise(WTERMSIG(st));
+			_exit(128 + WTERMSIG(st));
+		}
+		_exit(WEXITSTATUS(st));
+	}
+}
+
+/*
+ * A copy of this process whose parent is this process's parent (the
+ * supervisor): clone(CLONE_PARENT), one copy of the address space where a
+ * double fork would make two.  Raw clone: glibc's fork() would run its
+ * atfork handlers, of which this single-threaded program has none.  The
+ * pid in the caller, 0 in the copy, -1 on failure.
+ */
+static pid_t sibling(void)
+{
+	return (pid_t)syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), 0UL, 0UL, 0UL, 0UL);
+}
+
+/* in a sibling: die with the supervisor */
+static void adopt(const struct ckpt *ck)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != ck->sup)
+		_exit(2);
+}
+
+static void restore_offsets(void)
+{
+	for (int i = 0; i < nsaved; i++)
+		lseek(saved[i].fd, saved[i].off, SEEK_SET);
+}
+
+static void save_offsets(void)
+{
+	nsaved = 0;
+	for (int fd = 3; fd < 1024 && nsaved < MAX_SAVED_FDS; fd++) {
+		struct stat sb;
+		if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+			continue;
+		off_t off = lseek(fd, 0, SEEK_CUR);
+		if (off >= 0) {
+			saved[nsaved].fd = fd;
+			saved[nsaved].off = off;
+			nsaved++;
+		}
+	}
+}
+
+/* become the active process with the message m (does not return) */
+static void become_active(struct ckpt *ck, const struct ckpt_msg *m)
+{
+	restore_offsets();
+	ck->every = m->every;
+	ck->min_ns = m->min_ns;
+	mark(ck);
+	static struct ckpt_msg copy;
+	copy = *m;
+	ck->resumed(ck->ctx, copy.payload, copy.len, copy.every);
+	_exit(2);
+}
+
+/* a checkpoint: wait on its FIFO for a message */
+static void frozen(struct ckpt *ck, int fd, const char *path)
+{
+	adopt(ck);
+	static struct ckpt_msg m;
+	for (;;) {
+		ssize_t n = read(fd, &m, sizeof(m));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(m) || m.magic != MSG_MAGIC || m.kind == 'Q' || m.len > CKPT_MSG_MAX)
+			_exit(EXIT_DROPPED);
+		if (m.kind != 'R')
+			continue;
+		pid_t w = sibling();
+		if (w == 0) {
+			close(fd);
+			adopt(ck);
+			become_active(ck, &m);
+		}
+		if (w < 0) {
+			/* no process for it: this checkpoint goes on itself */
+			unlink(path);
+			close(fd);
+			become_active(ck, &m);
+		}
+	}
+}
+
+/* the first checkpoint: the supervisor stays behind */
+static int start(struct ckpt *ck)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(ck->dir, sizeof(ck->dir), "%s/vmsim-ckpt.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(ck->dir))
+		return -1;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+		rmdir(ck->dir);
+		return -1;
+	}
+	ck->sup = getpid();
+	fflush(NULL);
+	pid_t a = fork();
+	if (a < 0) {
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		rmdir(ck->dir);
+		return -1;
+	}
+	if (a > 0) {
+		ck->started = true;
+		supervise(ck);
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != ck->sup)
+		_exit(2);
+	ck->started = true;
+	return 0;
+}
+
+struct all {
+	unsigned n;
+	unsigned long pos[CKPT_MAX + 8], line[CKPT_MAX + 8];
+};
+
+static void collect(void *arg, unsigned long pos, unsigned long line)
+{
+	struct all *a = arg;
+	if (a->n < CKPT_MAX + 8) {
+		a->pos[a->n] = pos;
+		a->line[a->n] = line;
+		a->n++;
+	}
+}
+
+/* at CKPT_MAX: drop every other checkpoint (the second, fourth ...) and
+ * take them half as often from now on */
+static void thin(struct ckpt *ck)
+{
+	struct all a = { 0 };
+	scan(ck, collect, &a);
+	for (unsigned i = 1; i < a.n; i++) /* by position: a few dozen */
+		for (unsigned j = i; j && a.pos[j - 1] > a.pos[j]; j--) {
+			unsigned long t = a.pos[j];
+			a.pos[j] = a.pos[j - 1];
+			a.pos[j - 1] = t;
+			t = a.line[j];
+			a.line[j] = a.line[j - 1];
+			a.line[j - 1] = t;
+		}
+	for (unsigned i = 1; i < a.n; i += 2)
+		send(ck, a.pos[i], a.line[i], 'Q', NULL, 0);
+	if (ck->min_ns)
+		ck->min_ns *= 2;
+	else
+		ck->every *= 2;
+}
+
+int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line)
+{
+	if (!ck->every)
+		return -1;
+	if (!ck->started && start(ck)) {
+		ck->every = 0; /* this machine cannot: no more tries */
+		return -1;
+	}
+	if (scan(ck, NULL, NULL) >= CKPT_MAX) {
+		thin(ck);
+		if (pos % ck->every)
+			return 0;
+	}
+	char p[300];
+	path_of(ck, pos, line, p, sizeof(p));
+	if (mkfifo(p, 0600))
+		return -1;
+	int fd = open(p, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		unlink(p);
+		return -1;
+	}
+	save_offsets();
+	fflush(NULL);
+	pid_t c = sibling();
+	if (c == 0)
+		frozen(ck, fd, p);
+	close(fd);
+	mark(ck);
+	if (c < 0) {
+		unlink(p);
+		return -1;
+	}
+	return 0;
+}
+
+int ckpt_resume(struct ckpt *ck, unsigned long at, const void *msg, size_t len)
+{
+	unsigned long line;
+	if (len > CKPT_MSG_MAX || !find_at(ck, at, &line))
+		return -1;
+	fflush(NULL);
+	if (!send(ck, at, line, 'R', msg, len))
+		return -1;
+	_exit(EXIT_HANDED);
+}

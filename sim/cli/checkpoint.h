@@ -1,0 +1,104 @@
+/*
+ * checkpoint.h - copy-on-write checkpoints of the whole process, for a
+ * command that walks a trace forward and is asked to go back (vmsim step).
+ *
+ * A checkpoint is a frozen copy of the process made by fork(): the kernel
+ * shares its pages with the running process until one of them writes, so
+ * taking one costs the page tables, not the model.  Going back to a
+ * checkpoint hands the session over: the checkpoint forks again (it stays
+ * a checkpoint), the new process calls the resumed() hook with the
+ * message it was given, and the process that asked exits.  Exactly one
+ * process is active at a time, the one that reads the commands.
+ *
+ * The processes:
+ *   - the supervisor: the process the shell started.  At the first
+ *     checkpoint it forks the first active process and from then on only
+ *     waits (it is their child subreaper, PR_SET_CHILD_SUBREAPER): when
+ *     the active process exits, it exits with the same status (or dies of
+ *     the same signal), and every other process of the session dies with
+ *     it (PR_SET_PDEATHSIG).  It never reads or writes.
+ *   - the active process, and the frozen checkpoints, each blocked on its
+ *     FIFO in a private directory ($TMPDIR or /tmp, vmsim-ckpt.XXXXXX)
+ *     named after its position: c<POS>-<LINE>.
+ *
+ * What is shared and what is not: the standard input, output and error
+ * are the same open files for all (so the commands must be read without
+ * a user-space buffer: lineedit does, and the output is flushed before
+ * every fork); every other regular file keeps, in each checkpoint, the
+ * offset it had when the checkpoint was taken (they are restored on
+ * resume: the trace readers' FILE buffers stay true).
+ *
+ * When: at a position that is a multiple of `every`, once the process
+ * has spent min_ns of user CPU time since the last checkpoint, and at
+ * least as much as its system time since then (min_ns 0: at every
+ * multiple).  After a fork the first write to each page copies it (a
+ * fault, counted as system time: tens of microseconds each on a
+ * paravirtual machine), so a checkpoint costs about the pages the model
+ * writes until the next (at most the resident pages it shared); waiting
+ * until the replay's own time has caught up keeps checkpoints under about
+ * half of the time, whatever the size of the model.  How many: at most CKPT_MAX.  When one more would exceed it,
+ * every other one is dropped and min_ns (or, without it, every) doubles.
+ * So going to a position rolls forward at most about min_ns of CPU (or
+ * every positions) times the doublings, and the memory is at most
+ * CKPT_MAX copies of the pages the model wrote between checkpoints,
+ * never more than CKPT_MAX + 2 copies of the process.
+ *
+ * Owns: the checkpoint processes, their directory and the hand-over
+ *   protocol.
+ * May call: nothing of the project (POSIX only).
+ */
+#ifndef VMSIM_CHECKPOINT_H
+#define VMSIM_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CKPT_MAX 64
+#define CKPT_MSG_MAX 1024 /* bytes of a resume message's payload */
+
+/* called in the new active process at a checkpoint; must not return
+ * (it longjmps to the command loop) */
+typedef void (*ckpt_resumed_fn)(void *ctx, const void *msg, size_t len, unsigned long every);
+
+struct ckpt {
+	unsigned long every;      /* 0: no checkpoints (ckpt_take() is never due) */
+	uint64_t min_ns;          /* user CPU time between two, 0: by position alone */
+	uint64_t last_user, last_sys; /* the CPU clocks at the last one */
+	uint64_t last_minflt;     /* the minor faults then */
+	uint64_t shared_pages;    /* the resident pages it shared */
+	bool started;             /* the supervisor and the directory exist */
+	int sup;                  /* the supervisor's pid */
+	char dir[256];
+	ckpt_resumed_fn resumed;
+	void *ctx;
+};
+
+/* every: positions a checkpoint may be at (its multiples; 0 = none);
+ * min_ns: the CPU time between two.  The environment variable
+ * VMSIM_STEP_CHECKPOINT_EVERY=N overrides both (every N positions, no
+ * time rule; 0 turns checkpoints off: a program that runs vmsim_main()
+ * inside itself, a fuzzer) */
+void ckpt_init(struct ckpt *ck, unsigned long every, uint64_t min_ns, ckpt_resumed_fn resumed, void *ctx);
+
+/* is a checkpoint due at position pos (one is not there yet)? */
+bool ckpt_due(const struct ckpt *ck, unsigned long pos);
+
+/* take one at pos (trace line line); returns in the active process, 0 or
+ * -1 if it could not (errno; the session goes on without it) */
+int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line);
+
+/* the checkpoint with the greatest position <= pos (by_line: the greatest
+ * whose line <= pos), and its position and line; false if none */
+bool ckpt_best(const struct ckpt *ck, unsigned long pos, bool by_line, unsigned long *at,
+	       unsigned long *at_line);
+
+/* hand the session to the checkpoint at position at with the message msg
+ * (len <= CKPT_MSG_MAX).  Does not return if it could (this process
+ * exits); -1 if that checkpoint is gone (the caller goes on itself). */
+int ckpt_resume(struct ckpt *ck, unsigned long at, const void *msg, size_t len);
+
+/* can the caller fork a throw-away copy of itself (the drained views)? */
+bool ckpt_can_fork(const struct ckpt *ck);
+
+#endif

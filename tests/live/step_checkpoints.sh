@@ -1,0 +1,109 @@
+#!/bin/sh
+# step_checkpoints.sh - vmsim step's checkpoints (sim/cli/checkpoint.h):
+# back, goto and the drained views through checkpoint processes answer
+# exactly what a replay from the start answers (the same bytes, text and
+# JSON, with pictures), over traces of every kind, and with checkpoints so
+# close (every event, every 2, every 3) that the thinning at 64 drops and
+# re-spaces them; the session leaves no process and no directory behind;
+# the exit status and a bad trace line are the same; a trace read from a
+# pipe takes none.  Times are not tested here (make bench shows them).
+. "$(dirname "$0")/../lib/suite.sh"
+vmsim=${VMSIM:-./vmsim}
+case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
+G=traces/golden
+
+# same NAME EVERY TRACE INPUT [OPTION...]: the output and exit status with
+# checkpoints every EVERY events equal those without any
+same() {
+	name=$1 every=$2 trace=$3 input=$4
+	shift 4
+	VMSIM_STEP_CHECKPOINT_EVERY=0 "$vmsim" step "$@" "$trace" <"$input" >"$tmp/plain.out" 2>&1
+	a=$?
+	TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=$every "$vmsim" step "$@" "$trace" <"$input" >"$tmp/ck.out" 2>&1
+	b=$?
+	if [ $a = $b ] && cmp -s "$tmp/plain.out" "$tmp/ck.out"; then ok; else
+		bad "$name: with checkpoints every $every, exit $b and output differ from a replay from the start (exit $a)"
+		diff "$tmp/plain.out" "$tmp/ck.out" | head -10
+	fi
+	# nothing left: the directory is removed by the supervisor
+	if [ -z "$(ls -A "$tmp/ckdir")" ]; then ok; else bad "$name: left $(ls "$tmp/ckdir")"; fi
+}
+mkdir -p "$tmp/ckdir"
+
+# a walk that goes back and forth over the whole trace
+cat >"$tmp/walk.in" <<'EOF'
+next 30
+back 7
+goto 40
+next 3
+back 25
+show pages
+goto 5
+until call munlock
+back 1
+show lru
+goto 100000
+back 2
+where
+next
+back 100000
+next 2
+goto 60
+back
+back
+EOF
+for t in tests/real-programs/mlock2_tests.trace $G/mlock/split-and-merge.trace \
+	$G/rlimit/mlock-enomem.trace tests/real-programs/shm_lock.trace; do
+	for every in 1 2 3 7; do
+		same "$(basename $t)" $every $t "$tmp/walk.in" --no-pictures
+	done
+	same "$(basename $t) pictures" 2 $t "$tmp/walk.in" --width 100
+	same "$(basename $t) json" 3 $t "$tmp/walk.in" --format json
+done
+# a long real trace: many thinnings (64 at most), each back through them
+T=tests/real-programs/mlock2_tests.trace
+n=$(VMSIM_STEP_CHECKPOINT_EVERY=0 "$vmsim" step --no-pictures $T </dev/null | wc -l)
+: >"$tmp/long.in"
+i=0
+while [ $i -lt 40 ]; do
+	printf 'next 17\nback %d\ngoto %d\n' $((i % 9 + 1)) $((i * 13 % 400)) >>"$tmp/long.in"
+	i=$((i + 1))
+done
+same "many hand-overs" 1 $T "$tmp/long.in" --no-pictures
+
+# the bad line of a bad trace, reached through a checkpoint: the same error
+printf '# vmsim-trace: 1\n# kernel: 6.18\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7ffff7ff0000\nmlock(0x7ffff7ff0000, 4096) = 0\nmunlock(0x7ffff7ff0000, 4096) = 0\nmlock(0x7ffff7ff0000, 4096) = 0\nmunlock(0x7ffff7ff0000 4096) = 0\n' >"$tmp/bad.trace"
+printf 'next 3\nback 2\nnext 5\nback 1\n' >"$tmp/bad.in"
+same "bad line" 1 "$tmp/bad.trace" "$tmp/bad.in" --no-pictures
+
+# no process of the session outlives it
+before=$(ps -e -o comm= | grep -c '^vmsim$')
+TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=1 "$vmsim" step --no-pictures $T <"$tmp/long.in" >/dev/null 2>&1
+sleep 1
+after=$(ps -e -o comm= | grep -c '^vmsim$')
+[ "$after" -le "$before" ] && ok || bad "vmsim processes: $before before a session with checkpoints, $after after it"
+
+# --checkpoint-every and --timer
+"$vmsim" step --checkpoint-every x $T </dev/null >"$tmp/o" 2>&1
+[ $? = 2 ] && grep -q "checkpoint-every needs a number" "$tmp/o" && ok || bad "--checkpoint-every x: $(cat "$tmp/o")"
+printf 'next 40\nback 3\n' | TMPDIR=$tmp/ckdir "$vmsim" step --checkpoint-every 8 --timer --no-pictures $T >"$tmp/o" 2>&1
+[ "$(grep -c '^time: [0-9.]* ms wall, [0-9.]* ms CPU$' "$tmp/o")" = 2 ] && ok || bad "--timer: $(grep time "$tmp/o")"
+
+# a trace read from a pipe takes no checkpoint (it could not be read again)
+printf 'next 5\nback 2\n' >"$tmp/pipe.in"
+if command -v strace >/dev/null 2>&1; then
+	cat $T | TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=1 strace -f -e trace=clone,clone3 -o "$tmp/clones" \
+		"$vmsim" step --no-pictures /dev/stdin <"$tmp/pipe.in" >/dev/null 2>&1
+	[ "$(grep -c clone "$tmp/clones")" = 0 ] && ok || bad "a piped trace took checkpoints"
+	# and a file does: a hand-over (exit 77) for the back
+	TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=1 strace -f -e trace=exit_group -o "$tmp/exits" \
+		"$vmsim" step --no-pictures $T <"$tmp/pipe.in" >/dev/null 2>&1
+	grep -q 'exit_group(77)' "$tmp/exits" && ok || bad "back did not hand over to a checkpoint"
+else
+	echo "SKIP: no strace: which processes a session makes is not checked"
+fi
+
+# the history and the repeated command going with the session on a
+# terminal: step_tmux.sh (its `back 1` hands over to the checkpoint at the
+# start, then Up Up and an empty line are checked)
+finish step_checkpoints
