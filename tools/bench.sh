@@ -33,6 +33,9 @@
 #   9. vmsim record, plain and --faults, against the program alone: wall
 #      time of a 100,000-iteration mmap/touch/munmap loop (3 syscall stops
 #      and a fault each), the best of three
+#  10. vmsim step: the CPU time of back, back 10 and goto at events 10^3,
+#      10^5 and 10^6 of a 10^6-event trace, with its checkpoints and with
+#      none; and the walk to the end that takes them, with and without
 # CPU time is the task clock of the process and its children (perf stat;
 # /usr/bin/time's user + system where perf is missing); BASELINE, when given,
 # runs every figure but the kernel's and gen-trace's own memory count again
@@ -423,4 +426,38 @@ if cc -O1 -o $out/loop $out/loop.c 2>/dev/null; then
 else
 	echo "  (no C compiler: section 9 skipped)"
 fi
+
+echo "10. vmsim step: back and goto wherever they go (CPU ms of the command, --timer)"
+# the lock-on-fault benchmark's random reads, 10^6 events (a 5 GiB file's
+# 1.3 M pages cached: a model of 300 MB); the commands' CPU time in every
+# process they ran in, with the default checkpoints and with none (every
+# back replays from the start); the walk forward that took the
+# checkpoints, against the same walk taking none
+T=$(trace step-lofr lof-random $((1000000 / q)))
+steptimes() { # EVERY COMMANDS...: the CPU ms of each command, a line each
+	cmds=$(printf '%s\n' "$@")
+	printf '%s\n' "$cmds" | VMSIM_STEP_CHECKPOINT_EVERY=$1 "$vmsim" step --timer --no-pictures "$T" 2>/dev/null |
+		sed -n 's/^time: .* ms wall, \([0-9.]*\) ms CPU$/\1/p' | tail -n +2
+}
+row "" "checkpoints" "none" "none/ckpt"
+for e in 1000 100000 1000000; do
+	e=$((e / q))
+	[ $e -lt 1000 ] && e=1000
+	# the trace's events start at line 13: goto LINE is event LINE - 12
+	ck=$(steptimes "" "goto $((e + 12))" "goto $((e + 12))" back "back 10" "goto $((e / 2 + 12))")
+	no=$(steptimes 0 "goto $((e + 12))" "goto $((e + 12))" back "back 10" "goto $((e / 2 + 12))")
+	i=1
+	for what in "back at event $e" "back 10 more" "goto event $((e / 2))"; do
+		i=$((i + 1))
+		a=$(echo "$ck" | sed -n ${i}p) b=$(echo "$no" | sed -n ${i}p)
+		row "$what, ms" "$a" "$b" "$(ratio "$b" "$a")"
+	done
+done
+# the walk to the end: what taking the checkpoints costs (copy-on-write
+# faults after each fork: tens of microseconds each on a paravirtual machine)
+last=$((1000000 / q + 12))
+a=$(printf 'goto %d\n' $last | "$vmsim" step --timer --no-pictures "$T" 2>/dev/null | sed -n 's/^time: .* ms wall, \([0-9.]*\) ms CPU$/\1/p')
+b=$(printf 'goto %d\n' $last | VMSIM_STEP_CHECKPOINT_EVERY=0 "$vmsim" step --timer --no-pictures "$T" 2>/dev/null |
+	sed -n 's/^time: .* ms wall, \([0-9.]*\) ms CPU$/\1/p')
+row "goto the end from the start, ms" "$a" "$b" "$(ratio "$b" "$a")"
 exit 0
