@@ -941,10 +941,10 @@ int cmd_step(int argc, char **argv)
 		st->width = ws.ws_col < 40 ? 40 : ws.ws_col > 400 ? 400 : ws.ws_col;
 	/* checkpoints need a trace that can be read again from where it was:
 	 * a regular file */
+	ckpt_init(&st->ck, every, every_given ? 0 : 30 * 1000000u, step_resumed, st);
 	struct stat sb;
 	if (stat(st->path, &sb) || !S_ISREG(sb.st_mode))
-		every = 0;
-	ckpt_init(&st->ck, every, every_given ? 0 : 30 * 1000000u, step_resumed, st);
+		st->ck.every = 0;
 	int rc = 0;
 	if (st_open(st)) {
 		rc = 2;

@@ -93,8 +93,9 @@ printf 'next 40\nback 3\n' | TMPDIR=$tmp/ckdir "$vmsim" step --checkpoint-every 
 printf 'next 5\nback 2\n' >"$tmp/pipe.in"
 if command -v strace >/dev/null 2>&1; then
 	cat $T | TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=1 strace -f -e trace=clone,clone3 -o "$tmp/clones" \
-		"$vmsim" step --no-pictures /dev/stdin <"$tmp/pipe.in" >/dev/null 2>&1
-	[ "$(grep -c clone "$tmp/clones")" = 0 ] && ok || bad "a piped trace took checkpoints"
+		"$vmsim" step --no-pictures /dev/fd/3 3<&0 <"$tmp/pipe.in" >"$tmp/piped.out" 2>&1
+	grep -q "^/dev/fd/3:[0-9]*: " "$tmp/piped.out" && ok || bad "a piped trace: $(head -3 "$tmp/piped.out")"
+	[ "$(grep -c "CLONE_PARENT" "$tmp/clones")" = 0 ] && ok || bad "a piped trace took checkpoints"
 	# and a file does: a hand-over (exit 77) for the back
 	TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=1 strace -f -e trace=exit_group -o "$tmp/exits" \
 		"$vmsim" step --no-pictures $T <"$tmp/pipe.in" >/dev/null 2>&1
