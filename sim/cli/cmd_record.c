@@ -200,12 +200,16 @@ static FILE *fault_sink(void *ctx, unsigned tid, uint64_t time)
 	if (!tid)
 		return r->out; /* the machine's: page-cache evictions */
 	struct tracee *t = tracee(r, (pid_t)tid, true);
-	/* an unannounced child's faults wait, and so do those an execve in
-	 * progress made in its new image: they belong after its inherit lines */
-	if (!t || !t->announced ||
-	    (t->in_call && t->call.ev.sys == SYS_EXECVE && time >= t->exec_entry_ns))
+	/* the faults an execve in progress made in its new image wait: they
+	 * belong after its inherit lines */
+	if (!t || (t->in_call && t->call.ev.sys == SYS_EXECVE && time >= t->exec_entry_ns))
 		return NULL;
-	return r->out;
+	/* an unannounced child's go with its other lines, held until its
+	 * parent's fork line: every line is written after a flush of the
+	 * rings, so they stay in time order there (held back as a whole, they
+	 * came after its exit when it exited before its parent's fork
+	 * returned) */
+	return sink_of(r, t);
 }
 
 static void flush_faults(struct recorder *r)
