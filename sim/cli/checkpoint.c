@@ -151,14 +151,12 @@ static bool find_at(const struct ckpt *ck, unsigned long pos, unsigned long *lin
 	return true;
 }
 
-bool ckpt_best(const struct ckpt *ck, unsigned long pos, bool by_line, unsigned long *at, unsigned long *at_line)
+bool ckpt_best(const struct ckpt *ck, unsigned long pos, bool by_line, unsigned long *at)
 {
 	struct find f = { .want = pos, .by_line = by_line };
 	scan(ck, find_one, &f);
-	if (f.found) {
+	if (f.found)
 		*at = f.pos;
-		*at_line = f.line;
-	}
 	return f.found;
 }
 
@@ -306,16 +304,15 @@ static void save_offsets(void)
 	}
 }
 
-/* become the active process with the message m (does not return) */
+/* become the active process with the message m (does not return): the
+ * spacing is the sender's, which may have doubled since this checkpoint */
 static void become_active(struct ckpt *ck, const struct ckpt_msg *m)
 {
 	restore_offsets();
 	ck->every = m->every;
 	ck->min_ns = m->min_ns;
 	mark(ck);
-	static struct ckpt_msg copy;
-	copy = *m;
-	ck->resumed(ck->ctx, copy.payload, copy.len, copy.every);
+	ck->resumed(ck->ctx, m->payload, m->len);
 	_exit(2);
 }
 
@@ -379,17 +376,22 @@ static int start(struct ckpt *ck)
 
 struct all {
 	unsigned n;
-	unsigned long pos[CKPT_MAX + 8], line[CKPT_MAX + 8];
+	struct at {
+		unsigned long pos, line;
+	} at[CKPT_MAX + 8];
 };
 
 static void collect(void *arg, unsigned long pos, unsigned long line)
 {
 	struct all *a = arg;
-	if (a->n < CKPT_MAX + 8) {
-		a->pos[a->n] = pos;
-		a->line[a->n] = line;
-		a->n++;
-	}
+	if (a->n < CKPT_MAX + 8)
+		a->at[a->n++] = (struct at){ pos, line };
+}
+
+static int by_pos(const void *x, const void *y)
+{
+	const struct at *a = x, *b = y;
+	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
 /* at CKPT_MAX: drop every other checkpoint (the second, fourth ...) and
@@ -398,17 +400,9 @@ static void thin(struct ckpt *ck)
 {
 	struct all a = { 0 };
 	scan(ck, collect, &a);
-	for (unsigned i = 1; i < a.n; i++) /* by position: a few dozen */
-		for (unsigned j = i; j && a.pos[j - 1] > a.pos[j]; j--) {
-			unsigned long t = a.pos[j];
-			a.pos[j] = a.pos[j - 1];
-			a.pos[j - 1] = t;
-			t = a.line[j];
-			a.line[j] = a.line[j - 1];
-			a.line[j - 1] = t;
-		}
+	qsort(a.at, a.n, sizeof(a.at[0]), by_pos);
 	for (unsigned i = 1; i < a.n; i += 2)
-		send(ck, a.pos[i], a.line[i], 'Q', NULL, 0);
+		send(ck, a.at[i].pos, a.at[i].line, 'Q', NULL, 0);
 	if (ck->min_ns)
 		ck->min_ns *= 2;
 	else

@@ -59,7 +59,7 @@
 
 /* called in the new active process at a checkpoint; must not return
  * (it longjmps to the command loop) */
-typedef void (*ckpt_resumed_fn)(void *ctx, const void *msg, size_t len, unsigned long every);
+typedef void (*ckpt_resumed_fn)(void *ctx, const void *msg, size_t len);
 
 struct ckpt {
 	unsigned long every;      /* 0: no checkpoints (ckpt_take() is never due) */
@@ -88,10 +88,9 @@ bool ckpt_due(const struct ckpt *ck, unsigned long pos);
  * -1 if it could not (errno; the session goes on without it) */
 int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line);
 
-/* the checkpoint with the greatest position <= pos (by_line: the greatest
- * whose line <= pos), and its position and line; false if none */
-bool ckpt_best(const struct ckpt *ck, unsigned long pos, bool by_line, unsigned long *at,
-	       unsigned long *at_line);
+/* the position of the checkpoint with the greatest position <= pos
+ * (by_line: the greatest whose line <= pos); false if none */
+bool ckpt_best(const struct ckpt *ck, unsigned long pos, bool by_line, unsigned long *at);
 
 /* hand the session to the checkpoint at position at with the message msg
  * (len <= CKPT_MSG_MAX).  Does not return if it could (this process

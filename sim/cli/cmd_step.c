@@ -264,8 +264,8 @@ static void st_hand_over(struct stepper *st, unsigned long at, int mode, unsigne
  * 1 there, 0 the trace ended before, -1 bad input. */
 static int st_goto(struct stepper *st, unsigned long k)
 {
-	unsigned long at, at_line;
-	if (ckpt_best(&st->ck, k, false, &at, &at_line) && (at > st->pos || st->pos > k))
+	unsigned long at;
+	if (ckpt_best(&st->ck, k, false, &at) && (at > st->pos || st->pos > k))
 		st_hand_over(st, at, RS_POS, k);
 	if (st->pos > k && st_open(st))
 		return -1;
@@ -280,9 +280,9 @@ static int st_goto(struct stepper *st, unsigned long k)
 /* to the last shown event on or before trace line L (0 events if none) */
 static int st_goto_line(struct stepper *st, unsigned long L)
 {
-	unsigned long at, at_line;
+	unsigned long at;
 	bool here = !st->pos || st->line <= L;
-	if (ckpt_best(&st->ck, L, true, &at, &at_line) && (!here || at > st->pos))
+	if (ckpt_best(&st->ck, L, true, &at) && (!here || at > st->pos))
 		st_hand_over(st, at, RS_LINE, L);
 	if (!here && st_open(st))
 		return -1;
@@ -827,13 +827,12 @@ static struct stepper the_stepper;
 static jmp_buf resume_jump;
 static struct step_resume resume_msg;
 
-static void step_resumed(void *ctx, const void *msg, size_t len, unsigned long every)
+static void step_resumed(void *ctx, const void *msg, size_t len)
 {
 	(void)ctx;
 	memset(&resume_msg, 0, sizeof(resume_msg));
 	memcpy(&resume_msg, msg, len < sizeof(resume_msg) ? len : sizeof(resume_msg));
 	resume_msg.last[sizeof(resume_msg.last) - 1] = 0;
-	the_stepper.ck.every = every;
 	longjmp(resume_jump, 1);
 }
 
