@@ -33,6 +33,8 @@ struct done {
 	uint32_t tid, pid;
 };
 #define NDONE 64
+/* entry samples kept waiting for their accounting, over all threads */
+#define TP_PENDING_MAX 4096
 
 /* An inherited event cannot be mapped per task (kernel/events/core.c:
  * perf_mmap() refuses cpu == -1 with inherit), so each is opened once per
@@ -45,7 +47,9 @@ struct rec_faults {
 	unsigned long lost;
 	struct sample *s;    /* samples read, not yet written */
 	size_t ns, caps;
-	/* the latest tracepoint sample per tid that no MIN/MAJ has consumed */
+	/* the entry tracepoint samples no MIN/MAJ has consumed yet, in time
+	 * order: a flush may read a thread's next entries before their
+	 * accounting samples (its rings are read one after the other) */
 	struct sample *tp;
 	size_t ntp, captp;
 	struct done done[NDONE];
@@ -281,6 +285,20 @@ static int entry_missing(const struct rec_faults *rf)
 	return missing;
 }
 
+/* A thread's faults are sequential: once the accounting sample of its
+ * fault at index k is seen, its entries before k were faults that were
+ * never accounted (a spurious or fixed-up fault) and will not be matched.
+ * Drops entry k and those; keeps the others in order. */
+static void take_entry(struct rec_faults *rf, size_t k)
+{
+	uint32_t tid = rf->tp[k].tid;
+	size_t kept = 0;
+	for (size_t i = 0; i < rf->ntp; i++)
+		if (i > k || rf->tp[i].tid != tid)
+			rf->tp[kept++] = rf->tp[i];
+	rf->ntp = kept;
+}
+
 void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx)
 {
 	if (!rf)
@@ -323,27 +341,30 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 			continue;
 		}
 		if (s->kind == EV_TP_USER || s->kind == EV_TP_KERNEL) {
-			size_t k;
-			for (k = 0; k < rf->ntp && rf->tp[k].tid != s->tid; k++)
-				;
-			if (k < rf->ntp)
-				rf->tp[k] = *s;
-			else
-				push(&rf->tp, &rf->ntp, &rf->captp, s);
+			if (rf->ntp == TP_PENDING_MAX)
+				take_entry(rf, 0);
+			push(&rf->tp, &rf->ntp, &rf->captp, s);
 			continue;
 		}
 		const char *mode = "READ";
 		uint64_t entry = s->time;
 		bool typed = false;
+		/* its entry: the thread's latest at this address that is not
+		 * later than the accounting (an earlier one there was a fault
+		 * never accounted), else its first there (the clocks of two
+		 * CPUs disagree) */
+		size_t hit = rf->ntp;
 		for (size_t k = 0; k < rf->ntp; k++)
-			if (rf->tp[k].tid == s->tid && rf->tp[k].addr == s->addr) {
-				uint64_t ec = rf->tp[k].error_code;
-				mode = (ec & 16) ? "EXEC" : (ec & 2) ? "WRITE" : "READ";
-				entry = rf->tp[k].time;
-				rf->tp[k] = rf->tp[--rf->ntp];
-				typed = true;
-				break;
-			}
+			if (rf->tp[k].tid == s->tid && rf->tp[k].addr == s->addr &&
+			    (hit == rf->ntp || rf->tp[k].time <= s->time))
+				hit = k;
+		if (hit < rf->ntp) {
+			uint64_t ec = rf->tp[hit].error_code;
+			mode = (ec & 16) ? "EXEC" : (ec & 2) ? "WRITE" : "READ";
+			entry = rf->tp[hit].time;
+			take_entry(rf, hit);
+			typed = true;
+		}
 		/* The fault's entry tracepoint sorted after its accounting: the
 		 * clocks of two CPUs' rings disagree (seen in QEMU guests, where
 		 * the thread moved between vCPUs inside the fault); it is the
