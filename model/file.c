@@ -926,6 +926,46 @@ void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx)
 	}
 }
 
+void vm_exec_reads(struct vmsys *s, struct task *t, const char *path, size_t pathlen)
+{
+	struct file *f = NULL;
+	for (struct file *g = s->files; g; g = g->next_file)
+		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen))
+			f = g;
+	if (f && t->nexec_reads < sizeof(t->exec_reads) / sizeof(t->exec_reads[0])) {
+		f->refs++; /* another process may unlink it before the execve */
+		t->exec_reads[t->nexec_reads++] = f;
+	}
+	t->exec_reads_fresh = true;
+}
+
+void file_exec_reads_forget(struct vmsys *s, struct task *t)
+{
+	while (t->nexec_reads)
+		file_put(s, t->exec_reads[--t->nexec_reads]);
+}
+
+/* fs/exec.c:prepare_binprm() @ v6.18 (v4.0: the same read, 128 bytes):
+ * kernel_read() of the header at 0 through the struct file open_exec()
+ * made, whose readahead state is fresh (file_ra_state_init()); the ELF
+ * interpreter's header, fs/binfmt_elf.c:elf_read(), likewise.  On a file
+ * the cache does not hold it reads the initial window and marks its
+ * async part PG_readahead (mm/readahead.c:page_cache_sync_ra()). */
+bool file_exec_read(struct vmsys *s, struct file *f)
+{
+	if (f->shmem || f->no_cache || !f->size_known || !f->size)
+		return true;
+	struct file_ra ra = { 0 };
+	if (!filemap_read_ra(s, f, &ra, 0, 0))
+		return false;
+	pfn_t pfn = file_find_page(s, f, 0);
+	if (!pfn && !(pfn = file_add_page_for(s, f, 0, NULL, false)))
+		return false;
+	spage(s, pfn)->flags |= PG_UPTODATE;
+	mark_page_accessed(s, pfn);
+	return true;
+}
+
 /* read()/write() through the page cache: every page touched is brought in
  * and marked accessed; writes dirty disk-file pages and extend the size. */
 int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,

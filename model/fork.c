@@ -205,6 +205,13 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 int64_t vm_execve(struct vmsys *s, struct task *t)
 {
 	s->nevents = 0;
+	/* the files it reads before the point of no return */
+	for (unsigned i = 0; i < t->nexec_reads; i++)
+		if (!file_exec_read(s, t->exec_reads[i])) {
+			file_exec_reads_forget(s, t);
+			return -KERR_ENOMEM;
+		}
+	file_exec_reads_forget(s, t);
 	struct mm *old = t->mm;
 	struct mm *mm = mm_alloc(s);
 	if (!mm)
@@ -242,6 +249,7 @@ void vm_exit(struct vmsys *s, struct task *t)
 	}
 	fdtable_put(s, t->files);
 	t->files = NULL;
+	file_exec_reads_forget(s, t);
 }
 
 int64_t vm_setrlimit_memlock(struct vmsys *s, struct task *t, uint64_t cur, uint64_t max)

@@ -201,6 +201,11 @@ struct task {
 	 * hinting fault may run the placement again (6.x) */
 	uint64_t numa_runtime_ns, numa_node_stamp_ns, numa_migrate_retry;
 	uint32_t numa_scan_period, numa_scan_period_max;
+	/* the files its next execve reads (vm_exec_reads()), named by the
+	 * inherit_file lines right before it; fresh: named by the last event */
+	struct file *exec_reads[4];
+	uint8_t nexec_reads;
+	bool exec_reads_fresh;
 	struct task *next, *prev;  /* the machine's processes, in creation order */
 	struct task *live_next, *live_prev; /* the live ones only, in creation order */
 };
@@ -485,6 +490,12 @@ pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index);
  * at each missing page, async at a marked folio (mm/filemap.c:
  * filemap_get_pages() @ v6.18); memory.c. */
 bool filemap_read_ra(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t first, uint64_t last);
+/* fs/exec.c:prepare_binprm(): execve's read of a file's header, through
+ * a struct file of its own (memory.c/file.c) */
+bool file_exec_read(struct vmsys *s, struct file *f);
+/* Drops the files t's next execve was to read (vm_exec_reads()) and the
+ * references they hold (file.c) */
+void file_exec_reads_forget(struct vmsys *s, struct task *t);
 /* The readahead state of open file description ofd (vmsys.c); NULL only
  * when the table cannot grow (host out of memory). */
 struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd);

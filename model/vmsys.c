@@ -198,6 +198,7 @@ void vmsys_free(struct vmsys *s)
 	free(s->tidx);
 	while (s->tasks) {
 		struct task *n = s->tasks->next;
+		file_exec_reads_forget(s, s->tasks);
 		numa_task_free(s->tasks);
 		free(s->tasks);
 		s->tasks = n;
@@ -314,6 +315,7 @@ void vm_release_task(struct vmsys *s, int pid)
 		t->next->prev = t->prev;
 	else
 		s->tasks_tail = t->prev;
+	file_exec_reads_forget(s, t);
 	numa_task_free(t);
 	free(t);
 }
@@ -356,15 +358,27 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 	return t;
 }
 
+/* the files an execve reads are named by the lines right before it */
+static void exec_reads_age(struct vmsys *s, struct task *t)
+{
+	if (!t->exec_reads_fresh)
+		file_exec_reads_forget(s, t);
+	t->exec_reads_fresh = false;
+}
+
 void vmsys_begin_call(struct vmsys *s, struct task *t)
 {
 	s->current = t;
+	if (t->nexec_reads)
+		exec_reads_age(s, t);
 	pte_changed(s); /* a call may change any PTE: no hit bit is believed across it */
 }
 
 void vmsys_begin_access(struct vmsys *s, struct task *t)
 {
 	s->current = t; /* an access changes PTEs only where pte_changed() says so */
+	if (t->nexec_reads)
+		exec_reads_age(s, t);
 }
 
 void vmsys_end_call(struct vmsys *s, struct task *t)

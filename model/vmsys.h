@@ -145,6 +145,12 @@ int64_t vm_fallocate(struct vmsys *s, struct task *t, int64_t fd, uint64_t mode,
  * (its result in the trace), or count when unknown; off < 0 = file position. */
 int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 		   int64_t off, uint64_t count, int64_t done);
+/* An inherit_file line right before an execve line of the same process:
+ * a file that execve reads to start the new image (the program, a #!
+ * interpreter, the ELF interpreter; docs/trace-format.md), its cache
+ * before the call.  vm_execve() reads the first page of each as
+ * fs/exec.c does; any other event of the process forgets them. */
+void vm_exec_reads(struct vmsys *s, struct task *t, const char *path, size_t pathlen);
 /* fsync/fdatasync: the file's dirty pages are written back (clean now) */
 int64_t vm_fsync(struct vmsys *s, struct task *t, int64_t fd);
 /* fadvise64(fd, off, len, advice): POSIX_FADV_DONTNEED (4) drops the

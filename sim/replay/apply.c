@@ -238,6 +238,8 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		if (inherit_apply_file(s, ev, &r, err, errlen) < 0)
 			return -1;
 		*out = from_ret(r, out->pid);
+		if (r >= 0)
+			vm_exec_reads(s, t, ev->str.p, ev->str.len);
 		break;
 	}
 	case SYS_UNLINK:
