@@ -76,6 +76,12 @@ struct tracee {
 	bool started;          /* its first stop was seen */
 	bool exited;
 	uint64_t exec_entry_ns; /* when its execve entered (CLOCK_MONOTONIC) */
+	/* the lines of the files its execve reads, taken at the entry and
+	 * written before the execve's line when it succeeds */
+	char *exec_reads;
+	size_t exec_readslen;
+	char *exec_files[5];
+	size_t nexec_files;
 	pid_t tgid;            /* its process (threads share the mm) */
 	bool mem_busy;         /* inside a memory call */
 	bool parked;           /* stopped at the entry of one, waiting its turn */
@@ -289,6 +295,35 @@ static bool wants_expect(const struct recorder *r, const struct event *ev)
 	}
 }
 
+static void exec_reads_drop(struct tracee *t)
+{
+	free(t->exec_reads);
+	t->exec_reads = NULL;
+	t->exec_readslen = 0;
+	for (size_t i = 0; i < t->nexec_files; i++)
+		free(t->exec_files[i]);
+	t->nexec_files = 0;
+}
+
+/* at an execve's entry, what the kernel is about to read and how much of
+ * it the page cache holds now (rec_proc.c:rec_write_exec_reads()) */
+static void exec_reads_take(struct tracee *t)
+{
+	exec_reads_drop(t);
+	char path[4200];
+	const struct event *ev = &t->call.ev;
+	if (!ev->str.len || ev->str.len >= sizeof(path))
+		return;
+	memcpy(path, ev->str.p, ev->str.len);
+	path[ev->str.len] = 0;
+	FILE *ms = open_memstream(&t->exec_reads, &t->exec_readslen);
+	if (!ms)
+		return;
+	t->nexec_files = rec_write_exec_reads(ms, t->tid, path, t->exec_files, 5);
+	if (fclose(ms))
+		exec_reads_drop(t);
+}
+
 static void after_call(struct recorder *r, struct tracee *t)
 {
 	struct event *ev = &t->call.ev;
@@ -304,14 +339,20 @@ static void after_call(struct recorder *r, struct tracee *t)
 			rec_write_file(sink_of(r, t), t->tid, path);
 		}
 	}
+	bool execd = ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0;
+	if (execd && t->exec_readslen)
+		fwrite(t->exec_reads, 1, t->exec_readslen, sink_of(r, t));
 	emit(r, t, ev);
-	if (ev->sys == SYS_EXECVE && ev->res == RES_VALUE && ev->value == 0) {
+	if (execd) {
 		uint64_t fault[256];
 		bool major[256];
 		size_t nfault = rec_faults_pending(r->rf, (unsigned)t->tid, fault, major, 256);
-		rec_write_inherited(sink_of(r, t), t->tid, fault, major, nfault);
+		rec_write_inherited(sink_of(r, t), t->tid, fault, major, nfault, t->exec_files,
+				    t->nexec_files);
 		flush_faults(r);
 	}
+	if (ev->sys == SYS_EXECVE)
+		exec_reads_drop(t);
 	if (wants_expect(r, ev)) {
 		uint64_t addr = 0, len = 0;
 		if (ev->sys == SYS_MMAP) {
@@ -455,6 +496,7 @@ static bool syscall_stop(struct recorder *r, pid_t tid)
 			/* faults until now were in the old image */
 			t->exec_entry_ns = now_ns();
 			flush_faults(r);
+			exec_reads_take(t);
 		}
 		if (t->in_call && (t->call.ev.sys == SYS_EXIT || t->call.ev.sys == SYS_EXIT_GROUP)) {
 			emit(r, t, &t->call.ev); /* no exit stop follows */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -306,6 +307,124 @@ int rec_write_file(FILE *out, pid_t pid, const char *path)
 	return write_file(out, pid, path, NULL, 0);
 }
 
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* len bytes at off of fd, through O_DIRECT when direct (whole aligned
+ * blocks): the recorder's own read must not bring pages into the cache
+ * the kernel is about to read, nor start their readahead. */
+static bool read_at(int fd, bool direct, void *dst, size_t len, uint64_t off)
+{
+	if (!direct)
+		return pread(fd, dst, len, (off_t)off) == (ssize_t)len;
+	uint64_t lo = off & ~4095ULL, hi = (off + len + 4095) & ~4095ULL;
+	void *b = NULL;
+	if (posix_memalign(&b, 4096, hi - lo))
+		return false;
+	ssize_t got = pread(fd, b, hi - lo, (off_t)lo);
+	bool ok = got >= 0 && (uint64_t)got >= off + len - lo;
+	if (ok)
+		memcpy(dst, (char *)b + (off - lo), len);
+	free(b);
+	return ok;
+}
+
+/* One file of the chain: its cache state now.  The next file of the
+ * chain (the #! interpreter, or PT_INTERP: *next_interp) goes to next
+ * (empty: none). */
+static void exec_file_state(FILE *out, pid_t pid, const char *canon, bool interp, char *next,
+			    size_t nextlen, bool *next_interp)
+{
+	next[0] = 0;
+	*next_interp = false;
+	bool direct = true;
+	int fd = open(canon, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	if (fd < 0 && errno == EINVAL) { /* tmpfs: no O_DIRECT, and no readahead */
+		direct = false;
+		fd = open(canon, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return;
+	struct stat st;
+	unsigned char h[256];
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
+	    !write_file(out, pid, canon, NULL, 0)) {
+		close(fd);
+		return;
+	}
+	uint64_t size = (uint64_t)st.st_size;
+	ssize_t n = (ssize_t)(size < sizeof(h) ? size : sizeof(h));
+	if (!read_at(fd, direct, h, (size_t)n, 0))
+		n = 0;
+	if (!interp && n > 2 && h[0] == '#' && h[1] == '!') {
+		/* fs/binfmt_script.c:load_script(): the interpreter's path */
+		size_t i = 2, k = 0;
+		while (i < (size_t)n && (h[i] == ' ' || h[i] == '\t'))
+			i++;
+		while (i < (size_t)n && k + 1 < nextlen && h[i] != ' ' && h[i] != '\t' && h[i] != '\n' && h[i])
+			next[k++] = (char)h[i++];
+		next[k] = 0;
+	} else if (!interp && n >= 64 && !memcmp(h, "\177ELF", 4) && h[4] == 2 /* ELFCLASS64 */) {
+		/* fs/binfmt_elf.c:load_elf_phdrs(), then PT_INTERP's path */
+		uint64_t phoff = le(h + 0x20, 8), phent = le(h + 0x36, 2), phnum = le(h + 0x38, 2);
+		uint64_t phsz = phent * phnum;
+		if (phent == 56 && phnum && phnum <= 65536 / 56 && phoff < size && phsz <= size - phoff) {
+			unsigned char *ph = vm_malloc(phsz);
+			if (ph && read_at(fd, direct, ph, phsz, phoff)) {
+				for (uint64_t i = 0; i < phnum; i++) {
+					const unsigned char *e = ph + i * 56;
+					uint64_t off = le(e + 8, 8), len = le(e + 32, 8);
+					if (le(e, 4) != 3 /* PT_INTERP */ || len < 2 || len >= nextlen || off >= size)
+						continue;
+					if (!read_at(fd, direct, next, len, off))
+						next[0] = 0;
+					next[len - 1] = 0;
+					*next_interp = true;
+					break;
+				}
+			}
+			free(ph);
+		}
+	}
+	close(fd);
+}
+
+size_t rec_write_exec_reads(FILE *out, pid_t pid, const char *path, char **names, size_t max)
+{
+	char want[4200], canon[PATH_MAX];
+	size_t n = 0;
+	bool interp = false;
+	snprintf(want, sizeof(want), "%s", path);
+	/* fs/exec.c:search_binary_handler(): at most 5 levels (#! of #!) */
+	for (int depth = 0; depth < 5 && want[0] && n < max; depth++) {
+		char where[4300];
+		if (want[0] == '/')
+			snprintf(where, sizeof(where), "%s", want);
+		else
+			snprintf(where, sizeof(where), "/proc/%d/cwd/%s", (int)pid, want);
+		if (!realpath(where, canon))
+			break;
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = !strcmp(names[i], canon);
+		if (seen)
+			break;
+		if (!(names[n] = vm_strdup(canon)))
+			break;
+		n++;
+		bool was_interp = interp; /* an ELF interpreter is read, not searched */
+		exec_file_state(out, pid, canon, was_interp, want, sizeof(want), &interp);
+		if (was_interp)
+			break;
+	}
+	return n;
+}
+
 /* the present pages of [start, end) of pid, from pagemap (bit 63; the
  * present bit needs no privilege), as "0-2,30" relative to start */
 static char *present_pages(pid_t pid, uint64_t start, uint64_t end, const uint64_t *fault,
@@ -339,7 +458,7 @@ struct inh_vma {
 };
 
 int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool *major,
-			size_t nfault)
+			size_t nfault, char *const *written, size_t nwritten)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
@@ -390,6 +509,8 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool 
 			bool seen = false;
 			for (size_t j = 0; j < i && !seen; j++)
 				seen = v[j].path && !strcmp(v[j].path, v[i].path);
+			for (size_t j = 0; j < nwritten && !seen; j++)
+				seen = !strcmp(written[j], v[i].path);
 			/* the file first, so the mapping finds its size and cache;
 			 * pages its major faults read in were not cached before */
 			size_t nskip = 0;

@@ -88,9 +88,20 @@ int rec_probe_soft_dirty(void);
  * and inherit_file(...) lines for every mapped file (its size and the
  * pages the page cache holds: mincore), as they were before the execve's
  * own faults (fault[], major[i] for those that read a page in): its
- * major faults' pages were not cached, its faults' pages not present. */
+ * major faults' pages were not cached, its faults' pages not present.
+ * The files in written[] have their line already (rec_write_exec_reads()). */
 int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool *major,
-			size_t nfault);
+			size_t nfault, char *const *written, size_t nwritten);
+
+/* The files an execve(path) by pid makes the kernel read before the new
+ * image runs (fs/exec.c: the file, a #! script's interpreter in turn, the
+ * ELF's PT_INTERP), each as an inherit_file line of its page cache now:
+ * call it at the execve's entry, and write the lines right before the
+ * execve's line (docs/trace-format.md: the model reads their first page).
+ * The recorder reads their headers with O_DIRECT, which brings nothing
+ * into the cache.  Their canonical paths go to names[] (malloc'd, at most
+ * max) for rec_write_inherited() to leave out; returns how many. */
+size_t rec_write_exec_reads(FILE *out, pid_t pid, const char *path, char **names, size_t max);
 
 /* Called for every file an inherit_file line names, with its device
  * (kernel encoding, major << 20 | minor) and inode: the recorder's map

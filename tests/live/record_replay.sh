@@ -14,6 +14,19 @@ if ! command -v cc >/dev/null 2>&1; then
 	exit 0
 fi
 fail=0
+# replays_clean TRACE WHAT HOW: the trace replays with 0 divergences; a
+# recording with no fault lines (perf refused here) is said, not failed
+replays_clean() {
+	out=$("$vmsim" replay -q "$1" 2>&1 | tail -n 1)
+	if ! grep -q ' fault(' "$1"; then
+		echo "ok: (no fault lines here: $2 not checked) $out"
+	else
+		case "$out" in
+		*" 0 divergences"*) echo "ok: $2 $3: $out" ;;
+		*) echo "FAIL: $2: $out"; fail=1 ;;
+		esac
+	fi
+}
 for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate; do
 	cc -O1 -o "$tmp/$prog" "$src/$prog.c" -lpthread || { echo "FAIL: cannot build $prog"; exit 1; }
 	"$tmp/$prog" >/dev/null 2>&1
@@ -154,15 +167,7 @@ int main(void)
 EOC
 if cc -O1 -o "$tmp/vfork_touch" "$tmp/vfork_touch.c"; then
 	"$vmsim" record --faults -o "$tmp/vfork.trace" -- "$tmp/vfork_touch" >/dev/null 2>&1
-	out=$("$vmsim" replay -q "$tmp/vfork.trace" 2>&1 | tail -n 1)
-	if ! grep -q ' fault(' "$tmp/vfork.trace"; then
-		echo "ok: (no fault lines here: the vfork child's faults are not checked) $out"
-	else
-		case "$out" in
-		*" 0 divergences"*) echo "ok: a vfork child's faults are held with its lines: $out" ;;
-		*) echo "FAIL: a vfork child's faults: $out"; fail=1 ;;
-		esac
-	fi
+	replays_clean "$tmp/vfork.trace" "a vfork child's faults" "are held with its lines"
 	n=$((n + 1))
 fi
 # four threads write to 2,000 fresh pages: each fault's entry sample
@@ -209,6 +214,23 @@ if cc -O1 -o "$tmp/thread_writes" "$tmp/thread_writes.c" -lpthread; then
 	else
 		echo "FAIL: recording $bad of four writing threads: $w of 2000 faults written as WRITE"
 		fail=1
+	fi
+	n=$((n + 1))
+fi
+# a program the page cache does not hold: execve's own read of its header
+# reads ahead and marks page 1 PG_readahead, so the first fault on page 0
+# does not map page 1 (fault-around skips the mark). The recorder writes
+# the file's cache before the call right before the execve line; without
+# it the first run of every program after a cache drop diverged on page 1
+# (13 of 18 installed programs)
+if cp "$(command -v sort)" "$tmp/coldsort" 2>/dev/null && sync "$tmp/coldsort" 2>/dev/null &&
+	dd if="$tmp/coldsort" iflag=nocache count=0 2>/dev/null; then
+	printf 'b\na\n' > "$tmp/in.txt"
+	"$vmsim" record --faults -o "$tmp/cold.trace" -- "$tmp/coldsort" "$tmp/in.txt" >/dev/null 2>&1
+	if ! grep -B3 'execve(' "$tmp/cold.trace" | grep -q "inherit_file(\"$tmp/coldsort\", [0-9]*, \"\")"; then
+		echo "FAIL: no inherit_file line of the cold file before its execve"; fail=1
+	else
+		replays_clean "$tmp/cold.trace" "a program run cold" "replays"
 	fi
 	n=$((n + 1))
 fi
