@@ -616,6 +616,11 @@ int cmd_record(int argc, char **argv)
 	/* the path of kernels before 5.3, taken on purpose (tests/live/record_replay.sh) */
 	const char *regs = getenv("VMSIM_RECORD_REGS");
 	r.regs = regs && !strcmp(regs, "1");
+	/* the path of kernels without process_vm_readv(), on purpose (the same test) */
+	const char *peek = getenv("VMSIM_RECORD_PEEK");
+	bool peek_on = peek && !strcmp(peek, "1");
+	if (peek_on)
+		rec_sys_use_peek();
 
 	/* a tracee's stop is a SIGCHLD: with --faults the loop below sleeps
 	 * in poll() on it (a signalfd) and on the sample rings, instead of
@@ -651,6 +656,8 @@ int cmd_record(int argc, char **argv)
 	rec_write_header(r.out, argc - optind, argv + optind);
 	if (r.regs)
 		fprintf(r.out, "# note: syscalls read with PTRACE_GETREGS (VMSIM_RECORD_REGS=1)\n");
+	if (peek_on)
+		fprintf(r.out, "# note: tracee memory read with PTRACE_PEEKDATA (VMSIM_RECORD_PEEK=1)\n");
 	rec_proc_on_file(file_seen, &r);
 	snprintf(r.kernel, sizeof(r.kernel), "6.18");
 	{

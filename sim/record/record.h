@@ -64,6 +64,10 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6]);
 void rec_sys_exit(struct rec_call *c, pid_t tid, int64_t ret);
 /* The x86_64 numbers of the calls that end or replace the process image. */
 bool rec_sys_is_execve(long nr);
+/* Read tracee memory with PTRACE_PEEKDATA, as on a kernel without
+ * process_vm_readv() (CONFIG_CROSS_MEMORY_ATTACH), which is found at the
+ * first ENOSYS; this asks for it from the start (VMSIM_RECORD_PEEK=1). */
+void rec_sys_use_peek(void);
 
 /* ==== rec_proc ====
  * rec_proc.h - what `vmsim record` reads from /proc and /sys of the live

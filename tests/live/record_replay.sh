@@ -137,7 +137,19 @@ if command -v setarch >/dev/null 2>&1; then
 	*" 0 divergences"*) echo "ok: the GETREGS recording replays: $out" ;;
 	*) echo "FAIL: the GETREGS recording: $out"; fail=1 ;;
 	esac
-	n=$((n + 2))
+	# and a kernel without process_vm_readv() (CONFIG_CROSS_MEMORY_ATTACH
+	# off, as in a 4.4 guest): memory read with PTRACE_PEEKDATA; before,
+	# every path, string and struct came out empty there
+	VMSIM_RECORD_REGS=1 VMSIM_RECORD_PEEK=1 setarch -R "$vmsim" record --faults -o "$tmp/peek.trace" -- "$tmp/$prog" >/dev/null 2>&1
+	strip "$tmp/peek.trace" > "$tmp/peek.calls"
+	if ! grep -q '^# note: tracee memory read with PTRACE_PEEKDATA' "$tmp/peek.trace"; then
+		echo "FAIL: VMSIM_RECORD_PEEK=1 did not take the PTRACE_PEEKDATA path"; fail=1
+	elif [ -s "$tmp/peek.calls" ] && cmp -s "$tmp/info.calls" "$tmp/peek.calls"; then
+		echo "ok: PTRACE_PEEKDATA (no process_vm_readv) records $prog as process_vm_readv does"
+	else
+		echo "FAIL: PTRACE_PEEKDATA records $prog otherwise:"; diff "$tmp/info.calls" "$tmp/peek.calls" | head -10; fail=1
+	fi
+	n=$((n + 3))
 fi
 # a vfork child runs to its exit before its parent's vfork returns, so
 # its lines are held until then: its faults (written before its exit) must
