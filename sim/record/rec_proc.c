@@ -450,6 +450,28 @@ static char *present_pages(pid_t pid, uint64_t start, uint64_t end, const uint64
 	return text;
 }
 
+/* Before 4.12 show_map_vma() hides the guard page of a VM_GROWSDOWN VMA,
+ * its first page (fs/proc/task_mmu.c @ v4.4: stack_guard_page_start()),
+ * so maps and smaps show the stack a page shorter than the VMA that
+ * mlock, locked_vm and the model count: its start is a page lower. */
+static bool guard_page_hidden(const char *flags)
+{
+	static int before_4_12 = -1;
+	if (before_4_12 < 0) {
+		struct utsname u;
+		unsigned maj = 0, min = 0;
+		before_4_12 = uname(&u) == 0 && sscanf(u.release, "%u.%u", &maj, &min) == 2 &&
+			      (maj < 4 || (maj == 4 && min < 12));
+	}
+	if (!before_4_12)
+		return false;
+	size_t n = strlen(flags);
+	for (const char *p = flags; (p = strstr(p, "gd")) != NULL; p += 2)
+		if ((p == flags || p[-1] == ' ') && (p + 2 == flags + n || p[2] == ' '))
+			return true;
+	return false;
+}
+
 struct inh_vma {
 	char line[4096];
 	char flags[4096];
@@ -472,8 +494,21 @@ int rec_write_inherited(FILE *out, pid_t pid, const uint64_t *fault, const bool 
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!strncmp(line, "VmFlags:", 8)) {
-			if (nv)
-				vmflags_value(line, v[nv - 1].flags, sizeof(v[nv - 1].flags));
+			if (nv) {
+				struct inh_vma *e = &v[nv - 1];
+				vmflags_value(line, e->flags, sizeof(e->flags));
+				if (guard_page_hidden(e->flags)) {
+					/* the line's address is rewritten: a page lower */
+					size_t dash = strcspn(e->line, "-"), len = strlen(e->line);
+					char addr[24];
+					int w = snprintf(addr, sizeof(addr), "%08" PRIx64, e->start - 4096);
+					if (w > 0 && len - dash + (size_t)w < sizeof(e->line)) {
+						memmove(e->line + w, e->line + dash, len - dash + 1);
+						memcpy(e->line, addr, (size_t)w);
+						e->start -= 4096;
+					}
+				}
+			}
 			continue;
 		}
 		size_t w = strcspn(line, " ");
@@ -609,6 +644,8 @@ void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pa
 			v.locked = strtol(line + 7, NULL, 10);
 		} else if (!strncmp(line, "VmFlags:", 8)) {
 			vmflags_value(line, v.flags, sizeof(v.flags));
+			if (have && guard_page_hidden(v.flags))
+				v.start -= 4096;
 			/* Locked: is proportional (fs/proc/task_mmu.c: pss_locked): pages
 			 * that processes outside the trace map too (libc) count a share
 			 * the trace cannot know, so it is checked only where Pss = Rss */
