@@ -129,10 +129,15 @@ void lru_del_page(struct vmsys *s, pfn_t pfn)
 	TP(s, TP_LRU_DEL, KFN_LRU_UNLINK, .pfn = pfn, .list_from = (uint8_t)l, .after = lv->size[l]);
 }
 
-/* mm/swap.c:lru_add_fn() @ v6.1 */
+/* mm/swap.c:lru_add_fn() @ v6.1; __pagevec_lru_add_fn() @ v4.4 trusts
+ * the page's flags (semantics.h: lru_add_keeps_list) */
 static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 {
 	struct page *p = spage(s, pfn);
+	if (s->sem->lru_add_keeps_list) {
+		lru_add_page(s, pfn, page_lru(p));
+		return;
+	}
 	bool was_unevictable = (p->flags & PG_UNEVICTABLE) != 0;
 	if (folio_evictable(s, p)) {
 		if (was_unevictable) {

@@ -100,6 +100,7 @@ const struct semantics sem_4_0 = {
 	.zap_drains_lru = true,
 	.page_model = PLM_RMAP_WALK,
 	.lru_batch = 14,                    /* PAGEVEC_SIZE */
+	.lru_add_keeps_list = true,         /* mm/swap.c:__pagevec_lru_add_fn() */
 	.mlock_batch = 14,
 	.new_anon_active = true,
 	.has_zero_page = true,

@@ -73,6 +73,7 @@ const struct semantics sem_4_4 = {
 	.zap_drains_lru = true,
 	.page_model = PLM_RMAP_WALK,
 	.lru_batch = 14,
+	.lru_add_keeps_list = true,         /* mm/swap.c:__pagevec_lru_add_fn() */
 	.mlock_batch = 14,
 	.new_anon_active = true,
 	.has_zero_page = true,

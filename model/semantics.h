@@ -356,6 +356,13 @@ struct semantics {
 	 * lets it, the neighbour taking the range's anon_vma */
 	bool anon_merge_needs_singular_chain;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
+	/* __pagevec_lru_add_fn() @ v4.0, v4.4 puts a page on the list its own
+	 * flags name (page_lru()) without asking whether it is evictable: a
+	 * page of a mapping SHM_LOCK made unevictable, or one mlocked while in
+	 * the batch, reaches an evictable list and waits for reclaim to cull
+	 * it.  4.16 ("mm, mlock, vmscan: no more skipping pagevecs") made the
+	 * drain test it, as lru_add_fn() @ v6.1 does */
+	bool lru_add_keeps_list;
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
 	bool has_zero_page;          /* upstream maps the zero page on anon read faults */

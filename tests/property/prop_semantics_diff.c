@@ -44,6 +44,7 @@ struct row_check {
 /* page bits: 1 present, 2 mlocked, 4 unevictable, 8 lru */
 #define PG_PLAIN 9
 #define PG_LOCKED 15
+#define PG_UNEVICTABLE_LRU 13 /* present, unevictable, on a list: not mlocked */
 #define KB(n) ((int64_t)(n))
 #define EINVAL_ (-22)
 #define ENOMEM_ (-12)
@@ -311,6 +312,12 @@ static const struct row_check checks[] = {
 	{ "kswapd (`balance_pgdat()`)", "kswapd-balance.trace", "4.4", "6.1", NULL, C_DIFF, 11, DK_VMSTAT, "pgscan_file", 0, 327763, 327759 },
 	{ "kswapd (`balance_pgdat()`)", "kswapd-balance.trace", "4.4", "6.1", NULL, C_NONE, 11, DK_VMSTAT, "pageoutrun" },
 	{ "kswapd (`balance_pgdat()`)", "kswapd-balance.trace", "4.0", "4.4", NULL, C_AGREE },
+	/* the lru_add drain of a page of an unevictable mapping */
+	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "4.4", "6.1", NULL, C_DIFF, 10, DK_PAGE, "page 0x7f0000000000", -1, PG_PLAIN, PG_UNEVICTABLE_LRU },
+	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "4.4", "6.1", NULL, C_DIFF, 10, DK_VMSTAT, "unevictable_pgs_culled", 0, 0, 16 },
+	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "4.4", "6.1", NULL, C_DIFF, 14, DK_VMSTAT, "unevictable_pgs_rescued", 0, 0, 16 },
+	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "6.1", "6.18", NULL, C_AGREE },
 	/* reclaim at a memcg's limit */
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 816, 836 },
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "6.1", "6.18", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 836, 810 },
