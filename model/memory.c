@@ -855,6 +855,94 @@ static void account_fault(struct vmsys *s, struct task *t, enum vm_fault_kind r,
 	account_faults(s, t, r, mode, 1);
 }
 
+#define STACK_RLIMIT (8ULL << 20) /* RLIMIT_STACK default */
+
+/*
+ * mm/mmap.c:acct_stack_growth() and the VMA update of expand_downwards()
+ * @ v6.1, v4.4: v grows down to addr unless that exceeds RLIMIT_STACK
+ * (4.x: not counting the guard page) or - for a VM_LOCKED stack -
+ * RLIMIT_MEMLOCK (mlock_future_ok); a locked stack charges the growth to
+ * locked_vm.  False: not grown.
+ */
+static bool grow_stack(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr)
+{
+	struct mm *mm = t->mm;
+	if (addr < MMAP_MIN_ADDR)
+		return false; /* security_mmap_addr() */
+	uint64_t grow = (v->start - addr) >> PAGE_SHIFT;
+	uint64_t size = v->end - addr;
+	if (s->sem->stack_guard_page)
+		size -= PAGE_SIZE;
+	if (size > STACK_RLIMIT)
+		return false;
+	/* expand_downwards() prepares the anon_vma first (so fork copies the
+	 * stack's page tables even when only the zero page is mapped) */
+	if (anon_vma_prepare(s, v))
+		return false;
+	/* acct_stack_growth() tests VM_LOCKED itself (4.x) or through
+	 * mlock_future_ok() (6.x): the charged bits, not the future mask */
+	if (!mlock_future_ok(s, t, v->flags & s->sem->charge_mask, grow << PAGE_SHIFT))
+		return false;
+	TP(s, TP_VMA_ADJUST, KFN_EXPAND_STACK, .old_start = v->start, .old_end = v->end,
+	   .start = addr, .end = v->end, .new_flags = v->flags);
+	vma_tree_erase(&mm->vmas, v);
+	v->start = addr;
+	v->pgoff -= grow;
+	vma_tree_insert(&mm->vmas, v);
+	if (v->flags & s->sem->charge_mask)
+		locked_vm_add(s, mm, (int64_t)grow, KFN_EXPAND_STACK);
+	mm->total_vm += grow;
+	mm->stack_vm += grow;
+	if (mm->total_vm > mm->hiwater_vm)
+		mm->hiwater_vm = mm->total_vm;
+	return true;
+}
+
+/*
+ * An access just below a VM_GROWSDOWN VMA grows it (expand_downwards()
+ * @ v6.1), unless that would come within the guard gap of the VMA below
+ * (6.x only: 4.x has its guard page inside the VMA).  Returns the VMA now
+ * containing addr, or NULL (the access is a SIGSEGV).
+ */
+static struct vma *expand_stack(struct vmsys *s, struct task *t, uint64_t addr)
+{
+	struct mm *mm = t->mm;
+	struct vma *v = vma_find(&mm->vmas, addr);
+	if (!v || !(v->flags & VM_GROWSDOWN) || addr >= v->start)
+		return NULL;
+	addr &= PAGE_MASK;
+	struct vma *prev = v->prev;
+	if (!s->sem->stack_guard_page && prev && !(prev->flags & VM_GROWSDOWN) &&
+	    (prev->flags & VM_ACCESS_FLAGS) && addr - prev->end < STACK_GUARD_GAP)
+		return NULL;
+	if (prev && prev->end > addr)
+		return NULL;
+	return grow_stack(s, t, v, addr) ? v : NULL;
+}
+
+/* include/linux/mm.h:stack_guard_page_start() @ v4.4: addr is the guard
+ * page of a stack - its first page, unless the VMA below is the same
+ * stack split */
+static bool stack_guard_page_start(const struct vmsys *s, const struct vma *v, uint64_t addr)
+{
+	return s->sem->stack_guard_page && (v->flags & VM_GROWSDOWN) && addr == v->start &&
+	       !(v->prev && v->prev->end == addr && (v->prev->flags & VM_GROWSDOWN));
+}
+
+/* mm/memory.c:check_stack_guard_page() @ v4.4, at the start of
+ * do_anonymous_page(): a fault on the guard page first grows the stack a
+ * page, so that the stack keeps one; a VMA abutting below that is not
+ * the same stack, or a growth refused, is a SIGSEGV */
+static bool check_stack_guard_page(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr)
+{
+	if (!s->sem->stack_guard_page || !(v->flags & VM_GROWSDOWN) || addr != v->start)
+		return true;
+	struct vma *prev = v->prev;
+	if (prev && prev->end == addr)
+		return (prev->flags & VM_GROWSDOWN) != 0;
+	return addr >= PAGE_SIZE && grow_stack(s, t, v, addr - PAGE_SIZE);
+}
+
 enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 				uint64_t addr, int mode)
 {
@@ -891,7 +979,10 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 		TP(s, TP_FAULT, KFN_DO_ANON, .addr = addr,
 		   .kind = !write && s->zero_page ? TPF_ZERO_PAGE : TPF_ANON);
 		/* do_anonymous_page(): the zero page needs no anon_vma */
-		if (!write && s->zero_page) {
+		if (!check_stack_guard_page(s, t, v, addr)) {
+			r = VMF_SIGSEGV;
+			goto out;
+		} else if (!write && s->zero_page) {
 			set_pte(s, mm, addr, mk_pte(PFN_ZERO, PTE_PRESENT), &oom);
 		} else if (anon_vma_prepare(s, v)) {
 			oom = 1;
@@ -910,6 +1001,7 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 		}
 		r = VMF_MINOR;
 	}
+out:
 	if (oom) {
 		vmsys_event_add(s, "out of memory in fault at 0x%llx (pid %d)",
 				(unsigned long long)addr, t->pid);
@@ -939,57 +1031,6 @@ static void touch_pte(struct vmsys *s, struct mm *mm, uint64_t addr, bool write)
 		pte_mark_access(mm, vpn, pte, write);
 		note_hits(s, mm, vpn, radix_get(&mm->pt, vpn));
 	}
-}
-
-#define STACK_RLIMIT (8ULL << 20) /* RLIMIT_STACK default */
-
-/*
- * mm/mmap.c:expand_downwards() + acct_stack_growth() @ v6.1: an access just
- * below a VM_GROWSDOWN VMA grows it, unless that would come within the
- * guard gap of the VMA below, exceed RLIMIT_STACK, or - for a VM_LOCKED
- * stack - RLIMIT_MEMLOCK (mlock_future_ok); a locked stack charges the
- * growth to locked_vm.  Returns the VMA now containing addr, or NULL
- * (the access is a SIGSEGV).
- */
-static struct vma *expand_stack(struct vmsys *s, struct task *t, uint64_t addr)
-{
-	struct mm *mm = t->mm;
-	struct vma *v = vma_find(&mm->vmas, addr);
-	if (!v || !(v->flags & VM_GROWSDOWN) || addr >= v->start)
-		return NULL;
-	addr &= PAGE_MASK;
-	if (addr < MMAP_MIN_ADDR)
-		return NULL;
-	struct vma *prev = v->prev;
-	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS_FLAGS) &&
-	    addr - prev->end < STACK_GUARD_GAP)
-		return NULL;
-	if (prev && prev->end > addr)
-		return NULL;
-	uint64_t grow = (v->start - addr) >> PAGE_SHIFT;
-	if (v->end - addr > STACK_RLIMIT)
-		return NULL;
-	/* expand_downwards() prepares the anon_vma first (so fork copies the
-	 * stack's page tables even when only the zero page is mapped) */
-	if (anon_vma_prepare(s, v))
-		return NULL;
-	/* acct_stack_growth() tests VM_LOCKED itself (4.x) or through
-	 * mlock_future_ok() (6.x): the charged bits, not the future mask */
-	if (!mlock_future_ok(s, t, v->flags & s->sem->charge_mask, grow << PAGE_SHIFT))
-		return NULL;
-	TP(s, TP_VMA_ADJUST, KFN_EXPAND_STACK, .old_start = v->start, .old_end = v->end,
-	   .start = addr, .end = v->end, .new_flags = v->flags);
-	vma_tree_erase(&mm->vmas, v);
-	v->start = addr;
-	v->pgoff -= grow;
-	vma_tree_insert(&mm->vmas, v);
-	if (v->flags & s->sem->charge_mask)
-		locked_vm_add(s, mm, (int64_t)grow, KFN_EXPAND_STACK);
-	mm->total_vm += grow;
-	mm->stack_vm += grow;
-	if (mm->total_vm > mm->hiwater_vm)
-		mm->hiwater_vm = mm->total_vm;
-	return v;
 }
 
 enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int mode)
@@ -1106,7 +1147,8 @@ static uint64_t zero_fill_table(struct vmsys *s, struct task *t, struct vma *v, 
 	struct mm *mm = t->mm;
 	uint64_t vpn = a >> PAGE_SHIFT, span = (uint64_t)RADIX_FAN << PAGE_SHIFT;
 	if ((mode & 2) || !s->zero_page || v->file || (vpn & (RADIX_FAN - 1)) ||
-	    end - a < span || v->end - a < span || radix_has_leaf(&mm->pt, vpn) ||
+	    end - a < span || v->end - a < span || stack_guard_page_start(s, v, a) ||
+	    radix_has_leaf(&mm->pt, vpn) ||
 	    physmem_avail(&s->pm) <= s->pm.wmark_low)
 		return 0;
 	uint64_t pte = mk_pte(PFN_ZERO, PTE_PRESENT | PTE_YOUNG);
@@ -1212,7 +1254,7 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 		uint64_t *ptep = radix_peek(&mm->pt, a >> PAGE_SHIFT);
 		bool ok = ptep && (*ptep & PTE_PRESENT) && (!write || (*ptep & PTE_WRITE));
 		if (!ok) {
-			if (mlock_present)
+			if (mlock_present || stack_guard_page_start(s, v, a))
 				continue; /* faultin_page() -ENOENT: skip */
 			enum vm_fault_kind r = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);
 			if (!t->alive)

@@ -25,7 +25,9 @@ bool range_is_free(struct mm *mm, uint64_t start, uint64_t end)
 
 uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint)
 {
-	(void)s;
+	/* vm_start_gap() @ v6.1: a stack's gap below it is kept free; 4.x
+	 * keeps none (its guard page is inside the VMA) */
+	uint64_t stack_gap = s->sem->stack_guard_page ? 0 : STACK_GUARD_GAP;
 	if (len > TASK_SIZE - MMAP_MIN_ADDR)
 		return 0;
 	if (hint) {
@@ -42,7 +44,7 @@ uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_
 		if (v && v->start < gap_end)
 			gap_end = v->start;
 		if (v && (v->flags & VM_GROWSDOWN))
-			gap_end = gap_end > STACK_GUARD_GAP ? gap_end - STACK_GUARD_GAP : 0;
+			gap_end = gap_end > stack_gap ? gap_end - stack_gap : 0;
 		uint64_t gap_start = below ? below->end : MMAP_MIN_ADDR;
 		if (gap_end >= len && gap_end - len >= gap_start && gap_end - len >= MMAP_MIN_ADDR)
 			return gap_end - len;

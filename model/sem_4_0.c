@@ -101,6 +101,7 @@ const struct semantics sem_4_0 = {
 	.page_model = PLM_RMAP_WALK,
 	.lru_batch = 14,                    /* PAGEVEC_SIZE */
 	.lru_add_keeps_list = true,         /* mm/swap.c:__pagevec_lru_add_fn() */
+	.stack_guard_page = true,           /* mm/memory.c:check_stack_guard_page() */
 	.mlock_batch = 14,
 	.new_anon_active = true,
 	.has_zero_page = true,

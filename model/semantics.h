@@ -363,6 +363,15 @@ struct semantics {
 	 * it.  4.16 ("mm, mlock, vmscan: no more skipping pagevecs") made the
 	 * drain test it, as lru_add_fn() @ v6.1 does */
 	bool lru_add_keeps_list;
+	/* Before 4.12 a stack's guard is its own first page, inside the VMA
+	 * (mm/memory.c:check_stack_guard_page() @ v4.4): an anonymous fault
+	 * there first grows the stack a page, populate skips it
+	 * (faultin_page(): stack_guard_page_start()), the RLIMIT_STACK test
+	 * leaves it out (acct_stack_growth()), and nothing keeps a gap below
+	 * the stack.  4.12 ("mm: larger stack guard gap, between vmas")
+	 * moved it out: stack_guard_gap below the VMA, kept by
+	 * expand_downwards() and unmapped_area_topdown() */
+	bool stack_guard_page;
 	unsigned mlock_batch;
 	bool new_anon_active;        /* 4.x: new anon pages start on the active list */
 	bool has_zero_page;          /* upstream maps the zero page on anon read faults */
