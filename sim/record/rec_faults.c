@@ -403,6 +403,24 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 	rf->ns = kept;
 }
 
+size_t rec_faults_between(struct rec_faults *rf, pid_t tgid, uint64_t t0, uint64_t t1,
+			  uint64_t *addr, size_t max)
+{
+	if (!rf)
+		return 0;
+	for (int j = 0; j < NEV * rf->ncpu; j++)
+		read_ring(rf, j);
+	size_t n = 0;
+	for (size_t i = 0; i < rf->ns; i++)
+		if ((rf->s[i].kind == EV_MAJ || rf->s[i].kind == EV_MIN) &&
+		    rf->s[i].pid == (uint32_t)tgid && rf->s[i].time >= t0 && rf->s[i].time <= t1) {
+			if (n < max)
+				addr[n] = rf->s[i].addr;
+			n++;
+		}
+	return n;
+}
+
 size_t rec_faults_pending(struct rec_faults *rf, unsigned tid, uint64_t *addr, bool *major,
 			  size_t max)
 {

@@ -172,6 +172,11 @@ typedef const char *(*rec_path_fn)(void *ctx, uint32_t dev, uint64_t ino);
  * other processes' memory pressure, the host) are written as
  * evict("PATH", INDEX, NR) lines, to sink(ctx, 0, time). */
 void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx);
+/* The faults of process tgid (any of its threads) that completed between
+ * t0 and t1 (CLOCK_MONOTONIC ns), reading the rings first: how many, and
+ * the addresses of the first max of them in addr. */
+size_t rec_faults_between(struct rec_faults *rf, pid_t tgid, uint64_t t0, uint64_t t1,
+			  uint64_t *addr, size_t max);
 /* The addresses of tid's faults sampled and not yet written (the faults
  * of an execve in progress), at most max into addr; major[i] says which
  * were major. */
