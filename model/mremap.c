@@ -37,8 +37,8 @@ static int check_source(struct vmsys *s, struct task *t, struct vma *v, const st
 {
 	if (!v)
 		return -KERR_EFAULT;
-	/* duplicating a private mapping (old_len 0) makes no sense */
-	if (!r->old_len && !(v->flags & (VM_SHARED | VM_MAYSHARE)))
+	/* duplicating a private mapping (old_len 0) makes no sense (4.17+) */
+	if (!r->old_len && !(v->flags & (VM_SHARED | VM_MAYSHARE)) && s->sem->mremap_refuses_private_dup)
 		return -KERR_EINVAL;
 	if (r->dontunmap && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))
 		return -KERR_EINVAL;
@@ -153,8 +153,19 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		mm->locked_vm_quirk += (int64_t)(mm->locked_vm - lv0) - ((int64_t)locked_pages(mm) - (int64_t)lp0);
 		return (int64_t)new_addr;
 	}
-	/* the old range's charge is dropped by munmap */
-	do_munmap(s, t, old_addr, old_len);
+	if (!old_len) {
+		/* a duplicate (old_len 0, 4.x): copy_vma() merged the copy with
+		 * its neighbours - the source among them - before move_vma() @
+		 * v4.4 concealed VM_ACCOUNT on the source's VMA; do_munmap() of
+		 * 0 bytes fails, so nothing restores it */
+		vma_try_merge_neighbours(s, mm, nv);
+		struct vma *src = vma_lookup(&mm->vmas, old_addr);
+		if (src)
+			src->flags &= ~VM_ACCOUNT;
+	} else {
+		/* the old range's charge is dropped by munmap */
+		do_munmap(s, t, old_addr, old_len);
+	}
 	if (flags & VM_LOCKED) {
 		locked_vm_add(s, mm, (int64_t)(new_len >> PAGE_SHIFT), KFN_MREMAP);
 		r->locked = true;

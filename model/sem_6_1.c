@@ -105,6 +105,7 @@ const struct semantics sem_6_1 = {
 	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
 	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
 	.mremap_expand_merges = true, /* mm/mremap.c: vma_merge() of the extension */
+	.mremap_refuses_private_dup = true, /* mm/mremap.c:vma_to_resize() */
 	.populate_in_vma_walk = true, /* mm/madvise.c:madvise_vma_behavior() */
 	.vmflag_names = vmflags_6_1,
 	.kfn_names = { NULL, kfn_names_v6_1 },

@@ -118,6 +118,7 @@ const struct semantics sem_6_18 = {
 	},
 	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
 	.mremap_expand_merges = true, /* mm/mremap.c: vma_merge_extend() of the extension */
+	.mremap_refuses_private_dup = true, /* mm/mremap.c:vma_to_resize() */
 	.vmflag_names = vmflags_6_18,
 	.has_dontneed_locked = true,
 };

@@ -348,6 +348,12 @@ struct semantics {
 	 * vma_merge_extend()); @ v4.0, v4.4 with vma_adjust(), which never
 	 * merges */
 	bool mremap_expand_merges;
+	/* vma_to_resize() @ v6.1 refuses to "duplicate" a private mapping
+	 * (old_len 0) with EINVAL (4.17, "mm/mremap: fail map duplication
+	 * attempts for private mappings"); 4.x makes a new VMA of new_len
+	 * with the old one's flags, and move_vma()'s do_munmap() of 0 bytes
+	 * fails, so the old VMA loses VM_ACCOUNT (mm/mremap.c @ v4.4) */
+	bool mremap_refuses_private_dup;
 	/* mm/mmap.c:is_mergeable_anon_vma() @ v4.0, v4.4, v6.1: when one side
 	 * of a merge has no anon_vma, the existing neighbour must have exactly
 	 * one anon_vma_chain entry (list_is_singular()) - an unfaulted

@@ -323,6 +323,11 @@ static const struct row_check checks[] = {
 	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "4.4", "6.1", NULL, C_DIFF, 14, DK_VMSTAT, "unevictable_pgs_rescued", 0, 0, 16 },
 	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "4.0", "4.4", NULL, C_AGREE },
 	{ "a page the per-CPU batch adds to an LRU list (SHM_LOCK'd segment)", "shm-lock-lru-add.trace", "6.1", "6.18", NULL, C_AGREE },
+	/* mremap duplicating a private mapping */
+	{ "mremap with old_size 0 of a private mapping (\"duplicate\")", "mremap-dup-private.trace", "4.4", "6.1", NULL, C_DIFF, 9, DK_RESULT, NULL, -1, ANY, EINVAL_ },
+	{ "mremap with old_size 0 of a private mapping (\"duplicate\")", "mremap-dup-private.trace", "4.4", "6.1", NULL, C_TEXT, 9, DK_VMFLAGS, "vma 0x7f0000010000", -1, 0, 0, "\"rd wr mr mw me\"", "\"rd wr mr mw me ac\"" },
+	{ "mremap with old_size 0 of a private mapping (\"duplicate\")", "mremap-dup-private.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "mremap with old_size 0 of a private mapping (\"duplicate\")", "mremap-dup-private.trace", "6.1", "6.18", NULL, C_AGREE },
 	/* reclaim at a memcg's limit */
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 816, 836 },
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "6.1", "6.18", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 836, 810 },
