@@ -468,7 +468,10 @@ static void memcg_stat_read(struct R *r, long v[4])
 			if (!strcmp(name, keys[i]) && v[i] < 0)
 				v[i] = x; /* the memcg's own, not the total_ ones */
 	fclose(f);
-	for (int i = 0; keys[i]; i++)
+	/* the LRU sizes are in every memcg's memory.stat; the refault counts
+	 * are not in 4.4's (memcg_stat_show() @ v4.4): there they stay -1 and
+	 * are not written */
+	for (int i = 2; keys[i]; i++)
 		if (v[i] < 0) die("%s has no %s", path, keys[i]);
 }
 
@@ -529,8 +532,10 @@ void S_memcg_stat(struct R *r)
 {
 	long v[4];
 	memcg_stat_read(r, v);
-	emit(r, "expect(workingset_refault_file) = %ld", v[0]);
-	emit(r, "expect(workingset_refault_anon) = %ld", v[1]);
+	if (v[0] >= 0)
+		emit(r, "expect(workingset_refault_file) = %ld", v[0]);
+	if (v[1] >= 0)
+		emit(r, "expect(workingset_refault_anon) = %ld", v[1]);
 	emit(r, "expect(nr_active_file) = %ld", v[2] / 4096);
 	emit(r, "expect(nr_inactive_file) = %ld", v[3] / 4096);
 }
@@ -546,6 +551,18 @@ static long memcg_long(struct R *r, const char *file)
 	return v;
 }
 
+/* The memcg's kernel memory: 0 where the kernel has no kmem accounting
+ * (CONFIG_MEMCG_KMEM off, no memory.kmem.* files): its usage is then the
+ * pages alone */
+static long memcg_kmem(struct R *r)
+{
+	char path[PATH_MAX + 64];
+	snprintf(path, sizeof path, "%s/memory.kmem.usage_in_bytes", r->memcg);
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0;
+	return memcg_long(r, "memory.kmem.usage_in_bytes");
+}
+
 /* memory.limit_in_bytes set ROOM pages above the memcg's usage now.  The
  * trace says memcg_limit(BYTES) with BYTES the limit less the memcg's
  * kernel memory (memory.kmem.usage_in_bytes: page tables, slab): what the
@@ -559,7 +576,7 @@ void S_memcg_limit(struct R *r, long room)
 	char path[PATH_MAX + 32], text[32];
 	if (!r->memcg[0]) die("%s: memcg_limit without a memcg (.memcg)", r->s->name);
 	long usage = memcg_long(r, "memory.usage_in_bytes");
-	r->kmem0 = memcg_long(r, "memory.kmem.usage_in_bytes");
+	r->kmem0 = memcg_kmem(r);
 	long limit = usage + room * 4096;
 	snprintf(path, sizeof path, "%s/memory.limit_in_bytes", r->memcg);
 	snprintf(text, sizeof text, "%ld", limit);
@@ -570,7 +587,7 @@ void S_memcg_limit(struct R *r, long room)
 
 void S_memcg_kmem_same(struct R *r)
 {
-	long k = memcg_long(r, "memory.kmem.usage_in_bytes");
+	long k = memcg_kmem(r);
 	if (k != r->kmem0)
 		emit(r, "# memcg: its kernel memory moved from %ld to %ld bytes under the limit, which "
 			"gave the trace's pages %ld bytes %s room from some point of the line above on",
