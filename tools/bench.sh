@@ -26,7 +26,7 @@
 #      the kernel's beside them too
 #   5. bytes per simulated page frame (a 5 GiB mapping faulted in)
 #   6. vmsim check: steps/s at 100 and at 200,000 steps per run (seed 1's
-#      run alone, and seeds 1-8)
+#      run alone, and seeds 1-8); max RSS of one run of 10^6 and 10^7 steps
 #   7. --check-invariants against plain replay (2,000 and 2,000,000 reads of
 #      a 1 GiB mapping)
 #   8. vmsim check --exhaustive: states/s, depth in 10 minutes, 1 and 2 shards
@@ -342,6 +342,20 @@ for spec in "1000 100" "1 200000" "8 200000"; do
 done
 # flat in the run's length: the short runs' rate over the 8 long runs'
 row "$shortsteps-step rate / $longspec-step rate" "$(ratio "$short" "$long")" "" ""
+# memory against the run's length: max RSS of one run of 10^6 and 10^7
+# steps (the steps kept for shrinking are bounded, CHECK_KEEP; what still
+# grows is the model's dead tasks, one per fork)
+if [ -x /usr/bin/time ]; then
+	for steps in $((1000000 / q)) $((10000000 / q)); do
+		ms=
+		for b in "$vmsim" $base; do
+			/usr/bin/time -f %M -o $out/rss "$b" check -q --kernel 6.18 --runs 1 --steps $steps --out $out/check >/dev/null 2>&1
+			ms="$ms $(awk '{ printf "%.0f", $1 / 1024 }' $out/rss)"
+		done
+		set -- $ms
+		row "1 x $steps steps: max RSS MB" "$1" "${2:-}" "$([ -n "${2:-}" ] && ratio "$1" "$2")"
+	done
+fi
 
 echo "7. --check-invariants against plain replay"
 row "" "plain" "checked" "ratio"

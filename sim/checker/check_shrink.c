@@ -31,8 +31,10 @@ static struct event *scratch_event(void)
 }
 
 int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, struct gstep **buf,
-	      size_t *bufcap, char *err, size_t errlen)
+	      size_t *bufcap, size_t keep, char *err, size_t errlen)
 {
+	if (keep > p->steps)
+		keep = p->steps;
 	struct gen_machine m;
 	gen_machine(seed, &m);
 	memset(ro, 0, sizeof(ro->viol) + sizeof(ro->first) + sizeof(ro->nsteps));
@@ -45,10 +47,10 @@ int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, str
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (*bufcap < p->steps) {
+	if (*bufcap < keep) {
 		free(*buf);
-		*buf = vm_malloc(p->steps * sizeof(**buf));
-		*bufcap = *buf ? p->steps : 0;
+		*buf = vm_malloc(keep * sizeof(**buf));
+		*bufcap = *buf ? keep : 0;
 		if (!*buf) {
 			check_inv_free(ci);
 			vmsys_free(s);
@@ -60,8 +62,9 @@ int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, str
 	gen_init(&g, seed, p->w, s);
 	struct event *ev = scratch_event();
 	char aerr[128];
+	struct gstep spare;
 	for (unsigned i = 0; i < p->steps; i++) {
-		struct gstep *st = &(*buf)[i];
+		struct gstep *st = i < keep ? &(*buf)[i] : &spare;
 		gen_next(&g, st);
 		gstep_event(st, ev);
 		struct outcome out;

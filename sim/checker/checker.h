@@ -222,11 +222,14 @@ struct run_out {
 	char msg[INV_NR][320];
 };
 
-/* One generated run of plan->steps steps with the run's seed; the steps
- * are kept in *buf (grown as needed; free() it).  Returns -1 when the
- * machine cannot be built (message in err). */
+/* One generated run of plan->steps steps with the run's seed; its first
+ * keep steps are kept in *buf (grown as needed; free() it), so memory is
+ * bounded by keep, not by the run's length.  The run is the same every
+ * time for a seed: a violation past keep is shrunk from a second run of
+ * that seed that keeps its steps up to the violation.  Returns -1 when
+ * the machine cannot be built (message in err). */
 int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, struct gstep **buf,
-	      size_t *bufcap, char *err, size_t errlen);
+	      size_t *bufcap, size_t keep, char *err, size_t errlen);
 
 /* Re-run steps[0..n) on a fresh machine checking only inv: the index of
  * the first step where inv fails, or -1. */

@@ -38,6 +38,20 @@
 #define CHECK_BLOCK 64u
 #define MAX_REPRO 4096u
 #define SHRINK_GOAL 8u   /* the promise: reproducers of at most 8 events */
+/* the steps of a run kept for shrinking (80 bytes each): a violation
+ * later than this is shrunk from a second run of its seed, which keeps
+ * the steps up to it; memory stays bounded for runs of any length */
+#define CHECK_KEEP (1u << 16)
+
+/* CHECK_KEEP, or VMSIM_CHECK_KEEP (a test's: a small window takes the
+ * second-run path of every violation; docs/testing.md) */
+static size_t check_keep(void)
+{
+	const char *e = getenv("VMSIM_CHECK_KEEP");
+	char *end;
+	unsigned long v = e ? strtoul(e, &end, 10) : 0;
+	return e && *e && !*end && v ? (size_t)v : CHECK_KEEP;
+}
 #define SHRINK_TRIES 4u  /* violations of one invariant shrunk per block at most */
 
 static const char check_usage[] =
@@ -110,6 +124,28 @@ struct opts {
 	double t0;
 };
 
+/* The first n steps of seed's run, into w (n beyond what check_run()
+ * kept): the run again, stopped at its violation of invariant k, which
+ * must come at the same step (the run depends on the seed alone). */
+static bool rerun_steps(const struct opts *o, uint64_t seed, struct gstep *w, size_t n, unsigned k,
+			const struct run_out *was)
+{
+	struct check_plan p = o->plan;
+	p.steps = (unsigned)n;
+	struct run_out again;
+	size_t cap = n;
+	char err[256];
+	if (check_run(&p, seed, &again, &w, &cap, n, err, sizeof(err))) {
+		fprintf(stderr, "vmsim check: %s\n", err);
+		return false;
+	}
+	if (!(again.viol & (1u << k)) || again.first[k] != was->first[k]) {
+		fprintf(stderr, "vmsim check: seed %" PRIu64 " did not run the same twice\n", seed);
+		return false;
+	}
+	return true;
+}
+
 /* Run one block into *br; false when --time ran out before it started. */
 static void run_block(const struct opts *o, uint32_t b, struct block_res *br, struct gstep **buf,
 		      size_t *cap)
@@ -121,12 +157,13 @@ static void run_block(const struct opts *o, uint32_t b, struct block_res *br, st
 	if (last > o->runs)
 		last = o->runs;
 	static struct run_out ro;
+	size_t keep = check_keep();
 	for (uint64_t r = first; r < last; r++) {
 		if (o->time_budget > 0 && now_s() - o->t0 >= o->time_budget)
 			break;
 		uint64_t seed = o->seed + r;
 		char err[256];
-		if (check_run(&o->plan, seed, &ro, buf, cap, err, sizeof(err))) {
+		if (check_run(&o->plan, seed, &ro, buf, cap, keep, err, sizeof(err))) {
 			fprintf(stderr, "vmsim check: %s\n", err);
 			br->err = 1;
 			return;
@@ -152,7 +189,13 @@ static void run_block(const struct opts *o, uint32_t b, struct block_res *br, st
 				br->err = 1;
 				return;
 			}
-			memcpy(w, *buf, n * sizeof(*w));
+			if (n > keep && !rerun_steps(o, seed, w, n, k, &ro)) {
+				free(w);
+				br->err = 1;
+				return;
+			}
+			if (n <= keep)
+				memcpy(w, *buf, n * sizeof(*w));
 			check_shrink(&o->plan, &m, w, &n, k);
 			ib->shrunk++;
 			if (n > ib->maxlen)
