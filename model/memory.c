@@ -935,11 +935,10 @@ static bool stack_guard_page_start(const struct vmsys *s, const struct vma *v, u
  * the same stack, or a growth refused, is a SIGSEGV */
 static bool check_stack_guard_page(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr)
 {
-	if (!s->sem->stack_guard_page || !(v->flags & VM_GROWSDOWN) || addr != v->start)
-		return true;
-	struct vma *prev = v->prev;
-	if (prev && prev->end == addr)
-		return (prev->flags & VM_GROWSDOWN) != 0;
+	if (!stack_guard_page_start(s, v, addr))
+		return true; /* not the guard page, or the same stack split below */
+	if (v->prev && v->prev->end == addr)
+		return false;
 	return addr >= PAGE_SIZE && grow_stack(s, t, v, addr - PAGE_SIZE);
 }
 

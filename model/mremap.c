@@ -153,19 +153,10 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		mm->locked_vm_quirk += (int64_t)(mm->locked_vm - lv0) - ((int64_t)locked_pages(mm) - (int64_t)lp0);
 		return (int64_t)new_addr;
 	}
-	if (!old_len) {
-		/* a duplicate (old_len 0, 4.x): copy_vma() merged the copy with
-		 * its neighbours - the source among them - before move_vma() @
-		 * v4.4 concealed VM_ACCOUNT on the source's VMA; do_munmap() of
-		 * 0 bytes fails, so nothing restores it */
-		vma_try_merge_neighbours(s, mm, nv);
-		struct vma *src = vma_lookup(&mm->vmas, old_addr);
-		if (src)
-			src->flags &= ~VM_ACCOUNT;
-	} else {
-		/* the old range's charge is dropped by munmap */
+	/* the old range's charge is dropped by munmap (a duplicate's, of 0
+	 * bytes, fails: move_vma() @ v4.4) */
+	if (old_len)
 		do_munmap(s, t, old_addr, old_len);
-	}
 	if (flags & VM_LOCKED) {
 		locked_vm_add(s, mm, (int64_t)(new_len >> PAGE_SHIFT), KFN_MREMAP);
 		r->locked = true;
@@ -173,6 +164,15 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 	nv = vma_lookup(&mm->vmas, new_addr);
 	if (nv)
 		vma_try_merge_neighbours(s, mm, nv);
+	if (!old_len) {
+		/* a duplicate (4.x): copy_vma() merged the copy with its
+		 * neighbours - the source among them - before move_vma() @ v4.4
+		 * concealed VM_ACCOUNT on the source's VMA, and the failed
+		 * munmap leaves nothing to restore it */
+		struct vma *src = vma_lookup(&mm->vmas, old_addr);
+		if (src)
+			src->flags &= ~VM_ACCOUNT;
+	}
 	return (int64_t)new_addr;
 }
 

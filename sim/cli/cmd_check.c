@@ -38,9 +38,10 @@
 #define CHECK_BLOCK 64u
 #define MAX_REPRO 4096u
 #define SHRINK_GOAL 8u   /* the promise: reproducers of at most 8 events */
+#define SHRINK_TRIES 4u  /* violations of one invariant shrunk per block at most */
 /* the steps of a run kept for shrinking (80 bytes each): a violation
  * later than this is shrunk from a second run of its seed, which keeps
- * the steps up to it; memory stays bounded for runs of any length */
+ * the steps up to it; what is kept does not grow with the run's length */
 #define CHECK_KEEP (1u << 16)
 
 /* CHECK_KEEP, or VMSIM_CHECK_KEEP (a test's: a small window takes the
@@ -52,7 +53,6 @@ static size_t check_keep(void)
 	unsigned long v = e ? strtoul(e, &end, 10) : 0;
 	return e && *e && !*end && v ? (size_t)v : CHECK_KEEP;
 }
-#define SHRINK_TRIES 4u  /* violations of one invariant shrunk per block at most */
 
 static const char check_usage[] =
 	"usage: vmsim check --kernel NAME [--arch NAME] [--seed N] [--steps N] [--runs N]\n"
@@ -189,13 +189,13 @@ static void run_block(const struct opts *o, uint32_t b, struct block_res *br, st
 				br->err = 1;
 				return;
 			}
-			if (n > keep && !rerun_steps(o, seed, w, n, k, &ro)) {
+			if (n <= keep) {
+				memcpy(w, *buf, n * sizeof(*w));
+			} else if (!rerun_steps(o, seed, w, n, k, &ro)) {
 				free(w);
 				br->err = 1;
 				return;
 			}
-			if (n <= keep)
-				memcpy(w, *buf, n * sizeof(*w));
 			check_shrink(&o->plan, &m, w, &n, k);
 			ib->shrunk++;
 			if (n > ib->maxlen)
