@@ -225,6 +225,15 @@ static void flush_faults(struct recorder *r)
 	rec_faults_flush(r->rf, fault_sink, file_path, r);
 }
 
+/* flush_faults() of the faults that completed before t only; the later
+ * ones wait for the next flush */
+static void flush_faults_before(struct recorder *r, uint64_t t)
+{
+	r->flush_before = t;
+	flush_faults(r);
+	r->flush_before = UINT64_MAX;
+}
+
 /* the fork-like call of parent returned child: the child's held lines
  * follow it */
 static void announce(struct recorder *r, pid_t child)
@@ -376,13 +385,12 @@ static void write_unraced(FILE *out, char *text, const uint64_t *addr, size_t n)
 		if (next)
 			*next++ = 0;
 		unsigned long long a, start, end;
+		const char *page = strstr(line, "expect(page, "), *vma = strstr(line, "= {start=");
 		char *rss = strstr(line, ", Rss="), *fl = strstr(line, ", VmFlags=");
-		if (strstr(line, "expect(page, ") && sscanf(strstr(line, "expect(page, "), "expect(page, %llx)", &a) == 1 &&
-		    any_in(addr, n, a, a + 4096))
+		if (page && sscanf(page, "expect(page, %llx)", &a) == 1 && any_in(addr, n, a, a + 4096))
 			continue;
-		if (rss && fl && rss < fl && strstr(line, "expect(vma, ") &&
-		    sscanf(strstr(line, "= {start="), "= {start=%llx, end=%llx", &start, &end) == 2 &&
-		    any_in(addr, n, start, end))
+		if (vma && rss && fl && rss < fl && strstr(line, "expect(vma, ") &&
+		    sscanf(vma, "= {start=%llx, end=%llx", &start, &end) == 2 && any_in(addr, n, start, end))
 			memmove(rss, fl, strlen(fl) + 1);
 		fprintf(out, "%s\n", line);
 	}
@@ -416,9 +424,7 @@ static void write_expectations(struct recorder *r, struct tracee *t, const struc
 		}
 		nraced = rec_faults_between(r->rf, t->tgid, t0, t1, raced, 64);
 	}
-	r->flush_before = t0;
-	flush_faults(r);
-	r->flush_before = UINT64_MAX;
+	flush_faults_before(r, t0);
 	FILE *out = sink_of(r, t);
 	if (nraced > 64) {
 		/* too many to tell: nothing read is certain */

@@ -227,6 +227,13 @@ static void read_ring(struct rec_faults *rf, int j)
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/* Every ring of every event and CPU, into rf->s. */
+static void read_rings(struct rec_faults *rf)
+{
+	for (int j = 0; j < NEV * rf->ncpu; j++)
+		read_ring(rf, j);
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct sample *x = a, *y = b;
@@ -303,8 +310,7 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 {
 	if (!rf)
 		return;
-	for (int j = 0; j < NEV * rf->ncpu; j++)
-		read_ring(rf, j);
+	read_rings(rf);
 	/* A fault's entry tracepoint is written to the ring of the CPU it
 	 * entered on, its accounting to the one it left on; in a QEMU guest
 	 * the first may show up a little later than the second (seen on
@@ -314,8 +320,7 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 	for (int tries = 0; tries < 10 && entry_missing(rf) > 0; tries++) {
 		struct timespec ts = { 0, 500000 };
 		nanosleep(&ts, NULL);
-		for (int j = 0; j < NEV * rf->ncpu; j++)
-			read_ring(rf, j);
+		read_rings(rf);
 	}
 	if (rf->ns)
 		qsort(rf->s, rf->ns, sizeof(*rf->s), by_time);
@@ -408,8 +413,7 @@ size_t rec_faults_between(struct rec_faults *rf, pid_t tgid, uint64_t t0, uint64
 {
 	if (!rf)
 		return 0;
-	for (int j = 0; j < NEV * rf->ncpu; j++)
-		read_ring(rf, j);
+	read_rings(rf);
 	size_t n = 0;
 	for (size_t i = 0; i < rf->ns; i++)
 		if ((rf->s[i].kind == EV_MAJ || rf->s[i].kind == EV_MIN) &&
@@ -426,8 +430,7 @@ size_t rec_faults_pending(struct rec_faults *rf, unsigned tid, uint64_t *addr, b
 {
 	if (!rf)
 		return 0;
-	for (int j = 0; j < NEV * rf->ncpu; j++)
-		read_ring(rf, j);
+	read_rings(rf);
 	size_t n = 0;
 	for (size_t i = 0; i < rf->ns && n < max; i++)
 		if ((rf->s[i].kind == EV_MAJ || rf->s[i].kind == EV_MIN) && rf->s[i].tid == tid) {

@@ -99,12 +99,20 @@ static void size_text(uint64_t v, char *buf, size_t n)
 		snprintf(buf, n, "%" PRIu64, v);
 }
 
+/* The running kernel's major and minor version, from uname() (0.0 when
+ * it cannot be read) */
+static void running_kernel(struct utsname *u, unsigned *maj, unsigned *min)
+{
+	*maj = *min = 0;
+	if (uname(u) == 0)
+		sscanf(u->release, "%u.%u", maj, min);
+}
+
 void rec_write_header(FILE *out, int argc, char **argv)
 {
 	struct utsname u;
-	uname(&u);
-	unsigned maj = 0, min = 0;
-	sscanf(u.release, "%u.%u", &maj, &min);
+	unsigned maj, min;
+	running_kernel(&u, &maj, &min);
 	struct rlimit rl;
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	char rls[32];
@@ -459,9 +467,9 @@ static bool guard_page_hidden(const char *flags)
 	static int before_4_12 = -1;
 	if (before_4_12 < 0) {
 		struct utsname u;
-		unsigned maj = 0, min = 0;
-		before_4_12 = uname(&u) == 0 && sscanf(u.release, "%u.%u", &maj, &min) == 2 &&
-			      (maj < 4 || (maj == 4 && min < 12));
+		unsigned maj, min;
+		running_kernel(&u, &maj, &min);
+		before_4_12 = maj && (maj < 4 || (maj == 4 && min < 12));
 	}
 	if (!before_4_12)
 		return false;
