@@ -25,8 +25,9 @@ bool range_is_free(struct mm *mm, uint64_t start, uint64_t end)
 
 uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint)
 {
-	/* vm_start_gap() @ v6.1: a stack's gap below it is kept free; 4.x
-	 * keeps none (its guard page is inside the VMA) */
+	/* vm_start_gap() @ v6.1: a stack's gap below it is kept free;
+	 * unmapped_area_topdown() @ v4.4 keeps none (its guard page is inside
+	 * the VMA) */
 	uint64_t stack_gap = s->sem->stack_guard_page ? 0 : STACK_GUARD_GAP;
 	if (len > TASK_SIZE - MMAP_MIN_ADDR)
 		return 0;
