@@ -441,3 +441,11 @@ int64_t vm_msync(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, 
 		v = v->next;
 	}
 }
+
+bool vmsys_madvise_beyond_range(const struct vmsys *s, uint64_t advice)
+{
+	for (int i = 0; i < MADV_X_NR; i++)
+		if (s->af.madv[i] >= 0 && (uint64_t)s->af.madv[i] == advice)
+			return i == MADV_X_REMOVE || i == MADV_X_COLD || i == MADV_X_PAGEOUT;
+	return true;
+}

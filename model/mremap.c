@@ -170,8 +170,12 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 		 * concealed VM_ACCOUNT on the source's VMA, and the failed
 		 * munmap leaves nothing to restore it */
 		struct vma *src = vma_lookup(&mm->vmas, old_addr);
-		if (src)
+		if (src && (src->flags & VM_ACCOUNT)) {
+			vm_flags_t of = src->flags;
 			src->flags &= ~VM_ACCOUNT;
+			TP(s, TP_VMA_FLAGS, KFN_MREMAP, .start = src->start, .end = src->end, .old_flags = of,
+			   .new_flags = src->flags);
+		}
 	}
 	return (int64_t)new_addr;
 }

@@ -396,6 +396,42 @@ unsigned vmsys_live_tasks(const struct vmsys *s, unsigned max)
 	return n;
 }
 
+bool vmsys_mm_shared(const struct task *t)
+{
+	return t->mm && t->mm->users > 1;
+}
+
+struct outside {
+	const struct mm *mm;
+	const uint64_t *lo, *hi;
+	unsigned n;
+	bool found;
+};
+
+static bool mapped_outside(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx)
+{
+	(void)s, (void)pte;
+	struct outside *o = ctx;
+	bool inside = false;
+	for (unsigned i = 0; v->mm == o->mm && i < o->n && !inside; i++)
+		inside = addr >= o->lo[i] && addr < o->hi[i];
+	o->found = !inside;
+	return inside;
+}
+
+bool vmsys_frame_mapped_outside(struct vmsys *s, const struct task *t, uint32_t pfn, const uint64_t *lo,
+				const uint64_t *hi, unsigned n)
+{
+	if (!pfn || pfn > s->pm.nr_frames)
+		return false;
+	const struct page *p = spage(s, pfn);
+	if (!p->mapcount || (p->flags & PG_ZERO))
+		return false;
+	struct outside o = { t->mm, lo, hi, n, false };
+	rmap_walk(s, pfn, mapped_outside, &o);
+	return o.found;
+}
+
 int task_pid(const struct task *t) { return t->pid; }
 bool task_alive(const struct task *t) { return t->alive; }
 bool task_oom_killed(const struct task *t) { return t->oom_killed; }
@@ -551,6 +587,13 @@ const struct vma *vmsys_vma_next(struct vmsys *s, struct task *t, const struct v
 	return v;
 }
 
+void vmsys_vma_brief(const struct vma *v, struct vm_vma_brief *b)
+{
+	b->start = v->start;
+	b->end = v->end;
+	b->flags = v->flags;
+}
+
 const struct vma *vmsys_vma_from(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info)
 {
 	if (!t->mm)
@@ -685,6 +728,63 @@ bool vmsys_next_page(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t e
 	if (!radix_next(&t->mm->pt, &key, (end - 1) >> PAGE_SHIFT))
 		return false;
 	*addr = key << PAGE_SHIFT;
+	return true;
+}
+
+static int pte_bits(struct vmsys *s, uint64_t pte)
+{
+	if (pte & PTE_SWAP)
+		return 0;
+	if (!(pte & PTE_PRESENT))
+		return -1;
+	const struct page *p = spage(s, pte_pfn(pte));
+	return 1 | ((p->flags & PG_MLOCKED) ? 2 : 0) | ((p->flags & PG_UNEVICTABLE) ? 4 : 0) |
+	       ((p->flags & PG_LRU) ? 8 : 0);
+}
+
+int vmsys_page_bits(struct vmsys *s, struct task *t, uint64_t addr)
+{
+	if (!t->mm)
+		return -1;
+	return pte_bits(s, radix_get(&t->mm->pt, addr >> PAGE_SHIFT));
+}
+
+int vmsys_next_page_bits(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t end)
+{
+	if (!t->mm || *addr >= end)
+		return -1;
+	uint64_t key = *addr >> PAGE_SHIFT, last = (end - 1) >> PAGE_SHIFT;
+	while (radix_next(&t->mm->pt, &key, last)) {
+		int b = pte_bits(s, radix_get(&t->mm->pt, key));
+		if (b >= 0) {
+			*addr = key << PAGE_SHIFT;
+			return b;
+		}
+		if (key == last)
+			break;
+		key++;
+	}
+	return -1;
+}
+
+bool vmsys_folio_span(struct vmsys *s, struct task *t, uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+	if (!t->mm)
+		return false;
+	uint64_t pte = radix_get(&t->mm->pt, addr >> PAGE_SHIFT);
+	if (!(pte & PTE_PRESENT))
+		return false;
+	const struct page *p = spage(s, pte_pfn(pte));
+	uint64_t a = addr & ~(PAGE_SIZE - 1), nr = 1ULL << p->folio_order;
+	uint64_t before = page_index(p) & (nr - 1);
+	uint64_t span = (uint64_t)RADIX_FAN << PAGE_SHIFT;
+	uint64_t table = a & ~(span - 1), table_end = table + span;
+	*lo = a - (before << PAGE_SHIFT);
+	*hi = *lo + (nr << PAGE_SHIFT);
+	if (*lo < table || *lo > a)
+		*lo = table;
+	if (*hi > table_end || *hi <= a)
+		*hi = table_end;
 	return true;
 }
 

@@ -89,6 +89,22 @@ bool task_alive(const struct task *t);
 /* The live processes, counted up to max (the machine's live list: exited
  * ones cost nothing). */
 unsigned vmsys_live_tasks(const struct vmsys *s, unsigned max);
+/* What one task's event can change in the view of others (vmsim diff's
+ * scoped compare): whether another live task shares t's mm (a thread),
+ * and whether frame pfn is mapped by a PTE outside the n ranges [lo, hi)
+ * of t's mm - in another mm, or elsewhere in t's (rmap_walk()).  False for
+ * a frame mapped nowhere, for the zero page, whose state never changes,
+ * and for a pfn out of range. */
+bool vmsys_mm_shared(const struct task *t);
+/* Whether madvise(advice) may change mappings outside its own range: a
+ * hole punched in the file (MADV_REMOVE unmaps it from every mapping,
+ * mm/madvise.c:madvise_remove()), a large folio split by MADV_COLD or
+ * MADV_PAGEOUT (unmapped from every mapping:
+ * madvise_cold_or_pageout_pte_range() @ v6.18), or an advice this kernel
+ * has not. */
+bool vmsys_madvise_beyond_range(const struct vmsys *s, uint64_t advice);
+bool vmsys_frame_mapped_outside(struct vmsys *s, const struct task *t, uint32_t pfn, const uint64_t *lo,
+				const uint64_t *hi, unsigned n);
 /* the model's OOM killer ended it (not the trace) */
 bool task_oom_killed(const struct task *t);
 
@@ -340,6 +356,13 @@ const struct vma *vmsys_vma_next(struct vmsys *s, struct task *t, const struct v
  * NULL: where an iteration from addr starts without walking the VMAs below
  * (go on with vmsys_vma_next()). */
 const struct vma *vmsys_vma_from(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info);
+/* A VMA's bounds and internal flags alone, without the smaps figures that
+ * info's walk of its pages computes (from vmsys_vma_next() or
+ * vmsys_vma_from() called with a NULL info). */
+struct vm_vma_brief {
+	uint64_t start, end, flags;
+};
+void vmsys_vma_brief(const struct vma *v, struct vm_vma_brief *b);
 /* The VMA containing addr, filled into info; false if none. */
 bool vmsys_vma_at(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info);
 uint64_t vmsys_vma_count(struct vmsys *s, struct task *t, uint64_t start, uint64_t end);
@@ -363,6 +386,18 @@ struct vm_page_info {        /* pagemap + kpageflags of one virtual page */
 };
 /* false if addr is not mapped by any PTE or swap entry (info->present = 0). */
 bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_info *info);
+/* What vmsim diff compares of a page, without the rest of vmsys_page():
+ * -1 if addr has no PTE or swap entry, else bits 1 present, 2 mlocked,
+ * 4 unevictable, 8 lru (0 for a page out on swap). */
+int vmsys_page_bits(struct vmsys *s, struct task *t, uint64_t addr);
+/* The same for the first page at or above *addr and below end that has a
+ * PTE or swap entry, its address in *addr: one walk of the page table
+ * where vmsys_next_page() and vmsys_page_bits() take two; -1 if none. */
+int vmsys_next_page_bits(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t end);
+/* The addresses [*lo, *hi) at which the folio of the page mapped at addr
+ * would be mapped whole, within addr's page table (2 MiB): the page alone
+ * for a small folio; false when addr maps nothing. */
+bool vmsys_folio_span(struct vmsys *s, struct task *t, uint64_t addr, uint64_t *lo, uint64_t *hi);
 /* The first page address >= *addr and < end that has a PTE or swap entry:
  * true with it in *addr.  Walks the page table, so a walk over a mapping
  * costs what is present in it, not its size. */
