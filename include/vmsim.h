@@ -156,10 +156,14 @@ struct vmsim_difference {
 	const char *what;         /* "result", "VmLck", "vma 0x...", "page 0x...", a counter */
 	int pid;
 	const char *a, *b;        /* the two kernels' values, as text */
+	bool ended;               /* a difference of state that stood ends here: a
+				   * and b are what both kernels have now */
 };
 
 /* Replay the trace at path under kernels a and b in lockstep, calling fn
- * for each difference (all, or those of the first differing event): 0 when
+ * for each difference as it is found (all, or those of the first differing
+ * event; a difference of state - a VMA, a page, VmLck - when it begins,
+ * changes and ends, not at every event it stands): 0 when
  * the two agree on the whole trace, 1 when they differ, -1 with a message
  * in err on bad input. */
 VMSIM_API int vmsim_diff(const char *path, const char *kernel_a, const char *kernel_b, bool all,

@@ -1,7 +1,8 @@
 /*
  * cmd_diff.c - `vmsim diff --kernel A --kernel B [--all] TRACE...`: replay
  * each trace under two semantics in lockstep (sim/replay/diff.c) and report the
- * first event (or every event) where the two models differ.
+ * first event where the two models differ (or every event that changes the
+ * difference), each as it is found.
  *
  * Exit: 0 the kernels agree on every trace, 1 they differ, 2 bad input.
  */
@@ -16,18 +17,24 @@ static const char diff_usage[] =
 	"usage: vmsim diff --kernel A --kernel B [OPTION]... TRACE...\n"
 	"\n"
 	"Replays each trace under kernels A and B side by side and reports the first\n"
-	"event where the two models differ (--all: every such event): FILE:LINE, the\n"
-	"event, and both sides' state next to each other.  Compared after every event:\n"
-	"the outcome (value, errno, address, fault), each process's VMA layout and\n"
-	"flags (by meaning, not mnemonic text), VmLck, def_flags, and - after both\n"
-	"drained their per-CPU batches - present/mlocked/unevictable/lru of every\n"
-	"page, nr_mlock and the unevictable_pgs_* counters.  Results the trace\n"
-	"records are not compared.  Symbolic flags are read with the trace's\n"
-	"`# kernel:` tables (else A's); each model reads the numbers with its own.\n"
+	"event where the two models differ (--all: every event that changes the\n"
+	"difference): FILE:LINE, the event, and both sides' state next to each other.\n"
+	"Compared after every event: the outcome (value, errno, address, fault), each\n"
+	"process's VMA layout and flags (by meaning, not mnemonic text), VmLck,\n"
+	"def_flags, and - after both drained their per-CPU batches - present/mlocked/\n"
+	"unevictable/lru of every page, nr_mlock and what the event added to the\n"
+	"unevictable_pgs_* and fault counters.  A difference of state is listed where\n"
+	"it begins, where it changes and where it ends (\"agree again\"), not at every\n"
+	"event it stands; a region of differing layout is one \"vmas\" item.  Each\n"
+	"event is printed as it is found: memory stays that of the two models.\n"
+	"Results the trace records are not compared.  Symbolic flags are read with\n"
+	"the trace's `# kernel:` tables (else A's); each model reads the numbers with\n"
+	"its own.\n"
 	"\n"
 	"  --kernel NAME          4.0 lof-v1 4.4 6.1 6.18 (given twice: A, then B)\n"
 	SESSION_OPTS_HELP
-	"  --all           report every differing event, not only the first\n"
+	"  --all           report every event that changes the difference, not only\n"
+	"                  the first\n"
 	"  -o, --output FILE  the report into FILE (default: standard output)\n"
 	"  --format json   JSON Lines: a difference object per event, a summary per\n"
 	"                  trace (docs/json.md)\n"
@@ -38,47 +45,65 @@ static const char *const kind_names[] = {
 	[DK_VMLCK] = "VmLck", [DK_DEF_FLAGS] = "def_flags", [DK_PAGE] = "page", [DK_VMSTAT] = "vmstat", [DK_RUSAGE] = "rusage",
 };
 
-/* --format json: a "difference" object per differing event with its items,
- * then a "summary" per trace (docs/json.md) */
-static void print_json(const char *path, const struct diff_result *r, int t)
+/* --format json: a "difference" object per differing event with its items */
+static void print_json_event(const char *path, const struct diff_result *r, const struct diff_event *de)
 {
-	for (size_t e = 0; e < r->nevs; e++) {
-		const struct diff_event *de = &r->evs[e];
-		json_begin(stdout, "difference");
-		json_kv_str(stdout, "file", path);
-		json_kv_u64(stdout, "line", de->line);
-		json_kv_str(stdout, "event", de->text);
-		json_kv_str(stdout, "kernel_a", r->kernel_a);
-		json_kv_str(stdout, "kernel_b", r->kernel_b);
-		json_key(stdout, "items");
-		fputc('[', stdout);
-		for (size_t i = de->first; i < de->first + de->n; i++) {
-			const struct diff_item *it = &r->items[i];
-			fputs(i > de->first ? ", {" : "{", stdout);
-			json_str(stdout, "what");
-			fputs(": ", stdout);
-			json_str(stdout, it->what);
-			json_kv_str(stdout, "about", kind_names[it->kind]);
-			json_kv_i64(stdout, "pid", it->pid);
-			if (it->kind == DK_VMFLAGS || it->kind == DK_VMAS || it->kind == DK_PAGE)
-				json_kv_u64(stdout, "addr", it->addr);
-			json_kv_str(stdout, "a", it->a);
-			json_kv_str(stdout, "b", it->b);
-			json_kv_i64(stdout, "va", it->va);
-			json_kv_i64(stdout, "vb", it->vb);
-			fputc('}', stdout);
-		}
-		fputc(']', stdout);
-		json_end(stdout);
+	json_begin(stdout, "difference");
+	json_kv_str(stdout, "file", path);
+	json_kv_u64(stdout, "line", de->line);
+	json_kv_str(stdout, "event", de->text);
+	json_kv_str(stdout, "kernel_a", r->kernel_a);
+	json_kv_str(stdout, "kernel_b", r->kernel_b);
+	json_key(stdout, "items");
+	fputc('[', stdout);
+	for (size_t i = de->first; i < de->first + de->n; i++) {
+		const struct diff_item *it = &r->items[i];
+		fputs(i > de->first ? ", {" : "{", stdout);
+		json_str(stdout, "what");
+		fputs(": ", stdout);
+		json_str(stdout, it->what);
+		json_kv_str(stdout, "about", kind_names[it->kind]);
+		json_kv_i64(stdout, "pid", it->pid);
+		if (it->kind == DK_VMFLAGS || it->kind == DK_VMAS || it->kind == DK_PAGE)
+			json_kv_u64(stdout, "addr", it->addr);
+		json_kv_str(stdout, "a", it->a);
+		json_kv_str(stdout, "b", it->b);
+		json_kv_i64(stdout, "va", it->va);
+		json_kv_i64(stdout, "vb", it->vb);
+		json_kv_bool(stdout, "ended", it->ended);
+		fputc('}', stdout);
 	}
+	fputc(']', stdout);
+	json_end(stdout);
+}
+
+/* then a "summary" per trace (docs/json.md) */
+static void print_json_summary(const char *path, const struct diff_result *r, int t)
+{
 	json_begin(stdout, "summary");
 	json_kv_str(stdout, "file", path);
 	json_kv_str(stdout, "kernel_a", r->kernel_a);
 	json_kv_str(stdout, "kernel_b", r->kernel_b);
 	json_kv_u64(stdout, "events", r->events);
-	json_kv_u64(stdout, "differing_events", r->nevs);
+	json_kv_u64(stdout, "differing_events", r->differing);
 	json_kv_bool(stdout, "agree", t == 0);
 	json_end(stdout);
+}
+
+/* each differing event printed as it is found: the memory of a diff is
+ * its two models', whatever the length of the trace */
+struct stream {
+	const char *path;
+	bool json;
+};
+
+static void print_event(void *ctx, const struct diff_result *r, const struct diff_event *de)
+{
+	const struct stream *st = ctx;
+	if (st->json)
+		print_json_event(st->path, r, de);
+	else
+		diff_print_event(st->path, r, de, stdout);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -133,18 +158,21 @@ int cmd_diff(int argc, char **argv)
 	int rc = 0;
 	for (int i = first; i < argc; i++) {
 		struct diff_result r;
+		struct stream st = { argv[i], json };
+		o.each = print_event;
+		o.each_ctx = &st;
 		int t = diff_trace(argv[i], &o, &r);
 		if (t == 2) {
+			fflush(stdout);
 			fprintf(stderr, "%s\n", r.err);
 		} else if (json) {
-			print_json(argv[i], &r, t);
+			print_json_summary(argv[i], &r, t);
 		} else {
-			diff_print(argv[i], &r, stdout);
 			if (t == 0)
 				printf("%s: %lu events, kernels %s and %s agree\n", argv[i], r.events,
 				       r.kernel_a, r.kernel_b);
 			else if (o.all)
-				printf("%s: %zu of %lu events differ (%s vs %s)\n", argv[i], r.nevs,
+				printf("%s: %lu of %lu events differ (%s vs %s)\n", argv[i], r.differing,
 				       r.events, r.kernel_a, r.kernel_b);
 		}
 		diff_result_free(&r);

@@ -308,14 +308,33 @@ const char *vmsim_counter_name(size_t i)
 
 /* ---- diff --------------------------------------------------------------- */
 
+struct diff_sink {
+	void (*fn)(void *ctx, const struct vmsim_difference *d);
+	void *ctx;
+};
+
+/* each differing event handed on as it is found (diff_opts.each) */
+static void diff_each(void *ctx, const struct diff_result *r, const struct diff_event *de)
+{
+	const struct diff_sink *k = ctx;
+	for (size_t i = de->first; k->fn && i < de->first + de->n; i++) {
+		const struct diff_item *it = &r->items[i];
+		struct vmsim_difference d = { it->line, de->text, it->what, it->pid, it->a, it->b, it->ended };
+		k->fn(k->ctx, &d);
+	}
+}
+
 int vmsim_diff(const char *path, const char *kernel_a, const char *kernel_b, bool all,
 	       void (*fn)(void *ctx, const struct vmsim_difference *d), void *ctx, char *err,
 	       size_t errlen)
 {
+	struct diff_sink k = { fn, ctx };
 	struct diff_opts o = { 0 };
 	o.kernel_a = kernel_a;
 	o.kernel_b = kernel_b;
 	o.all = all;
+	o.each = diff_each;
+	o.each_ctx = &k;
 	struct diff_result r;
 	int rc = diff_trace(path, &o, &r);
 	if (rc == 2) {
@@ -323,12 +342,6 @@ int vmsim_diff(const char *path, const char *kernel_a, const char *kernel_b, boo
 		diff_result_free(&r);
 		return -1;
 	}
-	for (size_t e = 0; fn && e < r.nevs; e++)
-		for (size_t i = r.evs[e].first; i < r.evs[e].first + r.evs[e].n; i++) {
-			const struct diff_item *it = &r.items[i];
-			struct vmsim_difference d = { it->line, r.evs[e].text, it->what, it->pid, it->a, it->b };
-			fn(ctx, &d);
-		}
 	diff_result_free(&r);
 	return rc;
 }

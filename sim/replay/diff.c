@@ -2,6 +2,7 @@
 #include "alloc.h"
 #include "replay.h"
 #include "inherit.h"
+#include "diff_standing.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -61,12 +62,6 @@ static void cmp_result(struct diff_result *r, const struct event *ev, const stru
 	it->vb = ob->kind == OUT_ERROR ? -ob->value : ob->value;
 }
 
-static uint8_t page_bits(const struct vm_page_info *p)
-{
-	return (uint8_t)((p->present ? 1 : 0) | (p->mlocked ? 2 : 0) | (p->unevictable ? 4 : 0) |
-			 (p->lru ? 8 : 0));
-}
-
 static void page_text(uint8_t b, char *buf, size_t len)
 {
 	if (!(b & 1))
@@ -76,107 +71,567 @@ static void page_text(uint8_t b, char *buf, size_t len)
 			 (b >> 2) & 1, (b >> 3) & 1);
 }
 
-/* Pages of [start,end) in both processes (mapped on both sides). */
-static unsigned cmp_pages(struct diff_result *r, unsigned long line, struct side *A, struct task *ta,
-			  struct side *B, struct task *tb, uint64_t start, uint64_t end,
-			  unsigned listed)
+/* ---- what an event may have changed -------------------------------- */
+
+/*
+ * What an event may have changed in its own process, as the tracepoints
+ * of one model tell it, with the call's own ranges: address ranges - the
+ * page tables (2 MiB) its faults mapped into, the VMAs it made, split,
+ * merged, moved, unlinked or changed (vmas) - and the frames whose state
+ * it changed.  wide: anything else (reclaim, the OOM killer, NUMA, a
+ * process made or gone, more ranges or frames than kept): everything is
+ * compared.
+ */
+#define SCOPE_RANGES 16
+#define SCOPE_FRAMES 64
+#define SCOPE_FILE_FAULTS 6
+struct scope {
+	bool wide, vmas, frames_lost;
+	unsigned n, nframes, nfile;
+	uint64_t file_fault[SCOPE_FILE_FAULTS]; /* file faults: their folios join after the event */
+	uint64_t lo[SCOPE_RANGES], hi[SCOPE_RANGES]; /* sorted, apart */
+	uint32_t frame[SCOPE_FRAMES];
+};
+
+/* [lo, hi) rounded out to pages joins the ranges */
+static void scope_add(struct scope *sc, uint64_t lo, uint64_t hi)
 {
-	for (uint64_t a = start; a < end; a += PAGE) {
-		/* the next page either side has: the walk costs what is present */
-		uint64_t na = a, nb = a;
-		bool ma = vmsys_next_page(A->sys, ta, &na, end), mb = vmsys_next_page(B->sys, tb, &nb, end);
-		if (!ma && !mb)
-			break;
-		a = !ma ? nb : !mb ? na : na < nb ? na : nb;
-		struct vm_page_info pa, pb;
-		bool ha = vmsys_page(A->sys, ta, a, &pa);
-		bool hb = vmsys_page(B->sys, tb, a, &pb);
-		if (!ha && !hb)
-			continue;
-		uint8_t ba = page_bits(&pa), bb = page_bits(&pb);
+	lo &= ~(PAGE - 1);
+	hi = hi > UINT64_MAX - (PAGE - 1) ? UINT64_MAX : (hi + PAGE - 1) & ~(PAGE - 1);
+	if (hi <= lo)
+		return;
+	unsigned i = 0;
+	while (i < sc->n && sc->hi[i] < lo)
+		i++;
+	unsigned j = i;
+	for (; j < sc->n && sc->lo[j] <= hi; j++) {
+		lo = sc->lo[j] < lo ? sc->lo[j] : lo;
+		hi = sc->hi[j] > hi ? sc->hi[j] : hi;
+	}
+	if (i == j) {
+		if (sc->n == SCOPE_RANGES) {
+			sc->wide = true;
+			return;
+		}
+		memmove(&sc->lo[i + 1], &sc->lo[i], (sc->n - i) * sizeof(sc->lo[0]));
+		memmove(&sc->hi[i + 1], &sc->hi[i], (sc->n - i) * sizeof(sc->hi[0]));
+		sc->n++;
+	} else if (j > i + 1) {
+		memmove(&sc->lo[i + 1], &sc->lo[j], (sc->n - j) * sizeof(sc->lo[0]));
+		memmove(&sc->hi[i + 1], &sc->hi[j], (sc->n - j) * sizeof(sc->hi[0]));
+		sc->n -= j - i - 1;
+	}
+	sc->lo[i] = lo;
+	sc->hi[i] = hi;
+}
+
+/* the page table (2 MiB) of addr */
+static void scope_table(struct scope *sc, uint64_t addr)
+{
+	uint64_t t = addr & ~((1ULL << 21) - 1);
+	scope_add(sc, t, t > UINT64_MAX - (1ULL << 21) ? UINT64_MAX : t + (1ULL << 21));
+}
+
+static void scope_frame(struct scope *sc, uint32_t pfn)
+{
+	if (sc->nframes && sc->frame[sc->nframes - 1] == pfn)
+		return;
+	if (sc->nframes == SCOPE_FRAMES) {
+		sc->frames_lost = true;
+		return;
+	}
+	sc->frame[sc->nframes++] = pfn;
+}
+
+static void watch_tp(void *ctx, const struct tp_event *e)
+{
+	struct scope *sc = ctx;
+	switch (e->id) {
+	case TP_FAULT:
+		/* an anonymous page, a write-protect fault, a swap-in: that page
+		 * alone; a file page may map its whole large folio, which one
+		 * page table holds (finish_fault() @ v6.18): after the event, the
+		 * folio mapped there (a copy-on-write of a file page: the page
+		 * table, as the copy hides the folio it came from) */
+		if (e->kind == TPF_ANON || e->kind == TPF_ZERO_PAGE || e->kind == TPF_WP_COPY ||
+		    e->kind == TPF_WP_REUSE || e->kind == TPF_SWAP_IN)
+			scope_add(sc, e->addr, e->addr + 1);
+		else if ((e->kind == TPF_FILE_READ || e->kind == TPF_FILE_SHARED) &&
+			 sc->nfile < SCOPE_FILE_FAULTS)
+			sc->file_fault[sc->nfile++] = e->addr; /* scope_folios() */
+		else
+			scope_table(sc, e->addr);
+		break;
+	case TP_FAULT_AROUND:
+		/* the pages it looked at, and the large folios that may run past
+		 * either end of them, mapped whole (scope_folios()) */
+		if (e->end > e->start && sc->nfile + 2 <= SCOPE_FILE_FAULTS) {
+			scope_add(sc, e->start, e->end);
+			sc->file_fault[sc->nfile++] = e->start;
+			sc->file_fault[sc->nfile++] = e->end - 1;
+		} else {
+			scope_table(sc, e->start);
+			if (e->end > e->start)
+				scope_table(sc, e->end - 1);
+		}
+		break;
+	case TP_VMA_NEW: case TP_VMA_UNLINK:
+		scope_add(sc, e->start, e->end);
+		sc->vmas = true;
+		break;
+	case TP_VMA_SPLIT:
+		scope_add(sc, e->old_start, e->old_end);
+		sc->vmas = true;
+		break;
+	case TP_VMA_MERGE: case TP_VMA_ADJUST:
+		scope_add(sc, e->old_start, e->old_end);
+		scope_add(sc, e->start, e->end);
+		sc->vmas = true;
+		break;
+	case TP_VMA_FLAGS:
+		if (e->kind != TPV_DEF_FLAGS) { /* def_flags is compared after every event */
+			scope_add(sc, e->start, e->end);
+			sc->vmas = true;
+		}
+		break;
+	/* a frame's state changed: on its way to or off a list, mlocked,
+	 * munlocked or queued */
+	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD:
+		scope_frame(sc, e->pfn);
+		break;
+	/* locked_vm (compared after every event), a limit checked, the page
+	 * cache filled (not mapped: not compared) and its refaults judged
+	 * (counted), a batch drained (its frames told one by one) */
+	case TP_LOCKED_VM: case TP_LIMIT: case TP_BATCH_DRAIN: case TP_READAHEAD: case TP_REFAULT:
+		break;
+	default:
+		sc->wide = true;
+	}
+}
+
+/* After the event: the folio each file fault mapped, as one side has it
+ * (the page alone if it mapped none) */
+static void scope_folios(struct vmsys *s, const struct scope *side, struct scope *sc, int pid)
+{
+	struct task *t = vmsys_task(s, pid, false);
+	for (unsigned i = 0; i < side->nfile; i++) {
+		uint64_t lo, hi, a = side->file_fault[i];
+		if (t && vmsys_folio_span(s, t, a, &lo, &hi))
+			scope_add(sc, lo, hi);
+		else
+			scope_add(sc, a, a + 1);
+	}
+}
+
+/*
+ * The calls whose effects the scope covers: an access, the calls on an
+ * address range (their range joins the scope), brk, and the calls that
+ * change nothing diff compares.  Any other may change what no tracepoint
+ * of the calling process tells (a truncate unmaps pages in every process,
+ * exit and fork change the processes): everything is compared after it.
+ */
+static bool call_scoped(const struct vmsys *s, const struct event *ev, struct scope *sc)
+{
+	if (ev->type != EV_CALL || ev->args_missing)
+		return false;
+	switch (ev->sys) {
+	case SYS_MADVISE:
+		if (vmsys_madvise_beyond_range(s, ev->args[2]))
+			return false;
+		/* fall through */
+	case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MSYNC: case SYS_MLOCK:
+	case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_MREMAP: case SYS_MMAP:
+		if (ev->args[0] > UINT64_MAX - ev->args[1])
+			return false;
+		if (ev->sys != SYS_MMAP || ev->args[0])
+			scope_add(sc, ev->args[0], ev->args[0] + ev->args[1]);
+		return true;
+	case SYS_TOUCH: case SYS_FAULT: case SYS_BRK:
+	case SYS_OPENAT: case SYS_OPEN: case SYS_CREAT: case SYS_CLOSE: case SYS_DUP: case SYS_DUP2:
+	case SYS_DUP3: case SYS_FCNTL: case SYS_FDNEW: case SYS_PIPE: case SYS_PIPE2:
+	case SYS_SOCKETPAIR: case SYS_MEMFD_CREATE: case SYS_FSTAT: case SYS_NEWFSTATAT:
+	case SYS_STAT: case SYS_STATX: case SYS_SETRLIMIT: case SYS_PRLIMIT64: case SYS_CAPSET:
+	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID: case SYS_MEMFD_SECRET:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The event of pid changed nothing another process shows, nor its own
+ * pages outside the scope: no other live process shares its mm, and no
+ * frame whose state it changed is mapped outside the scope's ranges. */
+static bool scope_private(struct vmsys *s, const struct scope *side, const struct scope *sc, int pid)
+{
+	struct task *t = vmsys_task(s, pid, false);
+	if (!t || !task_alive(t) || vmsys_mm_shared(t) || side->frames_lost)
+		return false;
+	for (unsigned i = 0; i < side->nframes; i++)
+		if (vmsys_frame_mapped_outside(s, t, side->frame[i], sc->lo, sc->hi, sc->n))
+			return false;
+	return true;
+}
+
+/* ---- comparisons of state --------------------------------------------- */
+
+/* one VMA's bounds, for a region of differing layout */
+struct extent {
+	uint64_t start, end;
+};
+
+struct extents {
+	struct extent *v;
+	size_t n, cap;
+};
+
+/*
+ * One comparison after one event: the two sides, the differences that
+ * stood before it (diff_standing.h), and what it has listed so far.  A
+ * difference of state is listed when it begins, changes or ends; the
+ * event's own (its result, what it added to a counter, its faults) every
+ * time.
+ */
+struct cmp {
+	struct diff_result *r;
+	struct standing *st;
+	unsigned long line;
+	struct side *A, *B;
+	int pid;                /* the process cmp_task() compares */
+	unsigned listed;        /* its page items listed */
+	unsigned changed;       /* its page differences that began, changed or ended */
+	struct extents ea, eb;  /* the region cmp_window() is at */
+	bool failed;            /* out of memory */
+};
+
+static const enum diff_kind dk_of[] = {
+	[SD_TASK] = DK_TASK, [SD_VMAS] = DK_VMAS, [SD_VMFLAGS] = DK_VMFLAGS, [SD_VMLCK] = DK_VMLCK,
+	[SD_DEF_FLAGS] = DK_DEF_FLAGS, [SD_PAGE] = DK_PAGE, [SD_NR_MLOCK] = DK_VMSTAT,
+};
+
+static void what_text(enum sd_kind k, uint64_t key, char *buf, size_t len)
+{
+	switch (k) {
+	case SD_TASK: snprintf(buf, len, "process"); break;
+	case SD_VMAS: snprintf(buf, len, "vmas 0x%" PRIx64, key); break;
+	case SD_VMFLAGS: snprintf(buf, len, "vma 0x%" PRIx64, key); break;
+	case SD_VMLCK: snprintf(buf, len, "VmLck"); break;
+	case SD_DEF_FLAGS: snprintf(buf, len, "def_flags"); break;
+	case SD_PAGE: snprintf(buf, len, "page 0x%" PRIx64, key); break;
+	case SD_NR_MLOCK: snprintf(buf, len, "%s", vmstat_name(NR_MLOCK)); break;
+	}
+}
+
+/* A difference of state (kind, pid, key) with these two values: its item
+ * when it is new or changed, NULL when it stood as it is. */
+static struct diff_item *state_item(struct cmp *c, enum sd_kind k, int pid, uint64_t key,
+				    uint64_t va, uint64_t vb)
+{
+	int n = standing_note(c->st, k, pid, key, va, vb);
+	if (n == 0)
+		return NULL;
+	if (n < 0)
+		c->failed = true;
+	char what[48];
+	what_text(k, key, what, sizeof(what));
+	struct diff_item *it = add_item(c->r, c->line, dk_of[k], pid, key, what);
+	if (!it)
+		c->failed = true;
+	return it;
+}
+
+/* A difference that stood has ended: both sides agree there again.  Its
+ * item says what they agree on where that is one number or page. */
+static void ended(void *ctx, enum sd_kind kind, int pid, uint64_t key)
+{
+	struct cmp *c = ctx;
+	if (kind == SD_PAGE) {
+		c->changed++;
+		if (c->listed >= MAX_PAGE_ITEMS)
+			return;
+		c->listed++;
+	}
+	char what[48];
+	what_text(kind, key, what, sizeof(what));
+	struct diff_item *it = add_item(c->r, c->line, dk_of[kind], pid, key, what);
+	if (!it) {
+		c->failed = true;
+		return;
+	}
+	it->ended = true;
+	struct task *t = pid ? vmsys_task(c->A->sys, pid, false) : NULL;
+	if (kind == SD_PAGE && t) {
+		int x = vmsys_page_bits(c->A->sys, t, key);
+		uint8_t b = x < 0 ? 0 : (uint8_t)x;
+		page_text(b, it->a, sizeof(it->a));
+		it->va = it->vb = b;
+	} else if (kind == SD_VMLCK && t) {
+		struct vm_status st;
+		vmsys_status(c->A->sys, t, &st);
+		snprintf(it->a, sizeof(it->a), "%" PRIu64 " kB", st.locked_vm * 4);
+		it->va = it->vb = (int64_t)(st.locked_vm * 4);
+	} else if (kind == SD_NR_MLOCK) {
+		it->va = it->vb = vmsys_vmstat(c->A->sys, NR_MLOCK);
+		snprintf(it->a, sizeof(it->a), "%" PRId64, it->va);
+	} else {
+		snprintf(it->a, sizeof(it->a), "the same");
+	}
+	snprintf(it->b, sizeof(it->b), "%s", it->a);
+}
+
+/* Pages of [start,end) in both processes (mapped on both sides): the walk
+ * goes from one present page of either side to the next, so it costs what
+ * is present, nothing for an empty range */
+static void cmp_pages(struct cmp *c, struct task *ta, struct task *tb, uint64_t start, uint64_t end)
+{
+	struct vmsys *sa = c->A->sys, *sb = c->B->sys;
+	uint64_t na = start, nb = start;
+	int ya = vmsys_next_page_bits(sa, ta, &na, end), yb = vmsys_next_page_bits(sb, tb, &nb, end);
+	while (ya >= 0 || yb >= 0) {
+		uint64_t a = ya < 0 ? nb : yb < 0 ? na : na < nb ? na : nb;
+		bool at_a = ya >= 0 && na == a, at_b = yb >= 0 && nb == a;
+		int xa = at_a ? ya : -1, xb = at_b ? yb : -1;
+		/* the next page of the side(s) just read */
+		bool last = a >= end - PAGE;
+		if (at_a)
+			ya = last ? -1 : (na = a + PAGE, vmsys_next_page_bits(sa, ta, &na, end));
+		if (at_b)
+			yb = last ? -1 : (nb = a + PAGE, vmsys_next_page_bits(sb, tb, &nb, end));
+		uint8_t ba = xa < 0 ? 0 : (uint8_t)xa, bb = xb < 0 ? 0 : (uint8_t)xb;
 		if (ba == bb)
 			continue;
-		if (listed++ >= MAX_PAGE_ITEMS)
+		int n = standing_note(c->st, SD_PAGE, c->pid, a, ba, bb);
+		if (n == 0)
 			continue;
+		if (n < 0)
+			c->failed = true;
+		c->changed++;
+		if (c->listed >= MAX_PAGE_ITEMS)
+			continue;
+		c->listed++;
 		char what[48];
-		snprintf(what, sizeof(what), "page 0x%" PRIx64, a);
-		struct diff_item *it = add_item(r, line, DK_PAGE, task_pid(ta), a, what);
-		if (!it)
-			return listed;
+		what_text(SD_PAGE, a, what, sizeof(what));
+		struct diff_item *it = add_item(c->r, c->line, DK_PAGE, c->pid, a, what);
+		if (!it) {
+			c->failed = true;
+			return;
+		}
 		page_text(ba, it->a, sizeof(it->a));
 		page_text(bb, it->b, sizeof(it->b));
 		it->va = ba;
 		it->vb = bb;
 	}
-	return listed;
+}
+
+/* the pages of [lo, hi) that lie in the scope's ranges */
+static void cmp_pages_in(struct cmp *c, struct task *ta, struct task *tb, uint64_t lo, uint64_t hi,
+			 const struct scope *sc)
+{
+	for (unsigned i = 0; i < sc->n && sc->lo[i] < hi; i++) {
+		uint64_t l = lo > sc->lo[i] ? lo : sc->lo[i], h = hi < sc->hi[i] ? hi : sc->hi[i];
+		if (l < h)
+			cmp_pages(c, ta, tb, l, h);
+	}
+}
+
+/* The first VMA of t from addr on that starts below end (NULL if none). */
+static const struct vma *vma_from(struct vmsys *s, struct task *t, uint64_t addr, uint64_t end,
+				  struct vm_vma_brief *b)
+{
+	const struct vma *v = vmsys_vma_from(s, t, addr, NULL);
+	if (!v)
+		return NULL;
+	vmsys_vma_brief(v, b);
+	return b->start < end ? v : NULL;
+}
+
+static const struct vma *vma_next(struct vmsys *s, struct task *t, const struct vma *v, uint64_t end,
+				  struct vm_vma_brief *b)
+{
+	v = vmsys_vma_next(s, t, v, NULL);
+	if (!v)
+		return NULL;
+	vmsys_vma_brief(v, b);
+	return b->start < end ? v : NULL;
+}
+
+/* The pages of [lo, hi) inside a VMA on both sides (an access: its VMAs
+ * did not change). */
+static void cmp_overlaps(struct cmp *c, struct task *ta, struct task *tb, uint64_t lo, uint64_t hi)
+{
+	struct vm_vma_brief a, b;
+	const struct vma *xa = vma_from(c->A->sys, ta, lo, hi, &a), *xb = vma_from(c->B->sys, tb, lo, hi, &b);
+	while (xa && xb) {
+		uint64_t l = a.start > b.start ? a.start : b.start, h = a.end < b.end ? a.end : b.end;
+		l = l > lo ? l : lo;
+		h = h < hi ? h : hi;
+		if (l < h)
+			cmp_pages(c, ta, tb, l, h);
+		uint64_t ae = a.end, be = b.end;
+		if (ae <= be)
+			xa = vma_next(c->A->sys, ta, xa, hi, &a);
+		if (be <= ae)
+			xb = vma_next(c->B->sys, tb, xb, hi, &b);
+	}
+}
+
+/* The nearest address at or below x (above y) that no VMA of either side
+ * straddles: where a region of differing layout may begin (end). */
+static uint64_t sync_below(struct cmp *c, struct task *ta, struct task *tb, uint64_t x)
+{
+	for (bool moved = true; moved;) {
+		moved = false;
+		struct vm_vma_brief b;
+		const struct vma *v = vmsys_vma_from(c->A->sys, ta, x, NULL);
+		if (v && (vmsys_vma_brief(v, &b), b.start < x)) {
+			x = b.start;
+			moved = true;
+		}
+		v = vmsys_vma_from(c->B->sys, tb, x, NULL);
+		if (v && (vmsys_vma_brief(v, &b), b.start < x)) {
+			x = b.start;
+			moved = true;
+		}
+	}
+	return x;
+}
+
+static uint64_t sync_above(struct cmp *c, struct task *ta, struct task *tb, uint64_t y)
+{
+	for (bool moved = true; moved;) {
+		moved = false;
+		struct vm_vma_brief b;
+		const struct vma *v = vmsys_vma_from(c->A->sys, ta, y, NULL);
+		if (v && (vmsys_vma_brief(v, &b), b.start < y)) {
+			y = b.end;
+			moved = true;
+		}
+		v = vmsys_vma_from(c->B->sys, tb, y, NULL);
+		if (v && (vmsys_vma_brief(v, &b), b.start < y)) {
+			y = b.end;
+			moved = true;
+		}
+	}
+	return y;
+}
+
+static int extent_push(struct extents *e, const struct vm_vma_brief *b)
+{
+	struct extent *n = vm_grow(e->v, &e->cap, e->n + 1, sizeof(*n));
+	if (!n)
+		return -1;
+	e->v = n;
+	e->v[e->n++] = (struct extent){ b->start, b->end };
+	return 0;
+}
+
+static uint64_t extents_hash(const struct extents *e)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < e->n; i++)
+		h = (h ^ e->v[i].start) * 0x100000001b3ULL ^ (e->v[i].end * 0x9e3779b97f4a7c15ULL);
+	return h + e->n;
+}
+
+/* the region's VMAs of one side, the first few of them */
+#define EXTENTS_SHOWN 4
+static void extents_text(const struct extents *e, char *buf, size_t len)
+{
+	if (!e->n) {
+		snprintf(buf, len, "(none)");
+		return;
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < e->n && i < EXTENTS_SHOWN && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s[0x%" PRIx64 ", 0x%" PRIx64 ")", i ? " " : "",
+				       e->v[i].start, e->v[i].end);
+	if (e->n > EXTENTS_SHOWN && at < len)
+		snprintf(buf + at, len - at, " ... (%zu VMAs)", e->n);
 }
 
 /*
- * What an event touched, as the tracepoints of one model tell it: the page
- * tables (2 MiB each) its faults mapped into - fault-around and a whole
- * large folio stay inside one - or "wide": anything that can change pages
- * elsewhere, a VMA, locked_vm or a process (reclaim, the OOM killer, NUMA,
- * stack growth).  Comparing after an access, diff then looks at those page
- * tables only (cmp_state()).
+ * The VMAs of [x, y), where x and y are addresses no VMA of either side
+ * straddles, in regions: a VMA both sides have with the same bounds
+ * (compared by its flags and pages), or a region of differing layout,
+ * from the lowest start to the next address no VMA straddles (one item,
+ * keyed by its start; the pages that both sides map in it compared).
  */
-#define WATCH_TABLES 8
-struct watch {
-	bool wide;
-	unsigned n;
-	uint64_t table[WATCH_TABLES]; /* vpn >> 9 */
-};
-
-/* the tables stay in address order, as the full walk lists pages */
-static void watch_table(struct watch *w, uint64_t addr)
+static void cmp_window(struct cmp *c, struct task *ta, struct task *tb, uint64_t x, uint64_t y,
+		       const struct scope *sc)
 {
-	uint64_t t = addr >> 21;
-	unsigned i = 0;
-	while (i < w->n && w->table[i] < t)
-		i++;
-	if (i < w->n && w->table[i] == t)
-		return;
-	if (w->n == WATCH_TABLES) {
-		w->wide = true;
-		return;
+	struct side *A = c->A, *B = c->B;
+	int pid = c->pid;
+	struct vm_vma_brief a, b;
+	const struct vma *xa = vma_from(A->sys, ta, x, y, &a), *xb = vma_from(B->sys, tb, x, y, &b);
+	while (xa || xb) {
+		if (xa && xb && a.start == b.start && a.end == b.end) {
+			if (a.flags != b.flags) {
+				struct diff_item *it = state_item(c, SD_VMFLAGS, pid, a.start, a.flags, b.flags);
+				if (it) {
+					char fa[160], fb[160];
+					flags_text(A->sys, a.flags, fa, sizeof(fa));
+					flags_text(B->sys, b.flags, fb, sizeof(fb));
+					snprintf(it->a, sizeof(it->a), "VmFlags \"%s\"", fa);
+					snprintf(it->b, sizeof(it->b), "VmFlags \"%s\"", fb);
+					it->va = (int64_t)a.flags;
+					it->vb = (int64_t)b.flags;
+				}
+			}
+			/* one whose PTEs all map the zero page has an RSS of 0 (the
+			 * walk costs what is present, nothing for an empty VMA) */
+			cmp_pages_in(c, ta, tb, a.start, a.end, sc);
+			xa = vma_next(A->sys, ta, xa, y, &a);
+			xb = vma_next(B->sys, tb, xb, y, &b);
+			continue;
+		}
+		/* a region of differing layout: every VMA of either side that
+		 * starts before the region's end so far */
+		uint64_t r0 = !xb || (xa && a.start < b.start) ? a.start : b.start, end = r0;
+		c->ea.n = c->eb.n = 0;
+		for (;;) {
+			if (xa && (a.start < end || a.start == r0)) {
+				c->failed |= extent_push(&c->ea, &a) != 0;
+				end = a.end > end ? a.end : end;
+				xa = vma_next(A->sys, ta, xa, y, &a);
+			} else if (xb && (b.start < end || b.start == r0)) {
+				c->failed |= extent_push(&c->eb, &b) != 0;
+				end = b.end > end ? b.end : end;
+				xb = vma_next(B->sys, tb, xb, y, &b);
+			} else {
+				break;
+			}
+		}
+		struct diff_item *it = state_item(c, SD_VMAS, pid, r0, extents_hash(&c->ea), extents_hash(&c->eb));
+		if (it) {
+			extents_text(&c->ea, it->a, sizeof(it->a));
+			extents_text(&c->eb, it->b, sizeof(it->b));
+		}
+		/* the pages both sides map, though in VMAs of other bounds (a
+		 * merge one kernel refuses): their state still differs */
+		for (size_t i = 0, j = 0; i < c->ea.n && j < c->eb.n;) {
+			const struct extent *p = &c->ea.v[i], *q = &c->eb.v[j];
+			uint64_t l = p->start > q->start ? p->start : q->start, h = p->end < q->end ? p->end : q->end;
+			if (l < h)
+				cmp_pages_in(c, ta, tb, l, h, sc);
+			if (p->end <= q->end)
+				i++;
+			if (q->end <= p->end)
+				j++;
+		}
 	}
-	memmove(&w->table[i + 1], &w->table[i], (w->n - i) * sizeof(w->table[0]));
-	w->table[i] = t;
-	w->n++;
 }
 
-static void watch_tp(void *ctx, const struct tp_event *e)
-{
-	struct watch *w = ctx;
-	switch (e->id) {
-	case TP_FAULT:
-		watch_table(w, e->addr);
-		break;
-	case TP_FAULT_AROUND:
-		watch_table(w, e->start);
-		if (e->end > e->start)
-			watch_table(w, e->end - 1);
-		break;
-	/* the faulted pages on their way to a list, the page cache filled
-	 * (not mapped: not compared) and its refaults judged (counted), a
-	 * limit checked */
-	case TP_LRU_ADD: case TP_LRU_DEL: case TP_PAGE: case TP_BATCH_ADD: case TP_BATCH_DRAIN:
-	case TP_READAHEAD: case TP_LIMIT: case TP_REFAULT:
-		break;
-	default:
-		w->wide = true;
-	}
-}
-
-/* only: compare the pages of these page tables alone (NULL: every VMA) */
-static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, struct task *ta,
-		     struct side *B, struct task *tb, const struct watch *only)
+/* Everything of one process that the scope says may have changed. */
+static void cmp_task(struct cmp *c, struct task *ta, struct task *tb, const struct scope *sc)
 {
 	int pid = task_pid(ta);
+	c->pid = pid;
+	c->listed = c->changed = 0;
+	struct side *A = c->A, *B = c->B;
 	struct vm_status sa, sb;
 	vmsys_status(A->sys, ta, &sa);
 	vmsys_status(B->sys, tb, &sb);
 	if (sa.locked_vm != sb.locked_vm) {
-		struct diff_item *it = add_item(r, line, DK_VMLCK, pid, 0, "VmLck");
+		struct diff_item *it = state_item(c, SD_VMLCK, pid, 0, sa.locked_vm, sb.locked_vm);
 		if (it) {
 			/* unsigned like /proc: a wrapped count prints huge */
 			snprintf(it->a, sizeof(it->a), "%" PRIu64 " kB", sa.locked_vm * 4);
@@ -187,7 +642,7 @@ static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, 
 	}
 	uint64_t da = vmsys_def_flags(A->sys, ta), db = vmsys_def_flags(B->sys, tb);
 	if (da != db) {
-		struct diff_item *it = add_item(r, line, DK_DEF_FLAGS, pid, 0, "def_flags");
+		struct diff_item *it = state_item(c, SD_DEF_FLAGS, pid, 0, da, db);
 		if (it) {
 			char fa[96], fb[96];
 			flags_text(A->sys, da, fa, sizeof(fa));
@@ -201,80 +656,46 @@ static void cmp_task(struct diff_result *r, unsigned long line, struct side *A, 
 			it->vb = (int64_t)db;
 		}
 	}
-	unsigned pages_listed = 0;
-	/* nothing touched a VMA (else the watch is wide): only these pages */
-	for (unsigned i = 0; only && i < only->n; i++)
-		pages_listed = cmp_pages(r, line, A, ta, B, tb, only->table[i] << 21,
-					 (only->table[i] + 1) << 21, pages_listed);
-	/* VMAs: walk both lists in address order */
-	struct vm_vma_info va, vb;
-	const struct vma *xa = only ? NULL : vmsys_vma_next(A->sys, ta, NULL, &va);
-	const struct vma *xb = only ? NULL : vmsys_vma_next(B->sys, tb, NULL, &vb);
-	bool layout_reported = false;
-	while (xa || xb) {
-		bool same = xa && xb && va.start == vb.start && va.end == vb.end;
-		if (!same) {
-			if (!layout_reported) {
-				layout_reported = true;
-				uint64_t at = xa && (!xb || va.start <= vb.start) ? va.start : vb.start;
-				char what[48];
-				snprintf(what, sizeof(what), "vmas 0x%" PRIx64, at);
-				struct diff_item *it = add_item(r, line, DK_VMAS, pid, at, what);
-				if (it) {
-					if (xa)
-						snprintf(it->a, sizeof(it->a), "[0x%" PRIx64 ", 0x%" PRIx64 ")",
-							 va.start, va.end);
-					else
-						snprintf(it->a, sizeof(it->a), "(none)");
-					if (xb)
-						snprintf(it->b, sizeof(it->b), "[0x%" PRIx64 ", 0x%" PRIx64 ")",
-							 vb.start, vb.end);
-					else
-						snprintf(it->b, sizeof(it->b), "(none)");
-				}
-			}
-			/* the pages both sides map, though in VMAs of other bounds
-			 * (a merge one kernel refuses): their state still differs */
-			if (xa && xb) {
-				uint64_t lo = va.start > vb.start ? va.start : vb.start;
-				uint64_t hi = va.end < vb.end ? va.end : vb.end;
-				if (lo < hi)
-					pages_listed = cmp_pages(r, line, A, ta, B, tb, lo, hi, pages_listed);
-			}
-			/* advance the side that is behind, or both */
-			if (xa && (!xb || va.end <= vb.end))
-				xa = vmsys_vma_next(A->sys, ta, xa, &va);
-			else
-				xb = vmsys_vma_next(B->sys, tb, xb, &vb);
-			continue;
+	/* the windows: each range grown to addresses no VMA straddles, so
+	 * that a region of differing layout is seen whole, and by the region
+	 * beyond each end, which was one with the range's before the event
+	 * cut it there */
+	uint64_t wx[SCOPE_RANGES], wy[SCOPE_RANGES];
+	unsigned nw = 0;
+	for (unsigned i = 0; sc->vmas && i < sc->n; i++) {
+		uint64_t x = sync_below(c, ta, tb, sc->lo[i]), y = sync_above(c, ta, tb, sc->hi[i]);
+		if (x)
+			x = sync_below(c, ta, tb, x - 1);
+		if (y != UINT64_MAX)
+			y = sync_above(c, ta, tb, y + 1);
+		if (nw && x <= wy[nw - 1]) {
+			wy[nw - 1] = y > wy[nw - 1] ? y : wy[nw - 1];
+		} else {
+			wx[nw] = x;
+			wy[nw++] = y;
 		}
-		if (va.flags != vb.flags) {
-			char what[48];
-			snprintf(what, sizeof(what), "vma 0x%" PRIx64, va.start);
-			struct diff_item *it = add_item(r, line, DK_VMFLAGS, pid, va.start, what);
-			if (it) {
-				char fa[160], fb[160];
-				flags_text(A->sys, va.flags, fa, sizeof(fa));
-				flags_text(B->sys, vb.flags, fb, sizeof(fb));
-				snprintf(it->a, sizeof(it->a), "VmFlags \"%s\"", fa);
-				snprintf(it->b, sizeof(it->b), "VmFlags \"%s\"", fb);
-				it->va = (int64_t)va.flags;
-				it->vb = (int64_t)vb.flags;
-			}
-		}
-		/* every VMA: one whose PTEs all map the zero page has an RSS of 0
-		 * (the walk costs what is present, nothing for an empty VMA) */
-		pages_listed = cmp_pages(r, line, A, ta, B, tb, va.start, va.end, pages_listed);
-		xa = vmsys_vma_next(A->sys, ta, xa, &va);
-		xb = vmsys_vma_next(B->sys, tb, xb, &vb);
 	}
-	if (pages_listed > MAX_PAGE_ITEMS) {
-		struct diff_item *it = add_item(r, line, DK_PAGE, pid, 0, "pages");
+	for (unsigned i = 0; i < nw; i++)
+		cmp_window(c, ta, tb, wx[i], wy[i], sc);
+	/* an access changed no VMA: the pages of its ranges that both sides map */
+	for (unsigned i = 0; !sc->vmas && i < sc->n; i++)
+		cmp_overlaps(c, ta, tb, sc->lo[i], sc->hi[i]);
+	/* what stood there and was not found again has ended */
+	for (unsigned i = 0; i < nw; i++)
+		standing_end_range(c->st, SD_VMAS, pid, wx[i], wy[i], ended, c);
+	for (unsigned i = 0; i < nw; i++)
+		standing_end_range(c->st, SD_VMFLAGS, pid, wx[i], wy[i], ended, c);
+	for (unsigned i = 0; i < sc->n; i++)
+		standing_end_range(c->st, SD_PAGE, pid, sc->lo[i], sc->hi[i], ended, c);
+	standing_end_one(c->st, SD_VMLCK, pid, ended, c);
+	standing_end_one(c->st, SD_DEF_FLAGS, pid, ended, c);
+	if (c->changed > c->listed) {
+		struct diff_item *it = add_item(c->r, c->line, DK_PAGE, pid, 0, "pages");
 		if (it) {
-			snprintf(it->a, sizeof(it->a), "%u pages differ (first %d listed)", pages_listed,
-				 MAX_PAGE_ITEMS);
+			snprintf(it->a, sizeof(it->a), "%u page differences began, changed or ended (%u listed)",
+				 c->changed, c->listed);
 			snprintf(it->b, sizeof(it->b), "%s", it->a);
-			it->va = it->vb = pages_listed;
+			it->va = it->vb = c->changed;
 		}
 	}
 }
@@ -325,46 +746,73 @@ static void cmp_rusage(struct diff_result *r, const struct event *ev, struct sid
 	}
 }
 
+/* a wide comparison's scope: one range over the whole address space */
+static const struct scope everything = { .vmas = true, .n = 1, .lo = { 0 }, .hi = { UINT64_MAX } };
+
+/* a process both sides have and neither runs takes its differences with it */
+static void forget_gone(void *ctx, int pid)
+{
+	struct cmp *c = ctx;
+	struct task *ta = vmsys_task(c->A->sys, pid, false), *tb = vmsys_task(c->B->sys, pid, false);
+	if (ta && tb && !task_alive(ta) && !task_alive(tb))
+		standing_forget(c->st, pid);
+}
+
 /* nr_mlock is state and compared as it stands; the unevictable_pgs_*
  * and fault events are compared by what this event added (else one early
- * difference would make every later event differ) */
-static void cmp_state(struct diff_result *r, unsigned long line, struct side *A, struct side *B,
-		      const int64_t *before_a, const int64_t *before_b, const struct watch *only)
+ * difference would make every later event differ).  sc: what the event
+ * of process pid may have changed (NULL: everything of every process). */
+static void cmp_state(struct cmp *c, const int64_t *before_a, const int64_t *before_b,
+		      const struct scope *sc, int pid)
 {
+	struct side *A = c->A, *B = c->B;
 	vm_drain_all(A->sys);
 	vm_drain_all(B->sys);
-	struct task *ta = vmsys_task_next(A->sys, NULL), *tb = vmsys_task_next(B->sys, NULL);
-	while (ta || tb) {
-		bool la = ta && task_alive(ta), lb = tb && task_alive(tb);
-		if (!ta || !tb || task_pid(ta) != task_pid(tb) || la != lb) {
-			int pid = ta ? task_pid(ta) : task_pid(tb);
-			struct diff_item *it = add_item(r, line, DK_TASK, pid, 0, "process");
-			if (it) {
-				snprintf(it->a, sizeof(it->a), "%s", !ta ? "(none)" : la ? "alive" : "exited");
-				snprintf(it->b, sizeof(it->b), "%s", !tb ? "(none)" : lb ? "alive" : "exited");
+	if (sc) {
+		cmp_task(c, vmsys_task(A->sys, pid, false), vmsys_task(B->sys, pid, false), sc);
+	} else {
+		struct task *ta = vmsys_task_next(A->sys, NULL), *tb = vmsys_task_next(B->sys, NULL);
+		while (ta || tb) {
+			bool la = ta && task_alive(ta), lb = tb && task_alive(tb);
+			int tpid = ta ? task_pid(ta) : task_pid(tb);
+			if (!ta || !tb || task_pid(ta) != task_pid(tb) || la != lb) {
+				struct diff_item *it = state_item(c, SD_TASK, tpid, 0, !ta ? 0 : la ? 1 : 2,
+								  !tb ? 0 : lb ? 1 : 2);
+				if (it) {
+					snprintf(it->a, sizeof(it->a), "%s", !ta ? "(none)" : la ? "alive" : "exited");
+					snprintf(it->b, sizeof(it->b), "%s", !tb ? "(none)" : lb ? "alive" : "exited");
+				}
+				break; /* the process lists no longer line up */
 			}
-			break; /* the process lists no longer line up */
+			standing_end_one(c->st, SD_TASK, tpid, ended, c);
+			if (la)
+				cmp_task(c, ta, tb, &everything);
+			ta = vmsys_task_next(A->sys, ta);
+			tb = vmsys_task_next(B->sys, tb);
 		}
-		if (la)
-			cmp_task(r, line, A, ta, B, tb, only);
-		ta = vmsys_task_next(A->sys, ta);
-		tb = vmsys_task_next(B->sys, tb);
+		standing_each_pid(c->st, forget_gone, c);
 	}
 	for (size_t i = 0; i < NCOUNTERS; i++) {
 		int64_t ca = vmsys_vmstat(A->sys, counters[i]), cb = vmsys_vmstat(B->sys, counters[i]);
-		bool event = counters[i] != NR_MLOCK;
-		int64_t da = event ? ca - before_a[i] : ca, db = event ? cb - before_b[i] : cb;
-		if (da == db)
-			continue;
-		struct diff_item *it = add_item(r, line, DK_VMSTAT, 0, 0, vmstat_name(counters[i]));
-		if (it) {
-			if (event) {
-				snprintf(it->a, sizeof(it->a), "+%" PRId64 " (total %" PRId64 ")", da, ca);
-				snprintf(it->b, sizeof(it->b), "+%" PRId64 " (total %" PRId64 ")", db, cb);
-			} else {
+		if (counters[i] == NR_MLOCK) {
+			struct diff_item *it = ca == cb ? NULL
+					       : state_item(c, SD_NR_MLOCK, 0, 0, (uint64_t)ca, (uint64_t)cb);
+			if (it) {
 				snprintf(it->a, sizeof(it->a), "%" PRId64, ca);
 				snprintf(it->b, sizeof(it->b), "%" PRId64, cb);
+				it->va = ca;
+				it->vb = cb;
 			}
+			standing_end_one(c->st, SD_NR_MLOCK, 0, ended, c);
+			continue;
+		}
+		int64_t da = ca - before_a[i], db = cb - before_b[i];
+		if (da == db)
+			continue;
+		struct diff_item *it = add_item(c->r, c->line, DK_VMSTAT, 0, 0, vmstat_name(counters[i]));
+		if (it) {
+			snprintf(it->a, sizeof(it->a), "+%" PRId64 " (total %" PRId64 ")", da, ca);
+			snprintf(it->b, sizeof(it->b), "+%" PRId64 " (total %" PRId64 ")", db, cb);
 			it->va = da;
 			it->vb = db;
 		}
@@ -441,13 +889,16 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 	const char *arch = mo.arch ? mo.arch : (h->has_arch ? h->arch : "x86_64");
 	const char *names = trace_flag_names(rd);
 	int rc = 0;
-	/* the two models agreed after the last event compared: an access then
-	 * needs only what it touched compared (else everything is) */
-	bool agreed = true;
-	struct watch wa, wb;
+	struct scope wa, wb;
 	if (!o->full) {
 		vmsys_set_tracepoint(A.sys, watch_tp, &wa);
 		vmsys_set_tracepoint(B.sys, watch_tp, &wb);
+	}
+	struct cmp c = { .r = r, .A = &A, .B = &B, .st = standing_new() };
+	if (!c.st) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		rc = 2;
+		more = 0;
 	}
 	for (; more > 0; more = trace_read(rd, &ev)) {
 		r->events++;
@@ -462,7 +913,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		 * stays present, young and dirty are not compared, no counter
 		 * moves (the replay's hot path, vm_touch_hit()) */
 		bool ha = false, hb = false;
-		if (!o->full && agreed && access && ev.sys == SYS_TOUCH && !ev.args_missing &&
+		if (!o->full && access && ev.sys == SYS_TOUCH && !ev.args_missing &&
 		    ev.res != RES_RESTART && !(ia.maps_path && !ia.maps_applied)) {
 			struct task *xa = vmsys_task(A.sys, ev.pid, false), *xb = vmsys_task(B.sys, ev.pid, false);
 			int mode = access_mode(ev.args[2]);
@@ -481,7 +932,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 			ba[i] = vmsys_vmstat(A.sys, counters[i]);
 			bb[i] = vmsys_vmstat(B.sys, counters[i]);
 		}
-		wa = (struct watch){ false, 0, { 0 } };
+		wa = (struct scope){ 0 };
 		wb = wa;
 		if ((!ha && (inherit_before(&ia, A.sys, &ev, err, sizeof(err)) ||
 			     apply_event(A.sys, &ev, &oa, err, sizeof(err)))) ||
@@ -495,19 +946,33 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		}
 		if (ev.type == EV_EXPECT)
 			continue; /* an observation: it changes nothing to compare */
-		/* what the access touched, if that is all it could have changed:
-		 * both models agreed before, nothing wide happened, and one
-		 * process only (a page another maps would show there too) */
-		struct watch only = wa;
+		/* what the event may have changed, on either side, if that is
+		 * all: nothing wide happened, no process differs, and it changed
+		 * no frame mapped outside its ranges (in another process, or
+		 * elsewhere in its own) */
+		struct scope sc = { .vmas = wa.vmas || wb.vmas, .wide = wa.wide || wb.wide };
+		for (unsigned i = 0; i < wa.n; i++)
+			scope_add(&sc, wa.lo[i], wa.hi[i]);
 		for (unsigned i = 0; i < wb.n; i++)
-			watch_table(&only, wb.table[i] << 21);
-		bool narrow = !o->full && agreed && access && !wa.wide && !wb.wide && !only.wide &&
-			      vmsys_live_tasks(A.sys, 2) == 1 && vmsys_live_tasks(B.sys, 2) == 1;
+			scope_add(&sc, wb.lo[i], wb.hi[i]);
+		scope_folios(A.sys, &wa, &sc, ev.pid);
+		scope_folios(B.sys, &wb, &sc, ev.pid);
+		bool scoped = !o->full && !sc.wide && call_scoped(A.sys, &ev, &sc) && call_scoped(B.sys, &ev, &sc) && !sc.wide &&
+			      !standing_tasks(c.st) && scope_private(A.sys, &wa, &sc, ev.pid) &&
+			      scope_private(B.sys, &wb, &sc, ev.pid);
+		if (scoped && !access)
+			sc.vmas = true; /* a call's ranges: its VMAs too */
 		size_t before = r->nitems;
+		standing_epoch(c.st);
+		c.line = ev.line;
 		cmp_result(r, &ev, &oa, &ob);
-		cmp_state(r, ev.line, &A, &B, ba, bb, narrow ? &only : NULL);
+		cmp_state(&c, ba, bb, scoped ? &sc : NULL, ev.pid);
 		cmp_rusage(r, &ev, &A, &B, fa, fb);
-		agreed = r->nitems == before;
+		if (c.failed) {
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			rc = 2;
+			break;
+		}
 		if (r->nitems == before)
 			continue;
 		struct diff_event *grown = vm_grow(r->evs, &r->cap_evs, r->nevs + 1, sizeof(*grown));
@@ -518,6 +983,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		}
 		r->evs = grown;
 		struct diff_event *de = &r->evs[r->nevs++];
+		r->differing++;
 		de->line = ev.line;
 		de->first = before;
 		de->n = r->nitems - before;
@@ -530,9 +996,17 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		if (n >= sizeof(de->text))
 			strcpy(de->text + sizeof(de->text) - 4, "...");
 		rc = 1;
+		if (o->each) {
+			/* streamed: the event goes out and its items with it */
+			o->each(o->each_ctx, r, de);
+			r->nitems = r->nevs = 0;
+		}
 		if (!o->all)
 			break;
 	}
+	standing_free(c.st);
+	free(c.ea.v);
+	free(c.eb.v);
 	if (more < 0 && rc != 2) {
 		snprintf(r->err, sizeof(r->err), "%s", trace_error(rd));
 		rc = 2;
@@ -563,22 +1037,54 @@ const struct diff_item *diff_find(const struct diff_result *r, unsigned long lin
 	return NULL;
 }
 
-void diff_print(const char *path, const struct diff_result *r, FILE *f)
+/* the kinds that are state, which stand from one event to the next */
+static bool kind_stands(enum diff_kind k)
+{
+	return k != DK_RESULT && k != DK_RUSAGE;
+}
+
+const struct diff_item *diff_at(const struct diff_result *r, unsigned long line,
+				enum diff_kind kind, const char *what, int pid)
+{
+	const struct diff_item *best = NULL;
+	for (size_t i = 0; i < r->nitems; i++) {
+		const struct diff_item *it = &r->items[i];
+		if (it->line > line || it->kind != kind || (what && strcmp(it->what, what)) ||
+		    (pid >= 0 && it->pid != pid))
+			continue;
+		/* a counter's event is this line's only: nr_mlock alone stands */
+		bool stands = kind_stands(kind) && (kind != DK_VMSTAT || !strcmp(it->what, "nr_mlock")) &&
+			      strcmp(it->what, "pages");
+		if (it->line != line && !stands)
+			continue;
+		if (!best || it->line >= best->line)
+			best = it;
+	}
+	return best && best->ended ? NULL : best;
+}
+
+void diff_print_event(const char *path, const struct diff_result *r, const struct diff_event *de, FILE *f)
 {
 	char la[24], lb[24];
 	snprintf(la, sizeof(la), "%s:", r->kernel_a);
 	snprintf(lb, sizeof(lb), "%s:", r->kernel_b);
-	for (size_t e = 0; e < r->nevs; e++) {
-		const struct diff_event *de = &r->evs[e];
-		fprintf(f, "%s:%lu: differs: %s\n", path, de->line, de->text);
-		for (size_t i = de->first; i < de->first + de->n; i++) {
-			const struct diff_item *it = &r->items[i];
-			char what[64];
-			if (it->pid && it->kind != DK_VMSTAT)
-				snprintf(what, sizeof(what), "%s (pid %d)", it->what, it->pid);
-			else
-				snprintf(what, sizeof(what), "%s", it->what);
+	fprintf(f, "%s:%lu: differs: %s\n", path, de->line, de->text);
+	for (size_t i = de->first; i < de->first + de->n; i++) {
+		const struct diff_item *it = &r->items[i];
+		char what[64];
+		if (it->pid && it->kind != DK_VMSTAT)
+			snprintf(what, sizeof(what), "%s (pid %d)", it->what, it->pid);
+		else
+			snprintf(what, sizeof(what), "%s", it->what);
+		if (it->ended)
+			fprintf(f, "  %-24s agree again: %s\n", what, it->a);
+		else
 			fprintf(f, "  %-24s %-7s %-36s |   %-7s %s\n", what, la, it->a, lb, it->b);
-		}
 	}
+}
+
+void diff_print(const char *path, const struct diff_result *r, FILE *f)
+{
+	for (size_t e = 0; e < r->nevs; e++)
+		diff_print_event(path, r, &r->evs[e], f);
 }

@@ -21,8 +21,8 @@
  *
  * Owns: replaying a trace against the model: event to model call, the
  *   comparison with the trace, sessions, /proc views, --stats, diff, JSON.
- * May call: flagtab, inherit (private), kerr, semantics, trace, vmflags, vmstat,
- *   vmsys.
+ * May call: diff_standing (private), flagtab, inherit (private), kerr, semantics,
+ *   trace, vmflags, vmstat, vmsys.
  */
 #ifndef VMSIM_REPLAY_H
 #define VMSIM_REPLAY_H
@@ -450,6 +450,19 @@ int timing_search(struct timing *tm, struct session *ss, struct timing_point *at
  *
  * Results the trace records are not compared: diff compares the models.
  * Draining after every event is part of the comparison (both sides alike).
+ *
+ * A difference of state (vmas, VmLck, def_flags, page, nr_mlock, a
+ * process) is listed at the event where it begins, where its values
+ * change, and where it ends (diff_item.ended); the events between, which
+ * leave it as it stood, do not list it again.  The event's own
+ * differences (result, what it added to a counter, its faults) are listed
+ * at every event.  The difference at a line is therefore the last item of
+ * its kind and name at or before that line, unless that item ended it
+ * (diff_at()).  After an access, only what it touched is compared: the
+ * page tables its faults mapped into, when it changed nothing wide and no
+ * frame another process maps; everything is compared after any other
+ * event.  The cost is the replay's twice plus what each event changed,
+ * and with diff_opts.each the memory is the models' alone.
  */
 
 /* What one difference is about. */
@@ -475,6 +488,8 @@ struct diff_item {
 	int64_t va, vb;         /* numbers where meaningful: kB, counter, errno/value,
 				 * internal VM_* bits, page bits (1 present 2 mlocked
 				 * 4 unevictable 8 lru) */
+	bool ended;             /* a difference of state that stood ends here: both
+				 * sides agree again (a, b: what they agree on) */
 };
 
 struct diff_event {             /* one event where the models differ */
@@ -490,6 +505,7 @@ struct diff_result {
 	size_t nitems, cap_items;
 	struct diff_event *evs;
 	size_t nevs, cap_evs;
+	unsigned long differing; /* events listed, kept in evs or streamed */
 	char err[512];          /* bad input */
 };
 
@@ -501,6 +517,10 @@ struct diff_opts {
 				 * its arch, if set, wins over arch above */
 	bool full;              /* compare everything after every event, never only
 				 * what the event touched (tests compare the two) */
+	/* non-NULL: each differing event is handed to each() as it is found
+	 * and then dropped from r, so that memory stays flat in the length */
+	void (*each)(void *ctx, const struct diff_result *r, const struct diff_event *de);
+	void *each_ctx;
 };
 
 /* Replay path under both kernels.  Returns 0 when the models agree on
@@ -514,7 +534,16 @@ void diff_result_free(struct diff_result *r);
 const struct diff_item *diff_find(const struct diff_result *r, unsigned long line,
 				  enum diff_kind kind, const char *what);
 
-/* Print r the way `vmsim diff` does (FILE:LINE, event, side by side). */
+/* The difference of kind (what, pid if >= 0) in effect after the event at
+ * line: its item at that line, or for a difference of state the last one
+ * before it that did not end it; NULL when there is none. */
+const struct diff_item *diff_at(const struct diff_result *r, unsigned long line,
+				enum diff_kind kind, const char *what, int pid);
+
+/* Print r the way `vmsim diff` does (FILE:LINE, event, side by side; an
+ * ended difference as "agree again: " and what both sides have now). */
 void diff_print(const char *path, const struct diff_result *r, FILE *f);
+/* The same for one event of r (a diff_opts.each callback prints with it). */
+void diff_print_event(const char *path, const struct diff_result *r, const struct diff_event *de, FILE *f);
 
 #endif
