@@ -36,6 +36,11 @@
 #  10. vmsim step: the CPU time of back, back 10 and goto at events 10^3,
 #      10^5 and 10^6 of a 10^6-event trace, with its checkpoints and with
 #      none; and the walk to the end that takes them, with and without
+#  11. vmsim diff --all against the two replays it runs in lockstep (CPU
+#      time, max RSS) at 10^4, 10^5 and 10^6 events: 8,000 VMAs whose flags
+#      differ between 6.18 and 6.1 (mprotect keeps VM_ACCOUNT there), then
+#      random reads; and the lock-on-fault stream, 6.18 against lof-v1
+#      (16,385 differing events) and 6.1 (none)
 # CPU time is the task clock of the process and its children (perf stat;
 # /usr/bin/time's user + system where perf is missing); BASELINE, when given,
 # runs every figure but the kernel's and gen-trace's own memory count again
@@ -308,7 +313,7 @@ if [ -x /usr/bin/time ]; then
 	head -n 20 "$f" | grep '^#' > $out/touch5g-empty.trace
 	pages=$(grep -c '^fault' "$f")
 	pages1=$(grep -c '^fault' "$f1")
-	maxrss() { /usr/bin/time -f %M -o $out/rss "$@" >/dev/null 2>&1; cat $out/rss; }
+	maxrss() { /usr/bin/time -f %M -o $out/rss "$@" >/dev/null 2>&1; tail -1 $out/rss; }
 	for b in "$vmsim" $base; do
 		full=$(maxrss "$b" replay -q "$f")
 		empty=$(maxrss "$b" replay -q $out/touch5g-empty.trace)
@@ -474,4 +479,41 @@ a=$(printf 'goto %d\n' $last | "$vmsim" step --timer --no-pictures "$T" 2>/dev/n
 b=$(printf 'goto %d\n' $last | VMSIM_STEP_CHECKPOINT_EVERY=0 "$vmsim" step --timer --no-pictures "$T" 2>/dev/null |
 	sed -n 's/^time: .* ms wall, \([0-9.]*\) ms CPU$/\1/p')
 row "goto the end from the start, ms" "$a" "$b" "$(ratio "$b" "$a")"
+
+echo "11. vmsim diff --all: CPU s against its two replays, max RSS"
+# 8,000 one-page VMAs (an 8,000-page mapping cut by mprotect) and N random
+# reads over them: every VMA's flags differ between 6.18 and 6.1 from the
+# start, a difference that stands through every read
+vmas8k() {
+	f=$out/diff-vmas8k-$1.trace
+	[ -s "$f" ] || awk -v n="$1" 'BEGIN { b = 268435456; print "# vmsim-trace: 1"; print "# kernel: 6.18"
+		printf "mmap(0x%x, %d, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?\n", b, 8000 * 4096
+		for (i = 0; i < 8000; i += 2) printf "mprotect(0x%x, 4096, PROT_READ) = ?\n", b + i * 4096
+		for (i = 0; i < n; i++) printf "touch(0x%x, 4096, READ) = ?\n", b + (i * 7919 % 8000) * 4096 }' >"$f"
+	echo "$f"
+}
+rss() { /usr/bin/time -f %M -o $out/rss "$@" >/dev/null 2>&1; tail -1 $out/rss; }
+row "" "diff" "2 replays" "diff/replays"
+for n in 10000 100000 1000000; do
+	n=$((n / q))
+	f=$(vmas8k $n)
+	d=$(cpu "$vmsim" diff --all --kernel 6.18 --kernel 6.1 "$f")
+	ra=$(cpu "$vmsim" replay -q --kernel 6.18 "$f")
+	rb=$(cpu "$vmsim" replay -q --kernel 6.1 "$f")
+	r2=$(awk -v a="$ra" -v b="$rb" 'BEGIN { printf "%.4f", a + b }')
+	row "8,000 VMAs, $n events, 6.18/6.1: CPU s" "$d" "$r2" "$(ratio "$d" "$r2")"
+done
+row "  max RSS at $n events, KB" "$(rss "$vmsim" diff --all --kernel 6.18 --kernel 6.1 "$f")" \
+	"$(rss "$vmsim" replay -q --kernel 6.18 "$f")" ""
+T=$(trace step-lofr lof-random $((1000000 / q)))
+for k in lof-v1 6.1; do
+	d=$(cpu "$vmsim" diff --all --kernel 6.18 --kernel $k "$T")
+	ra=$(cpu "$vmsim" replay -q --kernel 6.18 "$T")
+	rb=$(cpu "$vmsim" replay -q --kernel $k "$T")
+	r2=$(awk -v a="$ra" -v b="$rb" 'BEGIN { printf "%.4f", a + b }')
+	row "lock-on-fault, $((1000000 / q)) events, 6.18/$k: CPU s" "$d" "$r2" "$(ratio "$d" "$r2")"
+	row "  events listed" "$("$vmsim" diff --all --kernel 6.18 --kernel $k "$T" | sed -n 's/.*: \([0-9]*\) of .*/\1/p;s/.*agree$/0/p' | tail -1)" "" ""
+done
+row "  max RSS, 6.18/lof-v1, KB" "$(rss "$vmsim" diff --all --kernel 6.18 --kernel lof-v1 "$T")" \
+	"$(rss "$vmsim" replay -q --kernel 6.18 "$T")" ""
 exit 0
