@@ -56,13 +56,97 @@ void file_put(struct vmsys *s, struct file *f)
 	radix_destroy(&f->shadows);
 	radix_destroy(&f->swapped);
 	file_blocks_destroy(f);
-	for (struct file **pp = &s->files; *pp; pp = &(*pp)->next_file)
-		if (*pp == f) {
-			*pp = f->next_file;
-			break;
-		}
+	if (!f->unlinked)
+		file_set_unlinked(s, f);
+	radix_clear(&s->file_ids, f->id);
+	if (f->prev_file)
+		f->prev_file->next_file = f->next_file;
+	else
+		s->files = f->next_file;
+	if (f->next_file)
+		f->next_file->prev_file = f->prev_file;
 	free(f->path);
 	free(f);
+}
+
+/* ---- the path index --------------------------------------------------- */
+
+#define FPATH_GONE ((struct file *)(uintptr_t)1)
+
+static uint64_t path_hash(const char *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool path_is(const struct file *f, const char *path, size_t len)
+{
+	return !strncmp(f->path, path, len) && f->path[len] == 0;
+}
+
+/* the table twice as large (or as large, rid of its gone slots) */
+static int fpath_rehash(struct vmsys *s)
+{
+	size_t cap = s->fpath_used * 4 >= s->fpath_cap ? (s->fpath_cap ? s->fpath_cap * 2 : 64) : s->fpath_cap;
+	struct file **n = vm_calloc(cap, sizeof(*n));
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < s->fpath_cap; i++) {
+		struct file *f = s->fpath[i];
+		if (!f || f == FPATH_GONE)
+			continue;
+		size_t j = path_hash(f->path, strlen(f->path)) & (cap - 1);
+		while (n[j])
+			j = (j + 1) & (cap - 1);
+		n[j] = f;
+	}
+	free(s->fpath);
+	s->fpath = n;
+	s->fpath_cap = cap;
+	s->fpath_fill = s->fpath_used;
+	return 0;
+}
+
+static int fpath_add(struct vmsys *s, struct file *f)
+{
+	if ((s->fpath_fill + 1) * 2 > s->fpath_cap && fpath_rehash(s))
+		return -1;
+	size_t j = path_hash(f->path, strlen(f->path)) & (s->fpath_cap - 1);
+	while (s->fpath[j] && s->fpath[j] != FPATH_GONE)
+		j = (j + 1) & (s->fpath_cap - 1);
+	if (!s->fpath[j])
+		s->fpath_fill++;
+	s->fpath[j] = f;
+	s->fpath_used++;
+	return 0;
+}
+
+struct file *file_by_path(struct vmsys *s, const char *path, size_t len, bool special)
+{
+	if (!s->fpath_used)
+		return NULL;
+	for (size_t j = path_hash(path, len) & (s->fpath_cap - 1); s->fpath[j]; j = (j + 1) & (s->fpath_cap - 1)) {
+		struct file *f = s->fpath[j];
+		if (f != FPATH_GONE && (!special || f->special) && path_is(f, path, len))
+			return f;
+	}
+	return NULL;
+}
+
+void file_set_unlinked(struct vmsys *s, struct file *f)
+{
+	f->unlinked = true;
+	if (!s->fpath_used)
+		return;
+	for (size_t j = path_hash(f->path, strlen(f->path)) & (s->fpath_cap - 1); s->fpath[j];
+	     j = (j + 1) & (s->fpath_cap - 1))
+		if (s->fpath[j] == f) {
+			s->fpath[j] = FPATH_GONE;
+			s->fpath_used--;
+			return;
+		}
 }
 
 static bool path_is_shmem(const char *path, size_t len)
@@ -100,7 +184,19 @@ static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool
 	radix_init(&f->swapped);
 	file_blocks_init(f);
 	f->refs = 1; /* the name */
+	if (radix_set(&s->file_ids, f->id, (uint64_t)(uintptr_t)f) || fpath_add(s, f)) {
+		radix_clear(&s->file_ids, f->id);
+		radix_destroy(&f->cache);
+		radix_destroy(&f->shadows);
+		radix_destroy(&f->swapped);
+		file_blocks_destroy(f);
+		free(f->path);
+		free(f);
+		return NULL;
+	}
 	f->next_file = s->files;
+	if (s->files)
+		s->files->prev_file = f;
 	s->files = f;
 	return f;
 }
@@ -119,17 +215,15 @@ struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
 	f->size = size;
 	f->size_known = true;
 	f->no_cache = false; /* shmem pages of its own, despite the /dev name */
-	f->unlinked = true;
+	file_set_unlinked(s, f);
 	f->refs = 0; /* only its mappings hold it */
 	return f;
 }
 
 bool mapping_unevictable_page(struct vmsys *s, const struct page *p)
 {
-	for (struct file *f = s->files; f; f = f->next_file)
-		if (f->unevictable && f->id == p->owner)
-			return true;
-	return false;
+	const struct file *f = file_of_page(s, p);
+	return f && f->unevictable;
 }
 
 struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size)
@@ -143,16 +237,13 @@ struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size)
 		return NULL;
 	f->size = size;
 	f->size_known = true;
-	f->unlinked = true; /* its one reference (refs = 1) is the segment's */
+	file_set_unlinked(s, f); /* its one reference (refs = 1) is the segment's */
 	return f;
 }
 
 struct file *file_of_page(struct vmsys *s, const struct page *p)
 {
-	for (struct file *f = s->files; f; f = f->next_file)
-		if (f->id == p->owner)
-			return f;
-	return NULL;
+	return (struct file *)(uintptr_t)radix_get(&s->file_ids, p->owner);
 }
 
 pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index)
@@ -419,12 +510,7 @@ struct file *file_lookup_fd(struct task *t, int64_t fd, struct fd_entry **ent)
 int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathlen,
 		uint64_t oflags, int want_fd)
 {
-	struct file *f = NULL;
-	for (struct file *g = s->files; g; g = g->next_file)
-		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen)) {
-			f = g;
-			break;
-		}
+	struct file *f = file_by_path(s, path, pathlen, false);
 	if (f && (oflags & O_CREAT_G) && (oflags & O_EXCL_G))
 		return -KERR_EEXIST;
 	if (!f) {
@@ -523,7 +609,7 @@ int64_t vm_memfd_secret(struct vmsys *s, struct task *t, uint64_t flags, int fd)
 	struct file *f = file_new(s, name, sizeof(name) - 1, true);
 	if (!f)
 		return -KERR_ENOMEM;
-	f->unlinked = true;
+	file_set_unlinked(s, f);
 	f->size_known = true;
 	f->secretmem = true;
 	f->unevictable = true; /* mapping_set_unevictable() */
@@ -544,7 +630,7 @@ int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, siz
 	struct file *f = file_new(s, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, memfd);
 	if (!f)
 		return -KERR_ENOMEM;
-	f->unlinked = true;
+	file_set_unlinked(s, f);
 	f->size_known = true;
 	f->anon_inode = !memfd;
 	int64_t r = fd_install(s, t, fd, f, ++s->next_ofd, 2 /* O_RDWR */);
@@ -571,20 +657,19 @@ int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd)
 int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t pathlen)
 {
 	(void)t;
-	for (struct file *g = s->files; g; g = g->next_file)
-		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen)) {
-			g->unlinked = true;
-			/* /proc shows an unlinked file as "PATH (deleted)" (d_path()) */
-			size_t pl = strlen(g->path);
-			char *np = vm_realloc(g->path, pl + sizeof(" (deleted)"));
-			if (np) {
-				memcpy(np + pl, " (deleted)", sizeof(" (deleted)"));
-				g->path = np;
-			}
-			file_put(s, g); /* the name's reference */
-			return 0;
-		}
-	return -KERR_ENOENT;
+	struct file *g = file_by_path(s, path, pathlen, false);
+	if (!g)
+		return -KERR_ENOENT;
+	file_set_unlinked(s, g);
+	/* /proc shows an unlinked file as "PATH (deleted)" (d_path()) */
+	size_t pl = strlen(g->path);
+	char *np = vm_realloc(g->path, pl + sizeof(" (deleted)"));
+	if (np) {
+		memcpy(np + pl, " (deleted)", sizeof(" (deleted)"));
+		g->path = np;
+	}
+	file_put(s, g); /* the name's reference */
+	return 0;
 }
 
 
@@ -928,10 +1013,7 @@ void file_split_folio(struct vmsys *s, struct file *f, uint64_t idx)
 
 void vm_exec_reads(struct vmsys *s, struct task *t, const char *path, size_t pathlen)
 {
-	struct file *f = NULL;
-	for (struct file *g = s->files; g; g = g->next_file)
-		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen))
-			f = g;
+	struct file *f = file_by_path(s, path, pathlen, false);
 	if (f && t->nexec_reads < sizeof(t->exec_reads) / sizeof(t->exec_reads[0])) {
 		f->refs++; /* another process may unlink it before the execve */
 		t->exec_reads[t->nexec_reads++] = f;

@@ -30,10 +30,7 @@ static void drop_guessed_stack(struct vmsys *s, struct task *t)
 
 static struct file *special_file(struct vmsys *s, const char *name, size_t len, uint64_t size)
 {
-	struct file *f = NULL;
-	for (struct file *g = s->files; g && !f; g = g->next_file)
-		if (g->special && strlen(g->path) == len && !memcmp(g->path, name, len))
-			f = g;
+	struct file *f = file_by_path(s, name, len, true);
 	if (!f) {
 		f = file_create(s, name, len);
 		if (!f)
@@ -52,10 +49,8 @@ static struct file *special_file(struct vmsys *s, const char *name, size_t len, 
 
 static struct file *inherit_file_lookup(struct vmsys *s, const char *path, size_t len)
 {
-	for (struct file *g = s->files; g; g = g->next_file)
-		if (!g->unlinked && strlen(g->path) == len && !memcmp(g->path, path, len))
-			return g;
-	return file_create(s, path, len);
+	struct file *g = file_by_path(s, path, len, false);
+	return g ? g : file_create(s, path, len);
 }
 
 /* The flags a mapping made before the trace has, from what /proc/PID/maps
@@ -172,9 +167,7 @@ int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const ch
 	if (fd >= 0) {
 		f = file_lookup_fd(t, fd, NULL);
 	} else if (path) {
-		for (struct file *g = s->files; g; g = g->next_file)
-			if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen))
-				f = g;
+		f = file_by_path(s, path, pathlen, false);
 	}
 	if (!f || f->size_known)
 		return 0;
@@ -189,10 +182,7 @@ int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const ch
 int64_t vm_evict_cached(struct vmsys *s, const char *path, size_t pathlen, uint64_t index,
 			uint64_t nr)
 {
-	struct file *f = NULL;
-	for (struct file *g = s->files; g; g = g->next_file)
-		if (!g->unlinked && strlen(g->path) == pathlen && !memcmp(g->path, path, pathlen))
-			f = g;
+	struct file *f = file_by_path(s, path, pathlen, false);
 	if (!f)
 		return 0;
 	int64_t n = 0;

@@ -114,7 +114,7 @@ struct file {
 				* mapping in the folio's place) */
 	struct vma *i_mmap;    /* VMAs mapping the file */
 	unsigned refs;         /* open fds + VMAs + being named */
-	struct file *next_file;
+	struct file *next_file, *prev_file; /* the machine's files, newest first */
 };
 
 /* struct file_ra_state: the readahead state of one open file description
@@ -244,6 +244,11 @@ struct vmsys {
 	struct task **tidx;
 	size_t tidx_cap, tidx_n;
 	struct file *files;
+	/* the files by path (those the namespace names: not unlinked), and
+	 * by id (a page's owner): file.c's lookups, not walks of the list */
+	struct file **fpath;
+	size_t fpath_cap, fpath_used, fpath_fill;
+	struct radix file_ids;
 	uint32_t next_file_id, next_anon_id, next_mm_id, next_serial, next_ofd;
 	int next_pid;
 	uint64_t next_ino;
@@ -466,6 +471,12 @@ void file_put(struct vmsys *s, struct file *f);
 pfn_t file_find_page(struct vmsys *s, struct file *f, uint64_t index);
 /* The file whose page cache holds the (non-anonymous) page p, or NULL */
 struct file *file_of_page(struct vmsys *s, const struct page *p);
+/* the named file at path (not unlinked), NULL if none; special: only a
+ * special mapping's file ([vdso], [vvar]...) */
+struct file *file_by_path(struct vmsys *s, const char *path, size_t len, bool special);
+/* f leaves the namespace: its name is gone (unlink, or a file that never
+ * had one) */
+void file_set_unlinked(struct vmsys *s, struct file *f);
 pfn_t file_add_page(struct vmsys *s, struct file *f, uint64_t index, bool *major);
 /* The same for a page added to be written (for_write: grab_cache_page_write_begin()'s
  * __GFP_WRITE) or read. */

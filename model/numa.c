@@ -644,9 +644,7 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 	page_charge_moved(s, op, np);
 	cpupid_set(s, new, cpupid_get(s, old));
 	if (!(op->flags & PG_ANON)) {
-		struct file *f = NULL;
-		for (f = s->files; f && f->id != op->owner; f = f->next_file)
-			;
+		struct file *f = file_of_page(s, op);
 		if (f && !radix_set(&f->cache, page_index(op), new)) {
 			get_page(s, new);
 			put_page(s, old);

@@ -300,10 +300,7 @@ void vmsys_state_hash(struct vmsys *s, uint64_t out[2])
 				mix(&h, obj_name(&h, (const void *)(uintptr_t)radix_get(&s->anon_vmas, p->owner),
 						 OBJ_ANON_VMA));
 			} else {
-				struct file *f = s->files;
-				while (f && f->id != p->owner)
-					f = f->next_file;
-				mix(&h, obj_name(&h, f, OBJ_FILE));
+				mix(&h, obj_name(&h, file_of_page(s, p), OBJ_FILE));
 			}
 		}
 	}

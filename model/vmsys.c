@@ -161,6 +161,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->stat.v[NR_FREE_PAGES] = (int64_t)s->pm.nr_free;
 	radix_init(&s->numa_cpupid);
 	radix_init(&s->anon_vmas);
+	radix_init(&s->file_ids);
 	radix_pool_init(&s->pt_pool);
 	objpool_init(&s->vma_pool, sizeof(struct vma));
 	objpool_init(&s->avc_pool, sizeof(struct avc));
@@ -210,6 +211,8 @@ void vmsys_free(struct vmsys *s)
 	free(s->swap_shadow);
 	radix_destroy(&s->numa_cpupid);
 	radix_destroy(&s->anon_vmas);
+	radix_destroy(&s->file_ids);
+	free(s->fpath);
 	objpool_release(&s->vma_pool);
 	objpool_release(&s->avc_pool);
 	objpool_release(&s->anon_vma_pool);
