@@ -132,6 +132,7 @@ void trace_close(struct trace_reader *r)
 		free(r->pend[i].buf);
 	free(r->pend);
 	free(r->pidx);
+	free(r->seen);
 	for (size_t i = 0; i < r->nunk; i++)
 		free(r->unk[i].name);
 	free(r->unk);
@@ -273,6 +274,17 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 			break;
 		p = skip_ws(q + 1);
 	}
+	/* a plain strace log: the first line of a process whose parent's
+	 * fork is still unfinished */
+	if (!r->hdr.has_version && pid > 0 && !r->reprocess_fork) {
+		int k = tr_fork_returned(r, pid, ev);
+		if (k != 0) {
+			r->reprocess = k > 0;
+			r->reprocess_fork = k > 0;
+			return k;
+		}
+	}
+	r->reprocess_fork = false;
 	if (p[0] == '-' && p[1] == '-' && p[2] == '-') {
 		tr_ev_clear(ev);
 		ev->pid = pid;
@@ -290,6 +302,7 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 		ev->pid = pid;
 		ev->timestamp = ts;
 		ev->line = ev->first_line = r->lineno;
+		tr_pid_gone(r, pid); /* the kernel may give the pid to a new process */
 		return tr_parse_exit(r, p, ev);
 	}
 	if (p[0] == '<' && strncmp(p, "<...", 4) == 0) {
@@ -740,8 +753,11 @@ int trace_read(struct trace_reader *r, struct event *ev)
 			if (k == 0) {
 				if (!r->hdr_done)
 					tr_finish_header(r);
-				if (r->npend) /* calls that never returned */
-					return tr_flush_pending(r, &r->pend[0], ev);
+				while (r->npend) { /* calls that never returned */
+					int rc = tr_flush_pending(r, &r->pend[0], ev);
+					if (rc)
+						return rc;
+				}
 				return 0;
 			}
 			if (!r->slow_only && fast_line(r, ev, prev_fast))

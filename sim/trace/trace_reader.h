@@ -51,6 +51,8 @@ struct pend {
 	long col0;     /* column of the call's name on its line */
 	char *buf;     /* "NAME(ARGS" without " <unfinished ...>" */
 	size_t len, cap;
+	bool returned; /* a fork-like call emitted when its child's first line
+			* came (tr_fork_returned()): its resumed half adds nothing */
 };
 
 struct unk {
@@ -71,6 +73,7 @@ struct trace_reader {
 	size_t len;
 	unsigned long lineno;
 	bool reprocess;        /* handle the current line again */
+	bool reprocess_fork;   /* ... after the fork it revealed (tr_fork_returned()) */
 	bool unterminated;     /* the current line is the input's last and has no newline */
 	bool truncated;        /* the input ends in the middle of a line or a block */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
@@ -96,6 +99,11 @@ struct trace_reader {
 
 	struct pend *pend;
 	size_t npend, cappend;
+	/* the pids a plain strace log has shown so far (a set, open
+	 * addressing, 0 empty): a child's first line while its parent's fork
+	 * is unfinished (tr_fork_returned()) */
+	int *seen;
+	size_t seen_cap, seen_n;
 	/* pid -> 1 + index into pend (0 empty; PEND_GONE a deleted slot), so
 	 * that 300,000 processes with a call unfinished cost no linear search */
 	uint32_t *pidx;

@@ -325,6 +325,10 @@ static int parse_joined(struct trace_reader *r, struct pend *pe, size_t split,
  * (its process ended, or the input did, before it returned). */
 int tr_flush_pending(struct trace_reader *r, struct pend *pe, struct event *ev)
 {
+	if (pe->returned) {
+		pend_remove(r, pe);
+		return 0;
+	}
 	static const char tail[] = ") = ?";
 	size_t n = pe->len;
 	while (n && (is_ws(pe->buf[n - 1]) || pe->buf[n - 1] == ','))
@@ -360,6 +364,11 @@ int tr_parse_resumed(struct trace_reader *r, char *p, int pid,
 	if (strncmp(pe->buf, name, n) != 0 || pe->buf[n] != '(')
 		return tr_fail(r, name, "'%.*s resumed' does not match the unfinished call of pid %d",
 			    (int)n, name, r->line_pid);
+	if (pe->returned) { /* emitted when its child came: nothing to add */
+		if (!tr_unfinished_at(r, q))
+			pend_remove(r, pe);
+		return 0;
+	}
 	char *ue = tr_unfinished_at(r, q);
 	if (ue)
 		return pend_append(r, pe, q, (size_t)(ue - q)) < 0 ? -1 : 0;
@@ -375,6 +384,110 @@ int tr_parse_resumed(struct trace_reader *r, char *p, int pid,
 	ev->line = r->lineno;
 	int rc = parse_joined(r, pe, pe->len, r->lineno, (long)(q - r->line) + 1, ev, false);
 	pend_remove(r, pe);
+	return rc;
+}
+
+/* pid into the set of pids seen: 1 new, 0 seen before, -1 out of memory */
+static int seen_add(struct trace_reader *r, int pid)
+{
+	if ((r->seen_n + 1) * 2 > r->seen_cap) {
+		size_t nc = r->seen_cap ? r->seen_cap * 2 : 64;
+		int *n = vm_calloc(nc, sizeof(*n));
+		if (!n)
+			return -1;
+		for (size_t i = 0; i < r->seen_cap; i++)
+			if (r->seen[i]) {
+				size_t j = pend_slot(nc, r->seen[i]);
+				while (n[j])
+					j = (j + 1) & (nc - 1);
+				n[j] = r->seen[i];
+			}
+		free(r->seen);
+		r->seen = n;
+		r->seen_cap = nc;
+	}
+	size_t j = pend_slot(r->seen_cap, pid);
+	while (r->seen[j]) {
+		if (r->seen[j] == pid)
+			return 0;
+		j = (j + 1) & (r->seen_cap - 1);
+	}
+	r->seen[j] = pid;
+	r->seen_n++;
+	return 1;
+}
+
+void tr_pid_gone(struct trace_reader *r, int pid)
+{
+	if (!r->seen_n)
+		return;
+	size_t m = r->seen_cap - 1, j = pend_slot(r->seen_cap, pid);
+	while (r->seen[j] && r->seen[j] != pid)
+		j = (j + 1) & m;
+	if (!r->seen[j])
+		return;
+	/* backward-shift deletion: the entries after it in its run move up
+	 * to where a lookup will still find them */
+	r->seen[j] = 0;
+	r->seen_n--;
+	for (size_t k = (j + 1) & m; r->seen[k]; k = (k + 1) & m) {
+		int v = r->seen[k];
+		r->seen[k] = 0;
+		size_t h = pend_slot(r->seen_cap, v);
+		while (r->seen[h])
+			h = (h + 1) & m;
+		r->seen[h] = v;
+	}
+}
+
+/* "NAME(" of a fork-like call */
+static bool forks(const char *name)
+{
+	return !strncmp(name, "clone(", 6) || !strncmp(name, "clone3(", 7) ||
+	       !strncmp(name, "fork(", 5) || !strncmp(name, "vfork(", 6);
+}
+
+/*
+ * strace -f prints a child's first line as soon as the child runs, which
+ * may be before the parent's fork returns to it: "P vfork( <unfinished
+ * ...>", then "C execve(...)", then "P <... vfork resumed>) = C".  The
+ * kernel made C inside the call (kernel/fork.c:copy_process() before
+ * wake_up_new_task()), so the fork is emitted at C's first line, with C
+ * as its result; its resumed half adds nothing.
+ */
+int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev)
+{
+	int k = seen_add(r, pid);
+	if (k < 0)
+		return tr_fail(r, r->line, "out of memory");
+	if (!k || !r->npend)
+		return 0;
+	struct pend *fork = NULL;
+	for (size_t i = 0; i < r->npend; i++) {
+		struct pend *pe = &r->pend[i];
+		if (pe->pid == pid || pe->returned || !forks(pe->buf))
+			continue;
+		if (fork)
+			return 0; /* two forks unfinished: whose child it is is not known */
+		fork = pe;
+	}
+	if (!fork)
+		return 0;
+	char tail[32];
+	int tl = snprintf(tail, sizeof(tail), ") = %d", pid);
+	size_t n = fork->len;
+	while (n && (is_ws(fork->buf[n - 1]) || fork->buf[n - 1] == ','))
+		n--;
+	if (grow(&r->work, &r->workcap, n + (size_t)tl + 1) < 0)
+		return tr_fail(r, r->line, "out of memory");
+	memcpy(r->work, fork->buf, n);
+	memcpy(r->work + n, tail, (size_t)tl + 1);
+	tr_ev_clear(ev);
+	ev->pid = fork->pid;
+	ev->timestamp = fork->ts;
+	ev->line = ev->first_line = fork->line;
+	int rc = parse_joined(r, fork, SIZE_MAX, fork->line, fork->col0, ev, true);
+	fork->returned = true;
 	return rc;
 }
 
@@ -394,6 +507,7 @@ int tr_add_pending(struct trace_reader *r, int pid, double ts, char *p, char *e)
 	}
 	struct pend *pe = &r->pend[r->npend++];
 	pe->pid = pid;
+	pe->returned = false;
 	pe->line = r->lineno;
 	pe->ts = ts;
 	pe->col0 = (long)(p - r->line) + 1;
@@ -464,11 +578,6 @@ char *tr_parse_timestamp(struct trace_reader *r, char *p, double *ts)
 }
 
 /* A fork-like call: its child is a process of its own. */
-static bool forks(const char *name)
-{
-	return !strncmp(name, "clone(", 6) || !strncmp(name, "clone3(", 7) ||
-	       !strncmp(name, "fork(", 5) || !strncmp(name, "vfork(", 6);
-}
 
 static bool is_kid(const struct trace_reader *r, int pid)
 {

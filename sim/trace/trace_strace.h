@@ -36,13 +36,24 @@ struct pend *tr_pend_find(struct trace_reader *r, int pid);
 char *tr_unfinished_at(struct trace_reader *r, char *from);
 
 /* Emit the unfinished call of pe as an event with an unknown result
- * (its process ended, or the input did, before it returned). */
+ * (its process ended, or the input did, before it returned): 1; or 0 if
+ * it was emitted already (tr_fork_returned()), only dropped; -1. */
 int tr_flush_pending(struct trace_reader *r, struct pend *pe, struct event *ev);
 
 /* "<... NAME resumed>REST" of pid at p: joined with its first half and
  * parsed as one call into ev.  1, or -1. */
 int tr_parse_resumed(struct trace_reader *r, char *p, int pid,
 		     struct event *ev);
+
+/* In a plain strace log, the first line of pid: if pid is new and exactly
+ * one fork-like call of another process is unfinished, that call has
+ * returned pid (the child runs only once the kernel made it), and is
+ * parsed into ev with that result: 1 (the caller handles the line again
+ * after it); 0 if not; -1 on error. */
+int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev);
+
+/* pid's process has ended ("+++ exited"): the pid may be used again. */
+void tr_pid_gone(struct trace_reader *r, int pid);
 
 /* Keep [p, e), the first half of an unfinished call of pid.  0, or -1. */
 int tr_add_pending(struct trace_reader *r, int pid, double ts, char *p, char *e);

@@ -1232,6 +1232,74 @@ START_TEST(unfinished_resumed)
 }
 END_TEST
 
+/* strace -f prints a child's first line as soon as it runs: before its
+ * parent's vfork() returns, and with a pid an exited process had before.
+ * The fork comes first, with the child's pid, and its resumed half adds
+ * nothing (strace -f shows a new pid only for a child of a traced
+ * process); with two forks unfinished, whose child it is is not known and
+ * the lines keep their order */
+START_TEST(child_before_fork_returns)
+{
+	static const char t[] =
+		"100 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000\n"
+		"100 vfork( <unfinished ...>\n"
+		"101 execve(\"/bin/true\", [\"true\"], 0x7ffd /* 1 var */) = 0\n"
+		"101 exit_group(0) = ?\n"
+		"100 <... vfork resumed>) = 101\n"
+		"101 +++ exited with 0 +++\n"
+		"100 clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>\n"
+		"101 munmap(0x7f0000, 4096 <unfinished ...>\n"
+		"100 <... clone resumed>, child_tidptr=0x7f10) = 101\n"
+		"101 <... munmap resumed>) = 0\n"
+		"100 fork( <unfinished ...>\n"
+		"101 fork( <unfinished ...>\n"
+		"102 munmap(0x7f0000, 4096) = 0\n"
+		"100 <... fork resumed>) = 102\n";
+	struct rd d;
+	struct event ev;
+	rd_open(&d, t, sizeof(t) - 1);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MMAP);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_VFORK);
+	ck_assert_int_eq(ev.pid, 100);
+	ck_assert_int_eq(ev.res, RES_VALUE);
+	ck_assert_int_eq(ev.value, 101);
+	ck_assert_uint_eq(ev.line, 2);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_EXECVE);
+	ck_assert_int_eq(ev.pid, 101);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_EXIT_GROUP);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.type, EV_EXITED);
+	/* pid 101 again, for another child: its clone comes first too, with
+	 * its flags from the unfinished half */
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_CLONE);
+	ck_assert_int_eq(ev.value, 101);
+	ck_assert_uint_eq(ev.args[0], 17 /* SIGCHLD */);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
+	ck_assert_int_eq(ev.pid, 101);
+	ck_assert_int_eq(ev.value, 0);
+	/* two forks unfinished: the order of the lines */
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
+	ck_assert_int_eq(ev.pid, 102);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_FORK);
+	ck_assert_int_eq(ev.value, 102);
+	/* the input ends inside pid 101's fork */
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_FORK);
+	ck_assert_int_eq(ev.pid, 101);
+	ck_assert_int_eq(ev.res, RES_UNKNOWN);
+	ck_assert_int_eq(trace_read(d.r, &ev), 0);
+	rd_close(&d);
+}
+END_TEST
+
 /* ---- header ------------------------------------------------------------ */
 
 /* strace -f writing to a terminal: "strace: Process N attached" spliced
@@ -1275,14 +1343,16 @@ START_TEST(terminal_form)
 	ck_assert_int_eq(ev.sys, SYS_MLOCK);
 	ck_assert_int_eq(ev.pid, 0);
 	ck_assert_int_eq(ev.err, 12);
-	/* a child that runs before its parent's clone() returns */
-	ck_assert_int_eq(trace_read(d.r, &ev), 1);
-	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
-	ck_assert_int_eq(ev.pid, 502);
+	/* a child that runs before its parent's clone() returns: the clone
+	 * has made it, and comes first, with the child's pid */
 	ck_assert_int_eq(trace_read(d.r, &ev), 1);
 	ck_assert_int_eq(ev.sys, SYS_CLONE);
 	ck_assert_int_eq(ev.pid, 0);
 	ck_assert_int_eq(ev.value, 502);
+	ck_assert_uint_eq(ev.line, 8);
+	ck_assert_int_eq(trace_read(d.r, &ev), 1);
+	ck_assert_int_eq(ev.sys, SYS_MUNMAP);
+	ck_assert_int_eq(ev.pid, 502);
 	ck_assert_int_eq(trace_read(d.r, &ev), 1);
 	ck_assert_int_eq(ev.type, EV_EXITED);
 	ck_assert_int_eq(trace_read(d.r, &ev), 1);
@@ -1720,6 +1790,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, expects);
 	tcase_add_test(tc, unknown_syscalls);
 	tcase_add_test(tc, unfinished_resumed);
+	tcase_add_test(tc, child_before_fork_returns);
 	tcase_add_test(tc, terminal_form);
 	tcase_add_test(tc, terminal_form_parent_first_named);
 	tcase_add_test(tc, restarted_call);
