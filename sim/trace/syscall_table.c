@@ -5,6 +5,7 @@
 #include "syscall_table.h"
 
 #include <string.h>
+#include <threads.h>
 
 #include "flagtab.h"
 #include "kerr.h"
@@ -106,13 +107,40 @@ static const struct {
 #undef S
 };
 
+/* The names by a hash of their length and first and last letters, built
+ * once (call_once(): libvmsim may be called from threads): a syscall name
+ * costs a probe or two, where a walk of the table cost 7% of the replay of
+ * a plain strace log.  Slot values are 1 + the index in sys_lookup_tab. */
+#define SYSHASH_SLOTS 1024
+static uint16_t syshash[SYSHASH_SLOTS];
+static once_flag syshash_once = ONCE_FLAG_INIT;
+
+static unsigned syshash_of(const char *name, size_t len)
+{
+	return ((unsigned)len * 131u + (unsigned char)name[0] * 31u + (unsigned char)name[len - 1] * 7u +
+		(len > 2 ? (unsigned char)name[len / 2] : 0u)) & (SYSHASH_SLOTS - 1);
+}
+
+static void syshash_build(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sys_lookup_tab); i++) {
+		unsigned h = syshash_of(sys_lookup_tab[i].name, sys_lookup_tab[i].len);
+		while (syshash[h])
+			h = (h + 1) & (SYSHASH_SLOTS - 1);
+		syshash[h] = (uint16_t)(i + 1);
+	}
+}
+
 enum sysno systab_lookup(const char *name, size_t len)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(sys_lookup_tab); i++)
-		if (sys_lookup_tab[i].len == len &&
-		    sys_lookup_tab[i].name[0] == name[0] &&
-		    memcmp(sys_lookup_tab[i].name, name, len) == 0)
+	if (!len)
+		return SYS_UNKNOWN;
+	call_once(&syshash_once, syshash_build);
+	for (unsigned h = syshash_of(name, len); syshash[h]; h = (h + 1) & (SYSHASH_SLOTS - 1)) {
+		size_t i = syshash[h] - 1u;
+		if (sys_lookup_tab[i].len == len && memcmp(sys_lookup_tab[i].name, name, len) == 0)
 			return (enum sysno)sys_lookup_tab[i].sys;
+	}
 	return SYS_UNKNOWN;
 }
 
