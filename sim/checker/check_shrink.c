@@ -73,6 +73,12 @@ int check_run(const struct check_plan *p, uint64_t seed, struct run_out *ro, str
 			out.kind = OUT_NONE;
 		uint32_t v = check_inv_after(ci, ev, &out);
 		ro->nsteps = i + 1;
+		/* an exited process is reaped at once (its parent's wait4, which
+		 * the generator leaves out: kernel/exit.c:release_task()), so a
+		 * long run keeps no struct task per fork.  The walker's after
+		 * check has run, and keeps no pointer to a dead process */
+		if (ev->type == EV_CALL && (ev->sys == SYS_EXIT_GROUP || ev->sys == SYS_EXIT))
+			vm_release_task(s, ev->pid);
 		uint32_t fresh = v & ~ro->viol;
 		if (fresh) {
 			for (unsigned k = 0; k < INV_NR; k++)
