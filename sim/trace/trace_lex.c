@@ -252,10 +252,18 @@ int tr_arg_str(struct trace_reader *r, char *s, char *e, struct strslice *out)
 }
 
 /* Scan one item up to a top-level ',' or closing bracket (or NUL). */
+/* the characters tr_scan_item() stops at; every other one it passes */
+static const unsigned char item_stop[256] = {
+	['\0'] = 1, ['"'] = 1, ['/'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1,
+	[')'] = 1, [']'] = 1, ['}'] = 1, [','] = 1, ['<'] = 1,
+};
+
 char *tr_scan_item(struct trace_reader *r, char *p)
 {
 	int depth = 0;
 	for (;; p++) {
+		while (!item_stop[(unsigned char)*p])
+			p++;
 		switch (*p) {
 		case '\0':
 			return p;
