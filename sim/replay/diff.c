@@ -474,44 +474,24 @@ static void cmp_overlaps(struct cmp *c, struct task *ta, struct task *tb, uint64
 	}
 }
 
-/* The nearest address at or below x (above y) that no VMA of either side
- * straddles: where a region of differing layout may begin (end). */
-static uint64_t sync_below(struct cmp *c, struct task *ta, struct task *tb, uint64_t x)
+/* The nearest address at or below x (up: at or above) that no VMA of
+ * either side straddles: where a region of differing layout may begin
+ * (end). */
+static uint64_t sync_point(struct cmp *c, struct task *ta, struct task *tb, uint64_t x, bool up)
 {
 	for (bool moved = true; moved;) {
 		moved = false;
-		struct vm_vma_brief b;
-		const struct vma *v = vmsys_vma_from(c->A->sys, ta, x, NULL);
-		if (v && (vmsys_vma_brief(v, &b), b.start < x)) {
-			x = b.start;
-			moved = true;
-		}
-		v = vmsys_vma_from(c->B->sys, tb, x, NULL);
-		if (v && (vmsys_vma_brief(v, &b), b.start < x)) {
-			x = b.start;
-			moved = true;
+		for (int side = 0; side < 2; side++) {
+			struct vm_vma_brief b;
+			const struct vma *v = side ? vmsys_vma_from(c->B->sys, tb, x, NULL)
+						   : vmsys_vma_from(c->A->sys, ta, x, NULL);
+			if (v && (vmsys_vma_brief(v, &b), b.start < x)) {
+				x = up ? b.end : b.start;
+				moved = true;
+			}
 		}
 	}
 	return x;
-}
-
-static uint64_t sync_above(struct cmp *c, struct task *ta, struct task *tb, uint64_t y)
-{
-	for (bool moved = true; moved;) {
-		moved = false;
-		struct vm_vma_brief b;
-		const struct vma *v = vmsys_vma_from(c->A->sys, ta, y, NULL);
-		if (v && (vmsys_vma_brief(v, &b), b.start < y)) {
-			y = b.end;
-			moved = true;
-		}
-		v = vmsys_vma_from(c->B->sys, tb, y, NULL);
-		if (v && (vmsys_vma_brief(v, &b), b.start < y)) {
-			y = b.end;
-			moved = true;
-		}
-	}
-	return y;
 }
 
 static int extent_push(struct extents *e, const struct vm_vma_brief *b)
@@ -663,11 +643,11 @@ static void cmp_task(struct cmp *c, struct task *ta, struct task *tb, const stru
 	uint64_t wx[SCOPE_RANGES], wy[SCOPE_RANGES];
 	unsigned nw = 0;
 	for (unsigned i = 0; sc->vmas && i < sc->n; i++) {
-		uint64_t x = sync_below(c, ta, tb, sc->lo[i]), y = sync_above(c, ta, tb, sc->hi[i]);
+		uint64_t x = sync_point(c, ta, tb, sc->lo[i], false), y = sync_point(c, ta, tb, sc->hi[i], true);
 		if (x)
-			x = sync_below(c, ta, tb, x - 1);
+			x = sync_point(c, ta, tb, x - 1, false);
 		if (y != UINT64_MAX)
-			y = sync_above(c, ta, tb, y + 1);
+			y = sync_point(c, ta, tb, y + 1, true);
 		if (nw && x <= wy[nw - 1]) {
 			wy[nw - 1] = y > wy[nw - 1] ? y : wy[nw - 1];
 		} else {

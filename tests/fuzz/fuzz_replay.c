@@ -14,36 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_bounds.h"
 #include "replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static bool too_big(const struct event *ev)
-{
-	if (ev->type != EV_CALL)
-		return false;
-	switch (ev->sys) {
-	case SYS_MMAP: case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MADVISE: case SYS_MSYNC:
-	case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK: case SYS_TOUCH:
-		return ev->args[1] > (64u << 20);
-	case SYS_MREMAP:
-		return ev->args[1] > (64u << 20) || ev->args[2] > (64u << 20);
-	case SYS_FTRUNCATE:
-		return ev->args[1] > (64u << 20);
-	case SYS_FALLOCATE: case SYS_FADVISE64:
-		return ev->args[2] > (1ULL << 40) || ev->args[3] > (64u << 20);
-	case SYS_READ: case SYS_WRITE: case SYS_PREAD64: case SYS_PWRITE64:
-		return ev->args[2] > (64u << 20) || ev->args[3] > (1ULL << 40);
-	case SYS_RECLAIM: case SYS_INHERIT_FILE:
-		return ev->args[0] > (64u << 20);
-	case SYS_EVICT:
-		return ev->args[1] > 4096;
-	case SYS_MLOCKALL: case SYS_BRK: case SYS_INHERIT:
-		return true; /* whole address space walks / unbounded ranges */
-	default:
-		return false;
-	}
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
