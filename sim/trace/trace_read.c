@@ -133,6 +133,7 @@ void trace_close(struct trace_reader *r)
 	free(r->pend);
 	free(r->pidx);
 	free(r->seen);
+	free(r->forking);
 	for (size_t i = 0; i < r->nunk; i++)
 		free(r->unk[i].name);
 	free(r->unk);

@@ -104,6 +104,9 @@ struct trace_reader {
 	 * is unfinished (tr_fork_returned()) */
 	int *seen;
 	size_t seen_cap, seen_n;
+	/* the pids whose fork-like call is unfinished and not returned yet */
+	int *forking;
+	size_t nforking, capforking;
 	/* pid -> 1 + index into pend (0 empty; PEND_GONE a deleted slot), so
 	 * that 300,000 processes with a call unfinished cost no linear search */
 	uint32_t *pidx;

@@ -174,6 +174,23 @@ int tr_parse_exit(struct trace_reader *r, char *p, struct event *ev)
 
 /* ---- unfinished / resumed ---------------------------------------------- */
 
+/* "NAME(" of a fork-like call */
+static bool forks(const char *name)
+{
+	return !strncmp(name, "clone(", 6) || !strncmp(name, "clone3(", 7) ||
+	       !strncmp(name, "fork(", 5) || !strncmp(name, "vfork(", 6);
+}
+
+/* pid's fork-like call leaves the list of those not returned */
+static void forking_remove(struct trace_reader *r, int pid)
+{
+	for (size_t i = 0; i < r->nforking; i++)
+		if (r->forking[i] == pid) {
+			r->forking[i] = r->forking[--r->nforking];
+			return;
+		}
+}
+
 #define PEND_GONE UINT32_MAX
 
 static size_t pend_slot(size_t cap, int pid)
@@ -231,6 +248,8 @@ struct pend *tr_pend_find(struct trace_reader *r, int pid)
 
 static void pend_remove(struct trace_reader *r, struct pend *pe)
 {
+	if (!pe->returned && forks(pe->buf))
+		forking_remove(r, pe->pid);
 	bool found;
 	size_t k = (size_t)(pe - r->pend), last = r->npend - 1;
 	r->pidx[pend_lookup(r, pe->pid, &found)] = PEND_GONE;
@@ -440,12 +459,6 @@ void tr_pid_gone(struct trace_reader *r, int pid)
 	}
 }
 
-/* "NAME(" of a fork-like call */
-static bool forks(const char *name)
-{
-	return !strncmp(name, "clone(", 6) || !strncmp(name, "clone3(", 7) ||
-	       !strncmp(name, "fork(", 5) || !strncmp(name, "vfork(", 6);
-}
 
 /*
  * strace -f prints a child's first line as soon as the child runs, which
@@ -460,17 +473,10 @@ int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev)
 	int k = seen_add(r, pid);
 	if (k < 0)
 		return tr_fail(r, r->line, "out of memory");
-	if (!k || !r->npend)
+	/* two forks unfinished: whose child it is is not known */
+	if (!k || r->nforking != 1 || r->forking[0] == pid)
 		return 0;
-	struct pend *fork = NULL;
-	for (size_t i = 0; i < r->npend; i++) {
-		struct pend *pe = &r->pend[i];
-		if (pe->pid == pid || pe->returned || !forks(pe->buf))
-			continue;
-		if (fork)
-			return 0; /* two forks unfinished: whose child it is is not known */
-		fork = pe;
-	}
+	struct pend *fork = tr_pend_find(r, r->forking[0]);
 	if (!fork)
 		return 0;
 	char tail[32];
@@ -487,6 +493,7 @@ int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev)
 	ev->timestamp = fork->ts;
 	ev->line = ev->first_line = fork->line;
 	int rc = parse_joined(r, fork, SIZE_MAX, fork->line, fork->col0, ev, true);
+	forking_remove(r, fork->pid);
 	fork->returned = true;
 	return rc;
 }
@@ -523,7 +530,16 @@ int tr_add_pending(struct trace_reader *r, int pid, double ts, char *p, char *e)
 		r->npend--;
 		return tr_fail(r, p, "out of memory");
 	}
-	return pend_append(r, pe, p, (size_t)(e - p)) < 0 ? -1 : 0;
+	if (pend_append(r, pe, p, (size_t)(e - p)) < 0)
+		return -1;
+	if (forks(pe->buf)) {
+		int *grown = vm_grow(r->forking, &r->capforking, r->nforking + 1, sizeof(*grown));
+		if (!grown)
+			return tr_fail(r, p, "out of memory");
+		r->forking = grown;
+		r->forking[r->nforking++] = pid;
+	}
+	return 0;
 }
 
 /* ---- lines to events ---------------------------------------------------- */
