@@ -729,12 +729,15 @@ static void cmp_rusage(struct diff_result *r, const struct event *ev, struct sid
 /* a wide comparison's scope: one range over the whole address space */
 static const struct scope everything = { .vmas = true, .n = 1, .lo = { 0 }, .hi = { UINT64_MAX } };
 
-/* a process both sides have and neither runs takes its differences with it */
+/* a process both sides have and neither runs takes its differences with
+ * it; so does the first process's pid 0 once the trace named it (its
+ * differences are listed again under its pid) */
 static void forget_gone(void *ctx, int pid)
 {
 	struct cmp *c = ctx;
 	struct task *ta = vmsys_task(c->A->sys, pid, false), *tb = vmsys_task(c->B->sys, pid, false);
-	if (ta && tb && !task_alive(ta) && !task_alive(tb))
+	if ((ta && tb && !task_alive(ta) && !task_alive(tb)) ||
+	    (!pid && (!ta || !tb || task_pid(ta) != 0 || task_pid(tb) != 0)))
 		standing_forget(c->st, pid);
 }
 
@@ -906,6 +909,10 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 			if (hb)
 				ob = (struct outcome){ OUT_VALUE, 0, task_pid(xb) };
 		}
+		/* a process the event makes (or names: the first one's pid 0)
+		 * moves its differences: everything is compared after it */
+		bool known = vmsys_task(A.sys, ev.pid, false) && vmsys_task(B.sys, ev.pid, false) &&
+			     task_pid(vmsys_task(A.sys, ev.pid, false)) == ev.pid;
 		task_faults(A.sys, ev.pid, fa);
 		task_faults(B.sys, ev.pid, fb);
 		for (size_t i = 0; i < NCOUNTERS; i++) {
@@ -937,7 +944,8 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 			scope_add(&sc, wb.lo[i], wb.hi[i]);
 		scope_folios(A.sys, &wa, &sc, ev.pid);
 		scope_folios(B.sys, &wb, &sc, ev.pid);
-		bool scoped = !o->full && !sc.wide && call_scoped(A.sys, &ev, &sc) && call_scoped(B.sys, &ev, &sc) && !sc.wide &&
+		bool scoped = !o->full && known && !sc.wide && call_scoped(A.sys, &ev, &sc) &&
+			      call_scoped(B.sys, &ev, &sc) && !sc.wide &&
 			      !standing_tasks(c.st) && scope_private(A.sys, &wa, &sc, ev.pid) &&
 			      scope_private(B.sys, &wb, &sc, ev.pid);
 		if (scoped && !access)

@@ -490,6 +490,39 @@ START_TEST(diff_scoped_equals_full_on_traces)
 }
 END_TEST
 
+/* The first process runs unnamed (pid 0) until a line gives its pid: the
+ * differences that stood under pid 0 move to its pid at that event,
+ * which the scoped compare took for a touch of one page (fuzz_diff's
+ * first finding, 2026-12-04) */
+START_TEST(diff_first_process_named)
+{
+	static const char t[] =
+		"# vmsim-trace: 1\n# kernel: 6.18\n# ram: 256M\n"
+		"openat(AT_FDCWD, \"/tmp/named-folio\", O_RDWR|O_CREAT, 0600) = 3\n"
+		"ftruncate(3, 16384) = 0\n"
+		"pwrite64(3, \"xxxxxxxx\", 8192, 8192) = 8192\n"
+		"mmap(NULL, 16384, PROT_READ, MAP_SHARED, 3, 0) = 0x7ffff7ffc000\n"
+		"mlock(0x7ffff7ffe000, 40) = 0\n"
+		"mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7ffff7ffa000\n"
+		"100 touch(0x7ffff7ffa000, 4096, WRITE) = ?\n"
+		"100 munlock(0x7ffff7ffe000, 40) = 0\n";
+	char path[] = "/tmp/vmsim-hotnamed-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, t, sizeof(t) - 1), (ssize_t)(sizeof(t) - 1));
+	close(fd);
+	char *a = diff_text(path, "6.1", "6.18", false);
+	char *b = diff_text(path, "6.1", "6.18", true);
+	unlink(path);
+	ck_assert_msg(!strcmp(a, b), "scoped:\n%s\n-- full --\n%s", a, b);
+	/* the page 6.1 mlocked and 6.18 did not, listed again under pid 100 */
+	ck_assert_ptr_nonnull(strstr(a, "page 0x7ffff7ffe000 (pid 100) 6.1:"));
+	ck_assert_ptr_nonnull(strstr(a, "page 0x7ffff7ffe000 (pid 100) agree again"));
+	free(a);
+	free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hot_loop");
@@ -498,6 +531,7 @@ int main(void)
 	tcase_add_test(tc, hot_loop_equals_full_path);
 	tcase_add_test(tc, diff_narrow_equals_full);
 	tcase_add_test(tc, diff_scoped_equals_full_on_traces);
+	tcase_add_test(tc, diff_first_process_named);
 	suite_add_tcase(s, tc);
 	return run_check_suite(s);
 }
