@@ -230,13 +230,14 @@ static void scope_folios(struct vmsys *s, const struct scope *side, struct scope
  * of the calling process tells (a truncate unmaps pages in every process,
  * exit and fork change the processes): everything is compared after it.
  */
-static bool call_scoped(const struct vmsys *s, const struct event *ev, struct scope *sc)
+static bool call_scoped(const struct vmsys *a, const struct vmsys *b, const struct event *ev,
+			struct scope *sc)
 {
 	if (ev->type != EV_CALL || ev->args_missing)
 		return false;
 	switch (ev->sys) {
-	case SYS_MADVISE:
-		if (vmsys_madvise_beyond_range(s, ev->args[2]))
+	case SYS_MADVISE: /* each kernel numbers the advice its way */
+		if (vmsys_madvise_beyond_range(a, ev->args[2]) || vmsys_madvise_beyond_range(b, ev->args[2]))
 			return false;
 		/* fall through */
 	case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MSYNC: case SYS_MLOCK:
@@ -336,7 +337,20 @@ static struct diff_item *state_item(struct cmp *c, enum sd_kind k, int pid, uint
 	struct diff_item *it = add_item(c->r, c->line, dk_of[k], pid, key, what);
 	if (!it)
 		c->failed = true;
+	else
+		it->state = true;
 	return it;
+}
+
+/* A page difference began, changed or ended: counted, and whether it is
+ * among the first MAX_PAGE_ITEMS of this process and event, which are listed */
+static bool list_page(struct cmp *c)
+{
+	c->changed++;
+	if (c->listed >= MAX_PAGE_ITEMS)
+		return false;
+	c->listed++;
+	return true;
 }
 
 /* A difference that stood has ended: both sides agree there again.  Its
@@ -344,12 +358,8 @@ static struct diff_item *state_item(struct cmp *c, enum sd_kind k, int pid, uint
 static void ended(void *ctx, enum sd_kind kind, int pid, uint64_t key)
 {
 	struct cmp *c = ctx;
-	if (kind == SD_PAGE) {
-		c->changed++;
-		if (c->listed >= MAX_PAGE_ITEMS)
-			return;
-		c->listed++;
-	}
+	if (kind == SD_PAGE && !list_page(c))
+		return;
 	char what[48];
 	what_text(kind, key, what, sizeof(what));
 	struct diff_item *it = add_item(c->r, c->line, dk_of[kind], pid, key, what);
@@ -357,7 +367,7 @@ static void ended(void *ctx, enum sd_kind kind, int pid, uint64_t key)
 		c->failed = true;
 		return;
 	}
-	it->ended = true;
+	it->state = it->ended = true;
 	struct task *t = pid ? vmsys_task(c->A->sys, pid, false) : NULL;
 	if (kind == SD_PAGE && t) {
 		int x = vmsys_page_bits(c->A->sys, t, key);
@@ -404,10 +414,8 @@ static void cmp_pages(struct cmp *c, struct task *ta, struct task *tb, uint64_t 
 			continue;
 		if (n < 0)
 			c->failed = true;
-		c->changed++;
-		if (c->listed >= MAX_PAGE_ITEMS)
+		if (!list_page(c))
 			continue;
-		c->listed++;
 		char what[48];
 		what_text(SD_PAGE, a, what, sizeof(what));
 		struct diff_item *it = add_item(c->r, c->line, DK_PAGE, c->pid, a, what);
@@ -415,6 +423,7 @@ static void cmp_pages(struct cmp *c, struct task *ta, struct task *tb, uint64_t 
 			c->failed = true;
 			return;
 		}
+		it->state = true;
 		page_text(ba, it->a, sizeof(it->a));
 		page_text(bb, it->b, sizeof(it->b));
 		it->va = ba;
@@ -454,24 +463,45 @@ static const struct vma *vma_next(struct vmsys *s, struct task *t, const struct 
 	return b->start < end ? v : NULL;
 }
 
+static int extent_push(struct extents *e, uint64_t start, uint64_t end)
+{
+	struct extent *n = vm_grow(e->v, &e->cap, e->n + 1, sizeof(*n));
+	if (!n)
+		return -1;
+	e->v = n;
+	e->v[e->n++] = (struct extent){ start, end };
+	return 0;
+}
+
+/* The pages in the scope that both c->ea's and c->eb's VMAs cover (each
+ * list in address order): a page only one side maps has its difference
+ * in the layout. */
+static void cmp_common_pages(struct cmp *c, struct task *ta, struct task *tb, const struct scope *sc)
+{
+	for (size_t i = 0, j = 0; i < c->ea.n && j < c->eb.n;) {
+		const struct extent *p = &c->ea.v[i], *q = &c->eb.v[j];
+		uint64_t l = p->start > q->start ? p->start : q->start, h = p->end < q->end ? p->end : q->end;
+		if (l < h)
+			cmp_pages_in(c, ta, tb, l, h, sc);
+		if (p->end <= q->end)
+			i++;
+		if (q->end <= p->end)
+			j++;
+	}
+}
+
 /* The pages of [lo, hi) inside a VMA on both sides (an access: its VMAs
  * did not change). */
-static void cmp_overlaps(struct cmp *c, struct task *ta, struct task *tb, uint64_t lo, uint64_t hi)
+static void cmp_overlaps(struct cmp *c, struct task *ta, struct task *tb, uint64_t lo, uint64_t hi,
+			 const struct scope *sc)
 {
-	struct vm_vma_brief a, b;
-	const struct vma *xa = vma_from(c->A->sys, ta, lo, hi, &a), *xb = vma_from(c->B->sys, tb, lo, hi, &b);
-	while (xa && xb) {
-		uint64_t l = a.start > b.start ? a.start : b.start, h = a.end < b.end ? a.end : b.end;
-		l = l > lo ? l : lo;
-		h = h < hi ? h : hi;
-		if (l < h)
-			cmp_pages(c, ta, tb, l, h);
-		uint64_t ae = a.end, be = b.end;
-		if (ae <= be)
-			xa = vma_next(c->A->sys, ta, xa, hi, &a);
-		if (be <= ae)
-			xb = vma_next(c->B->sys, tb, xb, hi, &b);
-	}
+	struct vm_vma_brief b;
+	c->ea.n = c->eb.n = 0;
+	for (const struct vma *v = vma_from(c->A->sys, ta, lo, hi, &b); v; v = vma_next(c->A->sys, ta, v, hi, &b))
+		c->failed |= extent_push(&c->ea, b.start > lo ? b.start : lo, b.end < hi ? b.end : hi) != 0;
+	for (const struct vma *v = vma_from(c->B->sys, tb, lo, hi, &b); v; v = vma_next(c->B->sys, tb, v, hi, &b))
+		c->failed |= extent_push(&c->eb, b.start > lo ? b.start : lo, b.end < hi ? b.end : hi) != 0;
+	cmp_common_pages(c, ta, tb, sc);
 }
 
 /* The nearest address at or below x (up: at or above) that no VMA of
@@ -492,16 +522,6 @@ static uint64_t sync_point(struct cmp *c, struct task *ta, struct task *tb, uint
 		}
 	}
 	return x;
-}
-
-static int extent_push(struct extents *e, const struct vm_vma_brief *b)
-{
-	struct extent *n = vm_grow(e->v, &e->cap, e->n + 1, sizeof(*n));
-	if (!n)
-		return -1;
-	e->v = n;
-	e->v[e->n++] = (struct extent){ b->start, b->end };
-	return 0;
 }
 
 static uint64_t extents_hash(const struct extents *e)
@@ -569,11 +589,11 @@ static void cmp_window(struct cmp *c, struct task *ta, struct task *tb, uint64_t
 		c->ea.n = c->eb.n = 0;
 		for (;;) {
 			if (xa && (a.start < end || a.start == r0)) {
-				c->failed |= extent_push(&c->ea, &a) != 0;
+				c->failed |= extent_push(&c->ea, a.start, a.end) != 0;
 				end = a.end > end ? a.end : end;
 				xa = vma_next(A->sys, ta, xa, y, &a);
 			} else if (xb && (b.start < end || b.start == r0)) {
-				c->failed |= extent_push(&c->eb, &b) != 0;
+				c->failed |= extent_push(&c->eb, b.start, b.end) != 0;
 				end = b.end > end ? b.end : end;
 				xb = vma_next(B->sys, tb, xb, y, &b);
 			} else {
@@ -587,16 +607,7 @@ static void cmp_window(struct cmp *c, struct task *ta, struct task *tb, uint64_t
 		}
 		/* the pages both sides map, though in VMAs of other bounds (a
 		 * merge one kernel refuses): their state still differs */
-		for (size_t i = 0, j = 0; i < c->ea.n && j < c->eb.n;) {
-			const struct extent *p = &c->ea.v[i], *q = &c->eb.v[j];
-			uint64_t l = p->start > q->start ? p->start : q->start, h = p->end < q->end ? p->end : q->end;
-			if (l < h)
-				cmp_pages_in(c, ta, tb, l, h, sc);
-			if (p->end <= q->end)
-				i++;
-			if (q->end <= p->end)
-				j++;
-		}
+		cmp_common_pages(c, ta, tb, sc);
 	}
 }
 
@@ -659,7 +670,7 @@ static void cmp_task(struct cmp *c, struct task *ta, struct task *tb, const stru
 		cmp_window(c, ta, tb, wx[i], wy[i], sc);
 	/* an access changed no VMA: the pages of its ranges that both sides map */
 	for (unsigned i = 0; !sc->vmas && i < sc->n; i++)
-		cmp_overlaps(c, ta, tb, sc->lo[i], sc->hi[i]);
+		cmp_overlaps(c, ta, tb, sc->lo[i], sc->hi[i], sc);
 	/* what stood there and was not found again has ended */
 	for (unsigned i = 0; i < nw; i++)
 		standing_end_range(c->st, SD_VMAS, pid, wx[i], wy[i], ended, c);
@@ -911,8 +922,8 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		}
 		/* a process the event makes (or names: the first one's pid 0)
 		 * moves its differences: everything is compared after it */
-		bool known = vmsys_task(A.sys, ev.pid, false) && vmsys_task(B.sys, ev.pid, false) &&
-			     task_pid(vmsys_task(A.sys, ev.pid, false)) == ev.pid;
+		struct task *ka = vmsys_task(A.sys, ev.pid, false), *kb = vmsys_task(B.sys, ev.pid, false);
+		bool known = ka && kb && task_pid(ka) == ev.pid && task_pid(kb) == ev.pid;
 		task_faults(A.sys, ev.pid, fa);
 		task_faults(B.sys, ev.pid, fb);
 		for (size_t i = 0; i < NCOUNTERS; i++) {
@@ -944,8 +955,7 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 			scope_add(&sc, wb.lo[i], wb.hi[i]);
 		scope_folios(A.sys, &wa, &sc, ev.pid);
 		scope_folios(B.sys, &wb, &sc, ev.pid);
-		bool scoped = !o->full && known && !sc.wide && call_scoped(A.sys, &ev, &sc) &&
-			      call_scoped(B.sys, &ev, &sc) && !sc.wide &&
+		bool scoped = !o->full && known && !sc.wide && call_scoped(A.sys, B.sys, &ev, &sc) && !sc.wide &&
 			      !standing_tasks(c.st) && scope_private(A.sys, &wa, &sc, ev.pid) &&
 			      scope_private(B.sys, &wb, &sc, ev.pid);
 		if (scoped && !access)
@@ -1014,23 +1024,6 @@ void diff_result_free(struct diff_result *r)
 	r->nitems = r->nevs = r->cap_items = r->cap_evs = 0;
 }
 
-const struct diff_item *diff_find(const struct diff_result *r, unsigned long line,
-				  enum diff_kind kind, const char *what)
-{
-	for (size_t i = 0; i < r->nitems; i++) {
-		const struct diff_item *it = &r->items[i];
-		if ((!line || it->line == line) && it->kind == kind && (!what || !strcmp(it->what, what)))
-			return it;
-	}
-	return NULL;
-}
-
-/* the kinds that are state, which stand from one event to the next */
-static bool kind_stands(enum diff_kind k)
-{
-	return k != DK_RESULT && k != DK_RUSAGE;
-}
-
 const struct diff_item *diff_at(const struct diff_result *r, unsigned long line,
 				enum diff_kind kind, const char *what, int pid)
 {
@@ -1040,11 +1033,8 @@ const struct diff_item *diff_at(const struct diff_result *r, unsigned long line,
 		if (it->line > line || it->kind != kind || (what && strcmp(it->what, what)) ||
 		    (pid >= 0 && it->pid != pid))
 			continue;
-		/* a counter's event is this line's only: nr_mlock alone stands */
-		bool stands = kind_stands(kind) && (kind != DK_VMSTAT || !strcmp(it->what, "nr_mlock")) &&
-			      strcmp(it->what, "pages");
-		if (it->line != line && !stands)
-			continue;
+		if (it->line != line && !it->state)
+			continue; /* an event's own difference: its line's only */
 		if (!best || it->line >= best->line)
 			best = it;
 	}

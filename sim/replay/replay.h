@@ -488,6 +488,8 @@ struct diff_item {
 	int64_t va, vb;         /* numbers where meaningful: kB, counter, errno/value,
 				 * internal VM_* bits, page bits (1 present 2 mlocked
 				 * 4 unevictable 8 lru) */
+	bool state;             /* a difference of state (it stands until an item
+				 * ends it), not the event's own */
 	bool ended;             /* a difference of state that stood ends here: both
 				 * sides agree again (a, b: what they agree on) */
 };
@@ -528,11 +530,6 @@ struct diff_opts {
  * input (r->err says why).  Free r with diff_result_free() in every case. */
 int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *r);
 void diff_result_free(struct diff_result *r);
-
-/* The first item of kind (and what, if non-NULL) at line (0 = any line),
- * or NULL. */
-const struct diff_item *diff_find(const struct diff_result *r, unsigned long line,
-				  enum diff_kind kind, const char *what);
 
 /* The difference of kind (what, pid if >= 0) in effect after the event at
  * line: its item at that line, or for a difference of state the last one
