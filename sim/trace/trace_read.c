@@ -277,15 +277,15 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 	}
 	/* a plain strace log: the first line of a process whose parent's
 	 * fork is still unfinished */
-	if (!r->hdr.has_version && pid > 0 && !r->reprocess_fork) {
+	if (!r->hdr.has_version && pid > 0) {
+		/* 1: the fork first; this line again after it (its pid is seen
+		 * now, so the second time asks nothing) */
 		int k = tr_fork_returned(r, pid, ev);
 		if (k != 0) {
 			r->reprocess = k > 0;
-			r->reprocess_fork = k > 0;
 			return k;
 		}
 	}
-	r->reprocess_fork = false;
 	if (p[0] == '-' && p[1] == '-' && p[2] == '-') {
 		tr_ev_clear(ev);
 		ev->pid = pid;

@@ -73,7 +73,6 @@ struct trace_reader {
 	size_t len;
 	unsigned long lineno;
 	bool reprocess;        /* handle the current line again */
-	bool reprocess_fork;   /* ... after the fork it revealed (tr_fork_returned()) */
 	bool unterminated;     /* the current line is the input's last and has no newline */
 	bool truncated;        /* the input ends in the middle of a line or a block */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */

@@ -342,25 +342,28 @@ static int parse_joined(struct trace_reader *r, struct pend *pe, size_t split,
 
 /* Emit the unfinished call of pe as an event with an unknown result
  * (its process ended, or the input did, before it returned). */
-int tr_flush_pending(struct trace_reader *r, struct pend *pe, struct event *ev)
+/* The unfinished call of pe, its first half alone, as one event whose
+ * result is tail (") = ?", ") = PID"): its trailing blanks and comma go */
+static int parse_first_half(struct trace_reader *r, struct pend *pe, const char *tail,
+			    struct event *ev)
 {
-	if (pe->returned) {
-		pend_remove(r, pe);
-		return 0;
-	}
-	static const char tail[] = ") = ?";
-	size_t n = pe->len;
+	size_t n = pe->len, tl = strlen(tail);
 	while (n && (is_ws(pe->buf[n - 1]) || pe->buf[n - 1] == ','))
 		n--;
-	if (grow(&r->work, &r->workcap, n + sizeof(tail)) < 0)
+	if (grow(&r->work, &r->workcap, n + tl + 1) < 0)
 		return tr_fail_col(r, pe->line, pe->col0, "out of memory");
 	memcpy(r->work, pe->buf, n);
-	memcpy(r->work + n, tail, sizeof(tail));
+	memcpy(r->work + n, tail, tl + 1);
 	tr_ev_clear(ev);
 	ev->pid = pe->pid;
 	ev->timestamp = pe->ts;
 	ev->line = ev->first_line = pe->line;
-	int rc = parse_joined(r, pe, SIZE_MAX, pe->line, pe->col0, ev, true);
+	return parse_joined(r, pe, SIZE_MAX, pe->line, pe->col0, ev, true);
+}
+
+int tr_flush_pending(struct trace_reader *r, struct pend *pe, struct event *ev)
+{
+	int rc = pe->returned ? 0 : parse_first_half(r, pe, ") = ?", ev);
 	pend_remove(r, pe);
 	return rc;
 }
@@ -480,19 +483,8 @@ int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev)
 	if (!fork)
 		return 0;
 	char tail[32];
-	int tl = snprintf(tail, sizeof(tail), ") = %d", pid);
-	size_t n = fork->len;
-	while (n && (is_ws(fork->buf[n - 1]) || fork->buf[n - 1] == ','))
-		n--;
-	if (grow(&r->work, &r->workcap, n + (size_t)tl + 1) < 0)
-		return tr_fail(r, r->line, "out of memory");
-	memcpy(r->work, fork->buf, n);
-	memcpy(r->work + n, tail, (size_t)tl + 1);
-	tr_ev_clear(ev);
-	ev->pid = fork->pid;
-	ev->timestamp = fork->ts;
-	ev->line = ev->first_line = fork->line;
-	int rc = parse_joined(r, fork, SIZE_MAX, fork->line, fork->col0, ev, true);
+	snprintf(tail, sizeof(tail), ") = %d", pid);
+	int rc = parse_first_half(r, fork, tail, ev);
 	forking_remove(r, fork->pid);
 	fork->returned = true;
 	return rc;
