@@ -351,16 +351,20 @@ static int madv_vma(struct vmsys *s, struct task *t, struct vma **vp, uint64_t s
 	}
 }
 
+/* the advice's MADV_X_* in this kernel's numbering, -1 if it has none */
+static int madv_index(const struct vmsys *s, uint64_t advice)
+{
+	for (int i = 0; i < MADV_X_NR; i++)
+		if (s->af.madv[i] >= 0 && (uint64_t)s->af.madv[i] == advice)
+			return i;
+	return -1;
+}
+
 int64_t vm_madvise(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, uint64_t advice)
 {
 	struct mm *mm = t->mm;
 	s->nevents = 0;
-	int adv = -1;
-	for (int i = 0; i < MADV_X_NR; i++)
-		if (s->af.madv[i] >= 0 && (uint64_t)s->af.madv[i] == advice) {
-			adv = i;
-			break;
-		}
+	int adv = madv_index(s, advice);
 	if (adv < 0)
 		return -KERR_EINVAL;
 	if (adv == MADV_X_DONTNEED_LOCKED && !s->sem->has_dontneed_locked)
@@ -444,8 +448,6 @@ int64_t vm_msync(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, 
 
 bool vmsys_madvise_beyond_range(const struct vmsys *s, uint64_t advice)
 {
-	for (int i = 0; i < MADV_X_NR; i++)
-		if (s->af.madv[i] >= 0 && (uint64_t)s->af.madv[i] == advice)
-			return i == MADV_X_REMOVE || i == MADV_X_COLD || i == MADV_X_PAGEOUT;
-	return true;
+	int i = madv_index(s, advice);
+	return i < 0 || i == MADV_X_REMOVE || i == MADV_X_COLD || i == MADV_X_PAGEOUT;
 }
