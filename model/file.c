@@ -50,6 +50,8 @@ void file_put(struct vmsys *s, struct file *f)
 		return;
 	if (f->secretmem && f->unevictable)
 		s->nr_unevictable_mappings--;
+	if (f->ring)
+		io_ring_release(s, f);
 	if (!s->dying) /* vmsys_free() frees the frames all at once */
 		file_drop_cache(s, f, 0);
 	radix_destroy(&f->cache);
@@ -162,7 +164,7 @@ static bool path_is_pseudo(const char *path, size_t len)
 	       (len >= 5 && !memcmp(path, "/dev/", 5) && !path_is_shmem(path, len));
 }
 
-static struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
+struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
 {
 	struct file *f = vm_calloc(1, sizeof(*f));
 	if (!f)

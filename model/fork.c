@@ -31,6 +31,23 @@ static int copy_ptes(struct vmsys *s, struct vma *src, struct vma *dst)
 		} else if (pte & PTE_PRESENT) {
 			pfn_t pfn = pte_pfn(pte);
 			struct page *p = spage(s, pfn);
+			if (pfn != PFN_ZERO && (p->flags & PG_ANON) && !vma_is_shared(src) &&
+			    smm->has_pinned && page_maybe_pinned(p)) {
+				/* copy_present_pte(): a page that may be pinned,
+				 * in an mm that has pinned (folio_needs_cow_for_dma()),
+				 * is copied now, not shared (only the kernels with
+				 * io_uring pin long-term here) */
+				uint64_t npte;
+				pfn_t copy = copy_pinned_page_for_child(s, dst, vpn << PAGE_SHIFT, &npte);
+				if (!copy)
+					return -KERR_ENOMEM;
+				if ((!radix_has_leaf(&dmm->pt, vpn) && !pte_table_alloc(s)) ||
+				    radix_set(&dmm->pt, vpn, npte))
+					return -KERR_ENOMEM;
+				rmap_add(s, dst, copy, true);
+				vpn++;
+				continue;
+			}
 			if ((p->flags & PG_ANON) && !vma_is_shared(src)) {
 				/* COW: both sides lose write */
 				pte_changed(s);

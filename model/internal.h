@@ -100,6 +100,7 @@ struct file {
 	bool secretmem;        /* memfd_secret's (file.c): memory only like shmem, but not
 				* swap-backed; its mappings are VM_LOCKED for good */
 	struct shm_seg *shm;   /* the SysV segment whose object it is (shm.c), or NULL */
+	struct io_ring *ring;  /* an io_uring instance's file (io_uring.c), or NULL */
 	uint32_t exec_ofd;     /* the open file description the ELF loader
 				* mapped it through (inherit.c) */
 	uint64_t ino;
@@ -172,6 +173,7 @@ struct mm {
 	uint64_t mmap_base;
 	uint64_t start_stack;
 	bool stack_guessed;        /* the stack is vm_execve()'s guess, not the trace's */
+	bool has_pinned;           /* MMF_HAS_PINNED: a page of it was pinned (FOLL_PIN) */
 	unsigned users;            /* tasks sharing this mm */
 	uint32_t id;
 	uint64_t numa_scan_offset; /* where task_numa_work() goes on (numa.c) */
@@ -292,6 +294,12 @@ struct vmsys {
 	struct shm_seg *shm_segs;
 	int next_shmid;
 	uint64_t locked_shm;
+	/* each user's locked_vm (struct user_struct, pages, by real uid): what
+	 * io_uring charges against RLIMIT_MEMLOCK (io_uring.c), not the mm's;
+	 * the first process's user starts at user_locked_vm_start */
+	struct user_locked { uint32_t uid; uint64_t pages; } *user_locked;
+	size_t nuser_locked, capuser_locked;
+	uint64_t user_locked_vm_start;
 	unsigned nr_unevictable_mappings;
 	uint64_t pt_gen;           /* PTE generation: the hit bits of every mm hold
 				    * only while it stays (hitmap.h, pte_changed()) */
@@ -407,6 +415,8 @@ void file_unlink_vma(struct file *f, struct vma *v);
 /* memory.c: faults, populate, zap.  mode: 1 read, 2 write, 4 exec, and
  * FAULT_GUP when get_user_pages takes the fault (it is counted apart) */
 #define FAULT_GUP 8
+bool insert_driver_page(struct vmsys *s, struct vma *v, uint64_t addr, pfn_t pfn);
+pfn_t copy_pinned_page_for_child(struct vmsys *s, struct vma *dst, uint64_t addr, uint64_t *pte);
 enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 				uint64_t addr, int mode);
 /* GUP-style populate of [start,end) (mm/gup.c:populate_vma_page_range()) */
@@ -496,6 +506,23 @@ void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
 /* a file named path (shmem under /dev/shm), with the name's reference */
 struct file *file_create(struct vmsys *s, const char *path, size_t len);
+struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem);
+/* io_uring.c: the instance of f goes with its file's last reference
+ * (io_ring_ctx_free() after io_uring_release()): its buffers unpinned and
+ * uncharged, its ring pages freed */
+void io_ring_release(struct vmsys *s, struct file *f);
+/* vm_mmap() of an io_uring file: io_uring_get_unmapped_area()'s checks and
+ * the VMA's page offset for file offset off; then, with the VMA made,
+ * io_uring_mmap()'s insertion of the pages */
+int64_t io_ring_mmap_check(struct vmsys *s, struct file *f, uint64_t addr, uint64_t off,
+			   uint64_t *pgoff);
+int io_ring_mmap_insert(struct vmsys *s, struct vma *v);
+
+/* A long-term pin (FOLL_PIN) adds this to the page's refcount, as
+ * GUP_PIN_COUNTING_BIAS does (include/linux/mm.h); a page with at least
+ * this many references may be DMA-pinned (folio_maybe_dma_pinned()). */
+#define GUP_PIN_BIAS 1024u
+static inline bool page_maybe_pinned(const struct page *p) { return p->refcount >= GUP_PIN_BIAS; }
 pfn_t file_add_cached_page(struct vmsys *s, struct file *f, uint64_t index);
 /* A buffered read of pages [first, last] of a disk file: sync readahead
  * at each missing page, async at a marked folio (mm/filemap.c:

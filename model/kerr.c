@@ -10,6 +10,7 @@ static const struct {
 	{ KERR_EPERM, "EPERM" },	 { KERR_ENOENT, "ENOENT" },
 	{ KERR_ESRCH, "ESRCH" },
 	{ KERR_EINTR, "EINTR" },	 { KERR_EIO, "EIO" },
+	{ KERR_ENXIO, "ENXIO" },
 	{ KERR_EBADF, "EBADF" },	 { KERR_EAGAIN, "EAGAIN" },
 	{ KERR_ENOMEM, "ENOMEM" },	 { KERR_EACCES, "EACCES" },
 	{ KERR_EFAULT, "EFAULT" },	 { KERR_EBUSY, "EBUSY" },

@@ -123,6 +123,23 @@ static pfn_t new_cow_page(struct vmsys *s, struct vma *v, uint64_t addr, int *oo
 	return copy;
 }
 
+/* mm/memory.c:copy_present_page() @ v6.1, v6.18: fork() gives the child a
+ * copy of a private anonymous page that may be DMA-pinned (it stays the
+ * parent's alone, its PTE writable): the child's new page, dirty, mapped
+ * writable if the VMA is, and on the LRU.  PFN_NONE when out of memory. */
+pfn_t copy_pinned_page_for_child(struct vmsys *s, struct vma *dst, uint64_t addr, uint64_t *pte)
+{
+	int oom = 0;
+	pfn_t copy = new_cow_page(s, dst, addr, &oom);
+	if (!copy)
+		return PFN_NONE;
+	unsigned fl = PTE_PRESENT | PTE_YOUNG | PTE_DIRTY | PTE_EXCL;
+	if (dst->flags & VM_WRITE)
+		fl |= PTE_WRITE;
+	*pte = mk_pte(copy, fl);
+	return copy;
+}
+
 /* A PTE table is a page of its own (mm/memory.c:__pte_alloc() ->
  * pte_alloc_one() @ v6.18): allocating one may reclaim and, when nothing
  * can be freed, fail the fault with VM_FAULT_OOM (the OOM killer has run:
@@ -154,6 +171,26 @@ static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte,
 		*oom = 1;
 	else
 		note_hits(s, mm, vpn, pte);
+}
+
+/* mm/memory.c:vm_insert_pages() -> insert_page_into_pte_locked() @ v6.1,
+ * v6.18: a driver's page mapped at addr with the VMA's protection (young,
+ * writable in a shared writable VMA), counted in Rss and as a mapped file
+ * page; not on any LRU, never mlocked (the VMA is VM_MIXEDMAP).  False when
+ * a page table cannot be had. */
+bool insert_driver_page(struct vmsys *s, struct vma *v, uint64_t addr, pfn_t pfn)
+{
+	int oom = 0;
+	unsigned fl = PTE_PRESENT | PTE_YOUNG;
+	if ((v->flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE))
+		fl |= PTE_WRITE;
+	if (!(v->flags & VM_ACCESS_FLAGS))
+		fl |= PTE_NOACCESS;
+	set_pte(s, v->mm, addr, mk_pte(pfn, fl), &oom);
+	if (oom)
+		return false;
+	rmap_add(s, v, pfn, false);
+	return true;
 }
 
 /*
@@ -969,6 +1006,10 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	} else if (pte & PTE_SWAP) {
 		TP(s, TP_FAULT, KFN_DO_SWAP, .addr = addr, .kind = TPF_SWAP_IN, .major = true);
 		r = do_swap(s, v, addr, ptep, write, &oom);
+	} else if (v->file && v->file->ring) {
+		/* a driver's mapping with no fault handler (io_uring's pages
+		 * are inserted at mmap): vma_dummy_vm_ops, VM_FAULT_SIGBUS */
+		r = VMF_SIGBUS;
 	} else if (v->file) {
 		TP(s, TP_FAULT, !write ? KFN_DO_READ : vma_is_shared(v) ? KFN_DO_SHARED : KFN_DO_COW,
 		   .addr = addr,

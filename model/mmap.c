@@ -277,6 +277,12 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		return -KERR_EOVERFLOW;
 	if (mm->map_count > s->max_map_count)
 		return -KERR_ENOMEM;
+	if (f && f->ring) {
+		/* io_uring_get_unmapped_area() runs even for MAP_FIXED */
+		int64_t err = io_ring_mmap_check(s, f, addr, off, &pgoff);
+		if (err)
+			return err;
+	}
 
 	bool noreplace = sem->has_fixed_noreplace && af->map_fixed_noreplace &&
 			 (flags & af->map_fixed_noreplace);
@@ -350,6 +356,13 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		 * (daxdev_mapping_supported()), which no modelled disk has */
 		if ((vmf & VM_SYNC) && !f->shmem)
 			return -KERR_EOPNOTSUPP;
+		/* an io_uring file lives on anon_inodefs, which is noexec
+		 * (SB_I_NOEXEC): do_mmap()'s path_noexec() test */
+		if (f->ring) {
+			if (vmf & VM_EXEC)
+				return -KERR_EPERM;
+			vmf &= ~VM_MAYEXEC;
+		}
 		/* mm/secretmem.c:secretmem_mmap_prepare() @ v6.18: shared only,
 		 * and locked for good, against the limit as a lock is */
 		if (f->secretmem) {
@@ -385,12 +398,24 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 	}
 	if (flags & af->map_noreserve)
 		vmf |= VM_NORESERVE;
+	/* io_uring_mmap() -> vm_insert_pages(): VM_DONTEXPAND, VM_MIXEDMAP */
+	if (f && f->ring)
+		vmf |= VM_DONTEXPAND | VM_MIXEDMAP;
 
 	/* do_mmap() decided to populate from the flags before the file's
 	 * mmap hook ran: a memfd_secret mapping is locked, not populated */
 	int64_t r = mmap_region(s, t, f, fe ? fe->ofd : 0, addr, len, vmf | secret_lock, pgoff);
 	if (r < 0)
 		return r;
+	if (f && f->ring) {
+		struct vma *v = vma_find(&mm->vmas, (uint64_t)r);
+		int err = io_ring_mmap_insert(s, v);
+		if (err) {
+			/* mmap_region()'s error path unmaps the new VMA */
+			do_munmap(s, t, (uint64_t)r, len);
+			return err;
+		}
+	}
 	bool populate = (vmf & VM_LOCKED) ||
 			(flags & (af->map_populate | af->map_nonblock)) == af->map_populate;
 	if (populate && af->map_populate)

@@ -119,6 +119,13 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 		return false;
 	}
 	struct page *p = spage(s, pfn);
+	if ((p->flags & PG_ANON) && (*pte & PTE_EXCL) && page_maybe_pinned(p)) {
+		/* try_to_unmap_one() @ v6.1, v6.18: an exclusive anonymous page
+		 * that may be pinned cannot be made shared
+		 * (page_try_share_anon_rmap()): PTE kept, unmap fails */
+		ctx->failed = true;
+		return false;
+	}
 	if ((p->flags & PG_ANON) && !(p->flags & PG_SWAPBACKED) &&
 	    ((*pte & PTE_DIRTY) || (p->flags & PG_DIRTY))) {
 		/* try_to_unmap_one(): a redirtied MADV_FREE folio is not
@@ -232,6 +239,12 @@ static bool shrink_one(struct vmsys *s, pfn_t pfn, bool ignore_refs, bool may_wr
 		VERDICT(TPR_RECLAIMED, true);
 	}
 	struct file *f = anon ? NULL : file_of_page(s, p);
+	if (!anon && page_maybe_pinned(p)) {
+		/* __remove_mapping(): folio_ref_freeze() fails while a
+		 * long-term pin holds references: the page stays cached */
+		putback(s, pfn, false, false);
+		VERDICT(TPR_BUSY, false);
+	}
 	if (!anon && (p->flags & PG_SWAPBACKED) && (p->flags & PG_DIRTY)) {
 		/* pageout() of dirty shmem, which is not file-LRU, so memcg
 		 * reclaim writes it too: shmem_writepage() to swap (file.c);

@@ -54,6 +54,10 @@ const struct semantics sem_6_1 = {
 	.has_fixed_noreplace = true,
 	.has_shared_validate = true,
 	.has_droppable = false,
+	/* io_uring/io_uring.c:io_uring_setup() @ v6.1: IOPOLL .. DEFER_TASKRUN */
+	.io_uring_setup_flags = 0x3fff,
+	.io_uring_rings_charged = false,
+	.io_uring_pin_rejects_files = true,
 	.lockonfault_populates = false,
 	.onfault_skips_populate = true,
 	.mmap_lockonfault_flag = false,

@@ -56,6 +56,10 @@ const struct semantics sem_6_18 = {
 	.has_shared_validate = true,
 	.has_droppable = true,
 	.has_memfd_secret = true,
+	/* IORING_SETUP_FLAGS @ v6.18: IOPOLL .. CQE_MIXED (bit 18) */
+	.io_uring_setup_flags = 0x7ffff,
+	.io_uring_rings_charged = true,
+	.io_uring_pin_rejects_files = false,
 	.lockonfault_populates = false,
 	.onfault_skips_populate = true,
 	.mmap_lockonfault_flag = false,

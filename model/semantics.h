@@ -223,6 +223,19 @@ struct semantics {
 	 * since 6.5); 6.1 has it off by default (secretmem.enable=0: ENOSYS),
 	 * 4.x has no such call */
 	bool has_memfd_secret;
+	/* io_uring (io_uring/, 5.1+): the IORING_SETUP_* flags
+	 * io_uring_setup() takes, 0 where the kernel has no io_uring (4.x:
+	 * ENOSYS for the three calls) */
+	uint32_t io_uring_setup_flags;
+	/* io_uring/memmap.c:io_create_region() (6.13+): the ring and SQE pages
+	 * are charged to the user's locked_vm, as registered buffers are;
+	 * 6.1 allocates them without a charge (io_pages_map()) */
+	bool io_uring_rings_charged;
+	/* io_uring/rsrc.c:io_pin_pages() @ v6.1: a buffer in a file mapping
+	 * other than shmem is EOPNOTSUPP, one across two files EINVAL; 6.5+
+	 * leaves file mappings to GUP's FOLL_LONGTERM rules (a shared mapping
+	 * that needs dirty tracking is EFAULT) */
+	bool io_uring_pin_rejects_files;
 	bool lockonfault_populates;  /* 4.4: populate mlocks present pages of ONFAULT VMAs */
 	bool onfault_skips_populate; /* populate returns at once for LOCKONFAULT VMAs (6.x) */
 	bool mmap_lockonfault_flag;  /* lof-v1 MAP_LOCKONFAULT exists */

@@ -142,6 +142,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->zero_page = c->zero_page < 0 ? c->sem->has_zero_page : c->zero_page != 0;
 	s->soft_dirty = c->soft_dirty;
 	s->max_map_count = c->max_map_count;
+	s->user_locked_vm_start = c->user_locked_vm;
 	s->ra_pages = c->read_ahead_kb / (PAGE_SIZE >> 10);
 	if (!s->ra_pages)
 		s->ra_pages = 1;
@@ -207,6 +208,7 @@ void vmsys_free(struct vmsys *s)
 	shm_free_all(s); /* the segments' files go with the others */
 	while (s->files) /* named files still in the namespace */
 		file_put(s, s->files);
+	free(s->user_locked);
 	free(s->swap_map);
 	free(s->swap_shadow);
 	radix_destroy(&s->numa_cpupid);

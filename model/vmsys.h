@@ -58,6 +58,8 @@ struct vmsys_config {
 				   * VM_SOFTDIRTY ("sd" in smaps); default off, as on
 				   * the machines that recorded the samples (Debian's
 				   * own kernels have it on) */
+	uint64_t user_locked_vm;  /* pages of the user's locked_vm when the machine
+				   * starts (io_uring.c); default 0 */
 	unsigned numa_nodes;      /* NUMA nodes (1..64), RAM split evenly; default 1.
 				   * With 2 or more, automatic NUMA balancing is on,
 				   * as the kernel enables it by default on such a
@@ -193,6 +195,24 @@ int64_t vm_setuid(struct vmsys *s, struct task *t, enum setuid_kind kind, uint32
  * does not follow otherwise (pipe2, eventfd2, socket ...: not mappable,
  * ENODEV) or memfd_create (memfd: a mappable shmem file). */
 int64_t vm_dup(struct vmsys *s, struct task *t, int64_t oldfd, int newfd);
+/* io_uring (io_uring.c): io_uring_setup(entries, params) as descriptor fd
+ * (< 0: the lowest free), with the params' flags and cq_entries;
+ * io_uring_register(fd, opcode, arg, nr_args), arg an iovec array (iov_known
+ * false: a pointer the trace could not show); an opcode the model does not
+ * follow (anything but IORING_(UN)REGISTER_BUFFERS), like io_uring_enter(),
+ * answers other_result / result once the descriptor is checked. */
+struct vm_iovec {
+	uint64_t base, len;
+};
+#define VM_IORING_REGISTER_BUFFERS 0u
+#define VM_IORING_UNREGISTER_BUFFERS 1u
+int64_t vm_io_uring_setup(struct vmsys *s, struct task *t, uint64_t entries, uint64_t flags,
+			  uint64_t cq_entries, int fd);
+int64_t vm_io_uring_register(struct vmsys *s, struct task *t, int64_t fd, uint64_t opcode,
+			     const struct vm_iovec *iov, size_t niov, bool iov_known,
+			     uint64_t nr_args, int64_t other_result);
+int64_t vm_io_uring_enter(struct vmsys *s, struct task *t, int64_t fd, bool registered_fd,
+			  int64_t result);
 /* memfd_secret(flags) as descriptor fd (< 0: the lowest free) */
 int64_t vm_memfd_secret(struct vmsys *s, struct task *t, uint64_t flags, int fd);
 int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, size_t namelen,
