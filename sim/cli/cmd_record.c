@@ -60,8 +60,9 @@ static const char record_usage[] =
 	"                   end, saying what was recorded (docs/json.md)\n"
 	"  --expect MODE    the kernel's answers from /proc: none; lock (default) after\n"
 	"                   every call that locks or unlocks memory (mlock*, munlock*,\n"
-	"                   mmap MAP_LOCKED, shmctl SHM_LOCK/SHM_UNLOCK): VmLck, the smaps\n"
-	"                   of the VMAs it touched, and (as root) the pages through\n"
+	"                   mmap MAP_LOCKED, shmctl SHM_LOCK/SHM_UNLOCK, io_uring buffer\n"
+	"                   (un)registration): VmLck (and VmPin), the smaps of the\n"
+	"                   VMAs it touched, and (as root) the pages through\n"
 	"                   pagemap + kpageflags after draining the per-CPU batches;\n"
 	"                   all: after every memory call\n"
 	"  --faults         also every page fault (address, access, minor/major), from\n"
@@ -155,6 +156,7 @@ static void forget(struct recorder *r, pid_t tid)
 			if (r->t[i].hold)
 				fclose(r->t[i].hold);
 			free(r->t[i].held);
+			rec_call_free(&r->t[i].call);
 			r->t[i] = r->t[--r->nt];
 			return;
 		}
@@ -296,6 +298,8 @@ static bool wants_expect(const struct recorder *r, const struct event *ev)
 		return ev->args[1] == 11 || ev->args[1] == 12 || r->expect == EXP_ALL;
 	case SYS_SHMAT: case SYS_SHMDT:
 		return r->expect == EXP_ALL;
+	case SYS_IO_URING_REGISTER: /* buffers pinned or unpinned: VmPin */
+		return (ev->args[1] & 0x7fffffffu) <= 1 || r->expect == EXP_ALL;
 	case SYS_MMAP: /* MAP_LOCKED (x86_64 0x2000) locks as mlock() does */
 		return r->expect == EXP_ALL || (ev->args[3] & 0x2000);
 	case SYS_MUNMAP: case SYS_MPROTECT: case SYS_MREMAP: case SYS_MADVISE:
@@ -352,6 +356,12 @@ static void read_expectations(FILE *out, struct tracee *t, const struct event *e
 		len = ev->sys == SYS_MREMAP ? ev->args[2] : ev->args[1];
 		if (ev->sys == SYS_MREMAP)
 			addr = (uint64_t)ev->value;
+	}
+	if (ev->sys == SYS_IO_URING_REGISTER) {
+		/* the buffers' VMAs, VmLck and VmPin */
+		rec_write_expect(out, t->tid, 0, 0, false, 64);
+		rec_write_vmpin(out, t->tid);
+		return;
 	}
 	/* a segment's lock: its attaches in this process, page by page */
 	uint64_t as[8], ae[8];
@@ -498,6 +508,7 @@ static bool mem_call(enum sysno s)
 	case SYS_MSYNC: case SYS_BRK: case SYS_MLOCK: case SYS_MLOCK2: case SYS_MUNLOCK:
 	case SYS_MLOCKALL: case SYS_MUNLOCKALL: case SYS_FORK: case SYS_CLONE: case SYS_CLONE3:
 	case SYS_SHMAT: case SYS_SHMDT:
+	case SYS_IO_URING_REGISTER: /* GUP faults the buffers in */
 		return true;
 	default:
 		return false;
@@ -772,6 +783,10 @@ int cmd_record(int argc, char **argv)
 	/* replay checks residency as a lower bound when the touches are not
 	 * in the trace (docs/trace-format.md) */
 	fprintf(r.out, "# faults: %s\n", r.rf ? "yes" : "no");
+	/* io_uring charges the user's locked_vm, which the perf buffers hold
+	 * too (docs/trace-format.md) */
+	if (r.rf)
+		fprintf(r.out, "# user-locked-vm: %lu\n", rec_faults_user_locked(r.rf));
 	if (ptrace(PTRACE_SETOPTIONS, child, NULL,
 		   (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 				  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) < 0) {
@@ -871,6 +886,8 @@ int cmd_record(int argc, char **argv)
 	fflush(r.out);
 	off_t bytes = ftello(r.out);
 	size_t tasks = r.seen;
+	for (size_t i = 0; i < r.nt; i++)
+		rec_call_free(&r.t[i].call);
 	free(r.t);
 	for (size_t i = 0; i < r.nfiles; i++)
 		free(r.files[i].path);

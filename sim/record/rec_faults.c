@@ -84,6 +84,26 @@ static long tracepoint_id(const char *name)
 	return -1;
 }
 
+unsigned long rec_faults_user_locked(const struct rec_faults *rf)
+{
+	/* kernel/events/core.c:perf_mmap() @ v6.18: each buffer's pages and
+	 * its header page go to the user's locked_vm up to perf_event_mlock_kb
+	 * per online CPU, the rest to the recorder's pinned_vm */
+	unsigned long pages = 0, limit = 516 / 4;
+	for (int j = 0; j < NEV * MAXCPU; j++)
+		if (rf->rb[j])
+			pages += rf->rblen / (size_t)sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/sys/kernel/perf_event_mlock_kb", "r");
+	unsigned long kb;
+	if (f && fscanf(f, "%lu", &kb) == 1)
+		limit = kb / 4;
+	if (f)
+		fclose(f);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	limit *= (unsigned long)(cpus > 0 ? cpus : 1);
+	return pages < limit ? pages : limit;
+}
+
 struct rec_faults *rec_faults_open(pid_t pid, char *why, size_t whylen)
 {
 	struct rec_faults *rf = vm_calloc(1, sizeof(*rf));

@@ -629,6 +629,15 @@ size_t rec_shm_attaches(pid_t pid, int shmid, uint64_t *start, uint64_t *end, si
 	return n;
 }
 
+void rec_write_vmpin(FILE *out, pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	long kb = status_kb(path, "VmPin");
+	if (kb >= 0)
+		fprintf(out, "%d  expect(VmPin) = %ld kB\n", (int)pid, kb);
+}
+
 void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pages,
 		      unsigned max_pages)
 {

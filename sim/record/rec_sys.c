@@ -1,5 +1,7 @@
 /* rec_sys.c - syscalls of a stopped tracee as trace events.  See record.h, section "rec_sys". */
 #include "record.h"
+#include <inttypes.h>
+#include <stdlib.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -144,6 +146,7 @@ enum {
 	NR_pipe2 = 293, NR_inotify_init1 = 294, NR_perf_event_open = 298,
 	NR_fanotify_init = 300, NR_prlimit64 = 302, NR_memfd_create = 319, NR_execveat = 322,
 	NR_userfaultfd = 323, NR_mlock2 = 325, NR_statx = 332, NR_io_uring_setup = 425,
+	NR_io_uring_enter = 426, NR_io_uring_register = 427,
 	NR_pidfd_open = 434, NR_clone3 = 435, NR_fsync = 74, NR_fdatasync = 75, NR_fadvise64 = 221,
 };
 
@@ -170,10 +173,49 @@ static const char *fd_maker(long nr)
 	case NR_perf_event_open: return "perf_event_open";
 	case NR_fanotify_init: return "fanotify_init";
 	case NR_userfaultfd: return "userfaultfd";
-	case NR_io_uring_setup: return "io_uring_setup";
 	case NR_pidfd_open: return "pidfd_open";
 	default: return NULL;
 	}
+}
+
+void rec_call_free(struct rec_call *c)
+{
+	free(c->iov_text);
+	c->iov_text = NULL;
+	c->iov_cap = 0;
+}
+
+/* io_uring_register(IORING_REGISTER_BUFFERS)'s array of n struct iovec at
+ * addr as strace prints it, into c->iov_text; false if it cannot be read */
+static bool read_iovecs(struct rec_call *c, pid_t tid, uint64_t addr, uint64_t n)
+{
+	size_t need = 2 + n * 64;
+	if (need > c->iov_cap) {
+		char *t = realloc(c->iov_text, need);
+		if (!t)
+			return false;
+		c->iov_text = t;
+		c->iov_cap = need;
+	}
+	size_t len = 0;
+	c->iov_text[len++] = '[';
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t iov[2];
+		if (read_mem(tid, addr + i * 16, iov, sizeof(iov)) != sizeof(iov))
+			return false;
+		char base[24] = "NULL";
+		if (iov[0])
+			snprintf(base, sizeof(base), "0x%" PRIx64, iov[0]);
+		int w = snprintf(c->iov_text + len, c->iov_cap - len, "%s{iov_base=%s, iov_len=%" PRIu64 "}",
+				 i ? ", " : "", base, iov[1]);
+		if (w < 0 || (size_t)w >= c->iov_cap - len)
+			return false;
+		len += (size_t)w;
+	}
+	c->iov_text[len++] = ']';
+	c->iov_text[len] = 0;
+	c->ev.str = (struct strslice){ c->iov_text, len };
+	return true;
 }
 
 #define O_CREAT_G 0100u
@@ -261,6 +303,30 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		ev->str = read_str(c, 0, tid, a[0], 4096);
 		x[2] = CREAT_OFLAGS;
 		x[3] = a[1] & 07777;
+		break;
+	case NR_io_uring_setup: {
+		/* struct io_uring_params: sq_entries @0, cq_entries @4, flags @8 */
+		uint32_t p[3] = { 0, 0, 0 };
+		read_mem(tid, a[1], p, sizeof(p));
+		ev->sys = SYS_IO_URING_SETUP; ev->nargs = 3;
+		x[0] = a[0] & 0xffffffffu; x[1] = p[2]; x[2] = p[1];
+		break;
+	}
+	case NR_io_uring_register: {
+		ev->sys = SYS_IO_URING_REGISTER; ev->nargs = 4;
+		x[0] = sext32(a[0]); x[1] = a[1] & 0xffffffffu; x[3] = a[3] & 0xffffffffu;
+		if ((x[1] & 0x7fffffffu) == 0 && a[2] && x[3] <= (1u << 14) && read_iovecs(c, tid, a[2], x[3])) {
+			x[2] = 1;
+		} else {
+			int w = a[2] ? snprintf(c->buf, sizeof(c->buf), "0x%" PRIx64, a[2])
+				     : snprintf(c->buf, sizeof(c->buf), "NULL");
+			ev->str = (struct strslice){ c->buf, (size_t)w };
+		}
+		break;
+	}
+	case NR_io_uring_enter:
+		ev->sys = SYS_IO_URING_ENTER; ev->nargs = 2;
+		x[0] = sext32(a[0]); x[1] = (a[3] & 0x10) != 0; /* IORING_ENTER_REGISTERED_RING */
 		break;
 	case NR_memfd_secret:
 		ev->sys = SYS_MEMFD_SECRET; ev->nargs = 1;

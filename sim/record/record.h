@@ -53,7 +53,14 @@ struct rec_call {
 	 * recorder writes these as fault lines before the call */
 	uint64_t kfault[4];
 	unsigned nkfault;
+	/* io_uring_register()'s iovec array as text (ev.str), grown as needed;
+	 * rec_call_free() frees it */
+	char *iov_text;
+	size_t iov_cap;
 };
+
+/* The heap memory of a call record (its iovec text). */
+void rec_call_free(struct rec_call *c);
 
 /* Whether this build can decode syscalls of the machine it runs on. */
 bool rec_sys_supported(void);
@@ -129,6 +136,8 @@ size_t rec_shm_attaches(pid_t pid, int shmid, uint64_t *start, uint64_t *end, si
  * the smaps of each VMA the range touches, and with pages the pagemap +
  * kpageflags state of up to max_pages pages after draining the per-CPU
  * batches (root only; silently skipped otherwise). */
+/* expect(VmPin) of pid now (pages pinned long-term: io_uring buffers). */
+void rec_write_vmpin(FILE *out, pid_t pid);
 void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pages,
 		      unsigned max_pages);
 
@@ -184,6 +193,9 @@ size_t rec_faults_pending(struct rec_faults *rf, unsigned tid, uint64_t *addr, b
 			  size_t max);
 /* Samples the kernel dropped (ring buffer full), for a note. */
 unsigned long rec_faults_lost(const struct rec_faults *rf);
+/* Pages the perf buffers of rf charged to the user's locked_vm (as far as
+ * the recorder knows: it assumes no other charge of the user). */
+unsigned long rec_faults_user_locked(const struct rec_faults *rf);
 /* poll(2) descriptors to wait on with the tracees (may be -1). */
 int rec_faults_fd(const struct rec_faults *rf);
 void rec_faults_close(struct rec_faults *rf);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "inherit.h"
@@ -22,6 +23,57 @@ static struct outcome from_ret(int64_t r, int pid)
 
 static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		      struct outcome *out, char *err, size_t errlen);
+
+/* What the trace says the call returned: its value, -errno, or 0. */
+static int64_t trace_result(const struct event *ev)
+{
+	if (ev->res == RES_VALUE)
+		return ev->value;
+	if (ev->res == RES_ERROR)
+		return -(int64_t)ev->err;
+	return 0;
+}
+
+/* io_uring_register(): the iovec array of the event's text, if any */
+static int apply_uring_register(struct vmsys *s, struct task *t, const struct event *ev,
+				struct outcome *out, char *err, size_t errlen)
+{
+	const uint64_t *a = ev->args;
+	struct vm_iovec small[16], *iov = small;
+	size_t n = 0, cap = sizeof(small) / sizeof(small[0]);
+	bool cut = false;
+	if (a[2]) {
+		const char *p = ev->str.p, *end = ev->str.p + ev->str.len;
+		uint64_t base, len;
+		while (trace_iovec_next(&p, end, &base, &len, &cut)) {
+			if (n == cap) {
+				size_t ncap = cap * 2;
+				struct vm_iovec *bigger = malloc(ncap * sizeof(*bigger));
+				if (!bigger) {
+					if (iov != small)
+						free(iov);
+					snprintf(err, errlen, "out of memory for %zu iovecs", ncap);
+					return -1;
+				}
+				memcpy(bigger, iov, n * sizeof(*iov));
+				if (iov != small)
+					free(iov);
+				iov = bigger;
+				cap = ncap;
+			}
+			iov[n++] = (struct vm_iovec){ base, len };
+		}
+	}
+	/* strace's "..." (an array longer than it prints): the buffers it
+	 * did not show are unknown, so the model registers what it saw and
+	 * the trace's answer stands for the call */
+	int64_t r = vm_io_uring_register(s, t, (int64_t)a[0], a[1], iov, n, a[2] != 0,
+					 cut ? n : a[3], trace_result(ev));
+	if (iov != small)
+		free(iov);
+	*out = from_ret(cut && r >= 0 ? trace_result(ev) : r, out->pid);
+	return 0;
+}
 
 int apply_event(struct vmsys *s, const struct event *ev, struct outcome *out, char *err,
 		size_t errlen)
@@ -290,6 +342,18 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 						  ev->has_cap_permitted ? ev->cap_permitted
 									 : vmsys_cap_permitted(t)),
 					out->pid);
+		break;
+	case SYS_IO_URING_SETUP:
+		*out = from_ret(vm_io_uring_setup(s, t, a[0], a[1], a[2],
+						  has_val && ev->value >= 0 && ev->value <= INT_MAX
+						  ? (int)ev->value : -1),
+				out->pid);
+		break;
+	case SYS_IO_URING_REGISTER:
+		return apply_uring_register(s, t, ev, out, err, errlen);
+	case SYS_IO_URING_ENTER:
+		*out = from_ret(vm_io_uring_enter(s, t, (int64_t)a[0], a[1] != 0, trace_result(ev)),
+				out->pid);
 		break;
 	case SYS_MEMFD_SECRET:
 		*out = from_ret(vm_memfd_secret(s, t, a[0], has_val && ev->value >= 0 && ev->value <= INT_MAX

@@ -253,6 +253,7 @@ static bool call_scoped(const struct vmsys *a, const struct vmsys *b, const stru
 	case SYS_SOCKETPAIR: case SYS_MEMFD_CREATE: case SYS_FSTAT: case SYS_NEWFSTATAT:
 	case SYS_STAT: case SYS_STATX: case SYS_SETRLIMIT: case SYS_PRLIMIT64: case SYS_CAPSET:
 	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID: case SYS_MEMFD_SECRET:
+	case SYS_IO_URING_SETUP: case SYS_IO_URING_ENTER:
 		return true;
 	default:
 		return false;

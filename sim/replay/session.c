@@ -197,6 +197,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.soft_dirty = h->soft_dirty;
 	if (h->has_read_ahead_kb)
 		c.read_ahead_kb = h->read_ahead_kb;
+	if (h->has_user_locked_vm)
+		c.user_locked_vm = h->user_locked_vm;
 	if (h->has_numa_nodes)
 		c.numa_nodes = (unsigned)h->numa_nodes;
 	/* the command line overrides the header (the trace contract) */

@@ -167,7 +167,28 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			 yes_no(e->cap));
 		return;
 	case TP_LIMIT:
-		if (e->fn == KFN_USER_SHM_LOCK) {
+		if (e->fn == KFN_IO_ACCOUNT_MEM) {
+			/* .after: the creator's pinned_vm before the buffer */
+			if (e->kind == 1)
+				snprintf(t, len, "io_uring %s: %" PRId64 " + the user's locked_vm %" PRIu64
+					 " = %" PRIu64 " pages %s limit %" PRIu64 "%s%s",
+					 "rings (io_create_region())", e->delta, e->before,
+					 (uint64_t)e->delta + e->before,
+					 (uint64_t)e->delta + e->before > e->limit ? ">" : "<=", e->limit,
+					 e->err ? ": " : "", e->err ? kerr_name(e->err) : "");
+			else if (e->cap)
+				snprintf(t, len, "io_uring buffer: %" PRId64 " page%s pinned, not charged "
+					 "(CAP_IPC_LOCK at setup); pinned_vm %" PRIu64 " -> %" PRIu64,
+					 e->delta, plural((uint64_t)e->delta), e->after,
+					 e->after + (uint64_t)e->delta);
+			else
+				snprintf(t, len, "io_uring buffer: %" PRId64 " + the user's locked_vm %" PRIu64
+					 " = %" PRIu64 " pages %s limit %" PRIu64 "%s%s", e->delta, e->before,
+					 (uint64_t)e->delta + e->before,
+					 (uint64_t)e->delta + e->before > e->limit ? ">" : "<=", e->limit,
+					 e->err ? ": " : "; pinned_vm += the pages",
+					 e->err ? kerr_name(e->err) : "");
+		} else if (e->fn == KFN_USER_SHM_LOCK) {
 			snprintf(t, len, "SHM_LOCK: %" PRId64 " + the user's locked_shm %" PRIu64 " = %" PRIu64
 				 " pages %s limit %" PRIu64 " (CAP_IPC_LOCK %s)%s%s", e->delta, e->before,
 				 (uint64_t)e->delta + e->before,

@@ -52,6 +52,8 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_CREAT] = "creat",         [SYS_SETUID] = "setuid",
 	[SYS_SETREUID] = "setreuid",   [SYS_SETRESUID] = "setresuid",
 	[SYS_MEMFD_SECRET] = "memfd_secret",
+	[SYS_IO_URING_SETUP] = "io_uring_setup", [SYS_IO_URING_REGISTER] = "io_uring_register",
+	[SYS_IO_URING_ENTER] = "io_uring_enter",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -102,7 +104,8 @@ static const struct {
 	S("signalfd4", SYS_FDNEW), S("timerfd_create", SYS_FDNEW), S("inotify_init", SYS_FDNEW),
 	S("inotify_init1", SYS_FDNEW), S("userfaultfd", SYS_FDNEW), S("pidfd_open", SYS_FDNEW),
 	S("fanotify_init", SYS_FDNEW), S("perf_event_open", SYS_FDNEW),
-	S("io_uring_setup", SYS_FDNEW), S("accept", SYS_FDNEW), S("accept4", SYS_FDNEW),
+	S("io_uring_setup", SYS_IO_URING_SETUP), S("io_uring_register", SYS_IO_URING_REGISTER),
+	S("io_uring_enter", SYS_IO_URING_ENTER), S("accept", SYS_FDNEW), S("accept4", SYS_FDNEW),
 	S("inherit", SYS_INHERIT), S("inherit_file", SYS_INHERIT_FILE), S("evict", SYS_EVICT),
 #undef S
 };
@@ -256,6 +259,43 @@ static const struct sym shmcmd_tab[] = {
 	E("SHM_STAT_ANY", 15), { "IPC_64", 0x100, 0x100, 1 },
 };
 
+/* include/uapi/linux/io_uring.h @ v6.18: io_uring_setup()'s flags and
+ * io_uring_register()'s opcodes, as strace names them */
+static const struct sym ioring_setup_tab[] = {
+	B("IORING_SETUP_IOPOLL", 1u << 0), B("IORING_SETUP_SQPOLL", 1u << 1),
+	B("IORING_SETUP_SQ_AFF", 1u << 2), B("IORING_SETUP_CQSIZE", 1u << 3),
+	B("IORING_SETUP_CLAMP", 1u << 4), B("IORING_SETUP_ATTACH_WQ", 1u << 5),
+	B("IORING_SETUP_R_DISABLED", 1u << 6), B("IORING_SETUP_SUBMIT_ALL", 1u << 7),
+	B("IORING_SETUP_COOP_TASKRUN", 1u << 8), B("IORING_SETUP_TASKRUN_FLAG", 1u << 9),
+	B("IORING_SETUP_SQE128", 1u << 10), B("IORING_SETUP_CQE32", 1u << 11),
+	B("IORING_SETUP_SINGLE_ISSUER", 1u << 12), B("IORING_SETUP_DEFER_TASKRUN", 1u << 13),
+	B("IORING_SETUP_NO_MMAP", 1u << 14), B("IORING_SETUP_REGISTERED_FD_ONLY", 1u << 15),
+	B("IORING_SETUP_NO_SQARRAY", 1u << 16), B("IORING_SETUP_HYBRID_IOPOLL", 1u << 17),
+	B("IORING_SETUP_CQE_MIXED", 1u << 18),
+};
+
+static const struct sym ioring_reg_tab[] = {
+	E("IORING_REGISTER_BUFFERS", 0), E("IORING_UNREGISTER_BUFFERS", 1),
+	E("IORING_REGISTER_FILES", 2), E("IORING_UNREGISTER_FILES", 3),
+	E("IORING_REGISTER_EVENTFD", 4), E("IORING_UNREGISTER_EVENTFD", 5),
+	E("IORING_REGISTER_FILES_UPDATE", 6), E("IORING_REGISTER_EVENTFD_ASYNC", 7),
+	E("IORING_REGISTER_PROBE", 8), E("IORING_REGISTER_PERSONALITY", 9),
+	E("IORING_UNREGISTER_PERSONALITY", 10), E("IORING_REGISTER_RESTRICTIONS", 11),
+	E("IORING_REGISTER_ENABLE_RINGS", 12), E("IORING_REGISTER_FILES2", 13),
+	E("IORING_REGISTER_FILES_UPDATE2", 14), E("IORING_REGISTER_BUFFERS2", 15),
+	E("IORING_REGISTER_BUFFERS_UPDATE", 16), E("IORING_REGISTER_IOWQ_AFF", 17),
+	E("IORING_UNREGISTER_IOWQ_AFF", 18), E("IORING_REGISTER_IOWQ_MAX_WORKERS", 19),
+	E("IORING_REGISTER_RING_FDS", 20), E("IORING_UNREGISTER_RING_FDS", 21),
+	E("IORING_REGISTER_PBUF_RING", 22), E("IORING_UNREGISTER_PBUF_RING", 23),
+	E("IORING_REGISTER_SYNC_CANCEL", 24), E("IORING_REGISTER_FILE_ALLOC_RANGE", 25),
+	E("IORING_REGISTER_PBUF_STATUS", 26), E("IORING_REGISTER_NAPI", 27),
+	E("IORING_UNREGISTER_NAPI", 28), E("IORING_REGISTER_CLOCK", 29),
+	E("IORING_REGISTER_CLONE_BUFFERS", 30), E("IORING_REGISTER_SEND_MSG_RING", 31),
+	E("IORING_REGISTER_ZCRX_IFQ", 32), E("IORING_REGISTER_RESIZE_RINGS", 33),
+	E("IORING_REGISTER_MEM_REGION", 34),
+	{ "IORING_REGISTER_USE_REGISTERED_RING", 1u << 31, 1u << 31, 0 },
+};
+
 static const struct sym faultres_tab[] = {
 	E("MINOR", FR_MINOR), E("MAJOR", FR_MAJOR), E("SIGSEGV", FR_SIGSEGV),
 	E("SIGBUS", FR_SIGBUS),
@@ -280,6 +320,8 @@ static const struct {
 	[SK_IPCFLAGS] = { ipcflags_tab, ARRAY_SIZE(ipcflags_tab) },
 	[SK_SHMAT] = { shmat_tab, ARRAY_SIZE(shmat_tab) },
 	[SK_SHMCMD] = { shmcmd_tab, ARRAY_SIZE(shmcmd_tab) },
+	[SK_IORING_SETUP] = { ioring_setup_tab, ARRAY_SIZE(ioring_setup_tab) },
+	[SK_IORING_REG] = { ioring_reg_tab, ARRAY_SIZE(ioring_reg_tab) },
 };
 
 const struct sym *systab_table(enum symkind k, size_t *n)

@@ -36,6 +36,8 @@ enum symkind {
 	SK_IPCFLAGS, /* shmget: IPC_CREAT IPC_EXCL SHM_HUGETLB SHM_NORESERVE (with mode bits) */
 	SK_SHMAT,    /* shmat: SHM_RDONLY SHM_RND SHM_REMAP SHM_EXEC */
 	SK_SHMCMD,   /* shmctl commands: IPC_RMID ... SHM_LOCK SHM_UNLOCK (IPC_64 read, dropped) */
+	SK_IORING_SETUP, /* io_uring_setup's IORING_SETUP_* flags */
+	SK_IORING_REG,   /* io_uring_register's opcodes (IORING_REGISTER_USE_REGISTERED_RING a bit) */
 	SK_NKINDS
 };
 

@@ -32,6 +32,11 @@
  *   shmget     key size flags      shmat     shmid addr flags
  *   shmdt      addr                shmctl    shmid cmd (the buffer is not read)
  *   memfd_secret flags (O_CLOEXEC) 
+ *   io_uring_setup entries flags cq_entries (the params' fields)
+ *   io_uring_register fd opcode iov_known nr_args (str = the argument as
+ *              written: an iovec array, iov_known = 1, is read with
+ *              trace_iovec_next())
+ *   io_uring_enter fd registered_ring (IORING_ENTER_REGISTERED_RING given)
  *   creat      path (ev->str)      - O_CREAT|O_WRONLY|O_TRUNC in args[2], mode in args[3]
  *   reclaim    nr_pages            drop_caches value
  *   numa_scan  -                   numa_node  node
@@ -103,6 +108,7 @@ enum sysno {
 	SYS_CREAT,  /* open(PATH, O_CREAT|O_WRONLY|O_TRUNC, MODE) */
 	SYS_SETUID, SYS_SETREUID, SYS_SETRESUID,
 	SYS_MEMFD_SECRET,
+	SYS_IO_URING_SETUP, SYS_IO_URING_REGISTER, SYS_IO_URING_ENTER,
 	SYS_NR
 };
 
@@ -234,6 +240,10 @@ struct trace_header {
 	bool soft_dirty;             bool has_soft_dirty;    /* vmsim's own key */
 	uint64_t read_ahead_kb;      bool has_read_ahead_kb; /* vmsim's own key */
 	uint64_t numa_nodes;         bool has_numa_nodes;    /* vmsim's own key */
+	/* vmsim's own key: pages the user's locked_vm held when the trace
+	 * began (the recorder's own perf buffers), which io_uring's charges
+	 * add to */
+	uint64_t user_locked_vm;     bool has_user_locked_vm;
 	uint64_t seed;               bool has_seed;
 	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
 	 * `replay --check-invariants` also checks on this trace ("all" = every one) */
@@ -242,6 +252,12 @@ struct trace_header {
 };
 
 struct trace_reader;
+
+/* The next {iov_base=B, iov_len=L} of an iovec array's text (an
+ * io_uring_register event's str, which the reader checked), from *p on:
+ * true with *base, *len and *p moved past it; false at the array's end or
+ * at strace's "..." (an array cut short: *cut set). */
+bool trace_iovec_next(const char **p, const char *end, uint64_t *base, uint64_t *len, bool *cut);
 
 /* Open path ("-" = stdin) for reading.  arch/kernel, if non-NULL, override
  * the header's choice of flag table.  Returns NULL with a message in err

@@ -42,7 +42,7 @@ static int count_unknown(struct trace_reader *r, const char *name, size_t len)
 /* what: an enum flag_kind (flag tables of the arch/kernel), or one of these */
 enum {
 	W_OFLAGS = 32, W_FALLOC, W_CLONE, W_ACCESS, W_CAP, W_RLIMIT, W_SIGNAL, W_FADV,
-	W_IPCFLAGS, W_SHMAT, W_SHMCMD,
+	W_IPCFLAGS, W_SHMAT, W_SHMCMD, W_IORING_SETUP, W_IORING_REG,
 };
 
 #define CAP_ALL ((UINT64_C(1) << 41) - 1)
@@ -82,7 +82,7 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 			return 0;
 		break;
 	case W_FADV: case W_IPCFLAGS: case W_SHMAT: case W_SHMCMD: case W_SIGNAL: case W_ACCESS:
-	case W_CAP: case W_RLIMIT: {
+	case W_CAP: case W_RLIMIT: case W_IORING_SETUP: case W_IORING_REG: {
 		/* one table of names each; an unknown name is an error naming
 		 * what was expected */
 		static const struct { int what; enum symkind k; const char *noun, *hint; } named[] = {
@@ -90,6 +90,8 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 			{ W_IPCFLAGS, SK_IPCFLAGS, "shmget flag", "" },
 			{ W_SHMAT, SK_SHMAT, "shmat flag", "" },
 			{ W_SHMCMD, SK_SHMCMD, "shmctl command", "" },
+			{ W_IORING_SETUP, SK_IORING_SETUP, "io_uring_setup flag", "" },
+			{ W_IORING_REG, SK_IORING_REG, "io_uring_register opcode", "" },
 			{ W_SIGNAL, SK_SIGNAL, "signal", "" },
 			{ W_ACCESS, SK_ACCESS, "access mode", "; expected READ, WRITE or EXEC" },
 			{ W_CAP, SK_CAP, "capability", "" },
@@ -360,6 +362,10 @@ enum akind {
 	K_FADV,   /* POSIX_FADV_* */
 	K_IPCKEY, /* shmget's key: IPC_PRIVATE or a number */
 	K_IPCFLAGS, K_SHMAT, K_SHMCMD,
+	K_URING_PARAMS, /* io_uring_setup's params: flags into args[1], cq_entries into args[2] */
+	K_URING_REG,    /* io_uring_register's opcode */
+	K_URING_ARG,    /* its argument, as written, in ev->str; an iovec array sets args[2] */
+	K_URING_ENTER,  /* io_uring_enter's flags: IORING_ENTER_REGISTERED_RING into args[1] */
 };
 
 struct aspec {
@@ -443,6 +449,11 @@ static const struct layout {
 	[SYS_SHMDT] = { 1, 1, 1, { N(0) } },
 	/* the buffer (NULL, an address, or the struct of IPC_STAT) is not read */
 	[SYS_SHMCTL] = { 3, 3, 2, { N(0), { K_SHMCMD, 1 }, { K_SKIP, -1 } } },
+	[SYS_IO_URING_SETUP] = { 2, 2, 3, { N(0), { K_URING_PARAMS, -1 } } },
+	[SYS_IO_URING_REGISTER] = { 4, 4, 4, { N(0), { K_URING_REG, 1 }, { K_URING_ARG, -1 }, N(3) } },
+	/* fd, to_submit, min_complete, flags, then (5.11+) argp and argsz */
+	[SYS_IO_URING_ENTER] = { 4, 6, 2, { N(0), { K_SKIP, -1 }, { K_SKIP, -1 }, { K_URING_ENTER, -1 },
+					     { K_SKIP, -1 }, { K_SKIP, -1 } } },
 #undef N
 };
 
@@ -491,6 +502,125 @@ static int arg_fdpair(struct trace_reader *r, char *s, char *e, struct event *ev
 	return tr_arg_end(r, p, e);
 }
 
+static int uring_params_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
+			      char *vs, char *ve)
+{
+	struct event *ev = ctx;
+	if (word_is(key, kl, "flags"))
+		return arg_flags(r, vs, ve, W_IORING_SETUP, &ev->args[1]);
+	if (word_is(key, kl, "cq_entries"))
+		return tr_arg_num(r, vs, ve, &ev->args[2]);
+	return 0;
+}
+
+/* io_uring_setup's params as strace prints them after the call (flags and
+ * cq_entries are what the kernel was given; the rest it wrote), or an
+ * address when it could not read them */
+static int arg_uring_params(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	if (*s != '{')
+		return 0;
+	char *after;
+	if (tr_struct_fields(r, s, uring_params_field, ev, &after) < 0)
+		return -1;
+	return tr_arg_end(r, after, e);
+}
+
+/* One "{iov_base=B, iov_len=L}" at p: its end (after '}') or NULL. */
+static const char *iovec_at(const char *p, const char *end, uint64_t *base, uint64_t *len)
+{
+	static const char k1[] = "{iov_base=", k2[] = "iov_len=";
+	if ((size_t)(end - p) < sizeof(k1) - 1 || memcmp(p, k1, sizeof(k1) - 1))
+		return NULL;
+	bool ovf = false;
+	char *q = (char *)p + sizeof(k1) - 1;
+	if (end - q >= 4 && !memcmp(q, "NULL", 4)) {
+		*base = 0;
+		q += 4;
+	} else {
+		q = tr_scan_u64(q, base, &ovf);
+	}
+	if (!q || ovf || *q != ',')
+		return NULL;
+	q++;
+	while (q < end && *q == ' ')
+		q++;
+	if ((size_t)(end - q) < sizeof(k2) - 1 || memcmp(q, k2, sizeof(k2) - 1))
+		return NULL;
+	q = tr_scan_u64(q + sizeof(k2) - 1, len, &ovf);
+	if (!q || ovf || q >= end || *q != '}')
+		return NULL;
+	return q + 1;
+}
+
+bool trace_iovec_next(const char **p, const char *end, uint64_t *base, uint64_t *len, bool *cut)
+{
+	const char *q = *p;
+	while (q < end && (*q == '[' || *q == ',' || *q == ' '))
+		q++;
+	if (end - q >= 3 && !memcmp(q, "...", 3)) {
+		*cut = true;
+		return false;
+	}
+	const char *after = iovec_at(q, end, base, len);
+	if (!after)
+		return false;
+	*p = after;
+	return true;
+}
+
+/* io_uring_register's argument: kept as written (ev->str).  An iovec array
+ * (IORING_REGISTER_BUFFERS) is checked and sets args[2]; any other shape
+ * (an fd array, a struct, NULL, an address) belongs to an opcode the model
+ * does not follow. */
+static int arg_uring_arg(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	ev->str = (struct strslice){ s, (size_t)(e - s) };
+	if (e - s < 10 || memcmp(s, "[{iov_base", 10))
+		return 0;
+	const char *p = s + 1;
+	for (;;) {
+		uint64_t b, l;
+		const char *after = iovec_at(p, e, &b, &l);
+		if (!after)
+			return tr_fail(r, (char *)p, "expected {iov_base=ADDR, iov_len=N}");
+		p = after;
+		if (*p == ']')
+			break;
+		if (*p != ',')
+			return tr_fail(r, (char *)p, "expected ',' or ']' after an iovec");
+		p++;
+		while (*p == ' ')
+			p++;
+		if (e - p >= 3 && !memcmp(p, "...", 3)) {
+			p += 3;
+			if (*p != ']')
+				return tr_fail(r, (char *)p, "expected ']' after '...'");
+			break;
+		}
+	}
+	ev->args[2] = 1;
+	return tr_arg_end(r, (char *)p + 1, e);
+}
+
+/* io_uring_enter's flags: only whether fd is a registered ring's index */
+static int arg_uring_enter(struct trace_reader *r, char *s, char *e, struct event *ev)
+{
+	(void)r;
+	static const char reg[] = "IORING_ENTER_REGISTERED_RING";
+	for (char *p = s; p + sizeof(reg) - 1 <= e; p++)
+		if (!memcmp(p, reg, sizeof(reg) - 1)) {
+			ev->args[1] = 1;
+			return 0;
+		}
+	uint64_t v;
+	bool ovf = false;
+	char *q = tr_scan_u64(s, &v, &ovf);
+	if (q && !ovf && (v & 0x10)) /* IORING_ENTER_REGISTERED_RING */
+		ev->args[1] = 1;
+	return 0;
+}
+
 static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 		      char *s, char *e, uint64_t *v)
 {
@@ -517,6 +647,10 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 	case K_IPCFLAGS: return arg_flags(r, s, e, W_IPCFLAGS, v);
 	case K_SHMAT: return arg_flags(r, s, e, W_SHMAT, v);
 	case K_SHMCMD: return arg_flags(r, s, e, W_SHMCMD, v);
+	case K_URING_PARAMS: return arg_uring_params(r, s, e, ev);
+	case K_URING_REG: return arg_flags(r, s, e, W_IORING_REG, v);
+	case K_URING_ARG: return arg_uring_arg(r, s, e, ev);
+	case K_URING_ENTER: return arg_uring_enter(r, s, e, ev);
 	case K_STAT: return arg_stat(r, s, e, ev);
 	case K_FDPAIR: return arg_fdpair(r, s, e, ev);
 	case K_CAPDATA: {

@@ -162,6 +162,12 @@ int tr_header_line(struct trace_reader *r, char *p)
 		    h->read_ahead_kb > (1u << 20))
 			BAD("a number of kB up to 1048576");
 		h->has_read_ahead_kb = true;
+	} else if (KEY("user-locked-vm")) {
+		/* a count of pages: no size suffix */
+		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->user_locked_vm) ||
+		    h->user_locked_vm > (1ULL << 40))
+			BAD("a number of pages up to 2^40");
+		h->has_user_locked_vm = true;
 	} else if (KEY("numa-nodes")) {
 		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->numa_nodes) || !h->numa_nodes ||
 		    h->numa_nodes > 64)

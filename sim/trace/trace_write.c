@@ -537,6 +537,31 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_SHMCTL:
 		put_s(o, a[0]); SEP; put_enum(o, SK_SHMCMD, a[1]); puts_(o, ", NULL");
 		break;
+	case SYS_IO_URING_SETUP:
+		/* the params the model reads: what the kernel was given */
+		put_u(o, a[0]); puts_(o, ", {flags=");
+		if (a[1])
+			put_bits(o, SK_IORING_SETUP, a[1]);
+		else
+			puts_(o, "0");
+		puts_(o, ", cq_entries="); put_u(o, a[2]); puts_(o, "}");
+		break;
+	case SYS_IO_URING_REGISTER:
+		put_s(o, a[0]); SEP;
+		put_enum(o, SK_IORING_REG, a[1] & 0x7fffffffu);
+		if (a[1] & 0x80000000u)
+			puts_(o, "|IORING_REGISTER_USE_REGISTERED_RING");
+		SEP;
+		if (ev->str.len)
+			put(o, ev->str.p, ev->str.len);
+		else
+			puts_(o, "NULL");
+		SEP; put_u(o, a[3]);
+		break;
+	case SYS_IO_URING_ENTER:
+		put_s(o, a[0]); puts_(o, ", 0, 0, ");
+		puts_(o, a[1] ? "IORING_ENTER_REGISTERED_RING" : "0");
+		break;
 	case SYS_UNKNOWN: case SYS_FDNEW: case SYS_WAIT4: case SYS_NR:
 		break;
 	}
@@ -722,6 +747,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# read-ahead-kb: %llu\n", (unsigned long long)h->read_ahead_kb);
 	if (h->has_numa_nodes)
 		fprintf(f, "# numa-nodes: %llu\n", (unsigned long long)h->numa_nodes);
+	if (h->has_user_locked_vm)
+		fprintf(f, "# user-locked-vm: %" PRIu64 "\n", h->user_locked_vm);
 	if (h->has_seed)
 		fprintf(f, "# seed: %" PRIu64 "\n", h->seed);
 	if (h->has_check_invariants)

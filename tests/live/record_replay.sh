@@ -27,9 +27,13 @@ replays_clean() {
 		esac
 	fi
 }
-for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate; do
+for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate io_uring_buffers; do
 	cc -O1 -o "$tmp/$prog" "$src/$prog.c" -lpthread || { echo "FAIL: cannot build $prog"; exit 1; }
-	"$tmp/$prog" >/dev/null 2>&1
+	if ! "$tmp/$prog" >/dev/null 2>&1 && [ "$prog" = io_uring_buffers ]; then
+		# io_uring off (kernel.io_uring_disabled, a seccomp filter)
+		echo "SKIP: $prog: io_uring is not available here"
+		continue
+	fi
 	if ! "$vmsim" record --faults -o "$tmp/$prog.trace" -- "$tmp/$prog" >/dev/null 2>"$tmp/err"; then
 		if grep -q "ptrace refused" "$tmp/err"; then
 			echo "SKIP: live recording: $(cat "$tmp/err")"
@@ -61,6 +65,16 @@ for pat in 'MAP_LOCKED' 'SHM_LOCK,' 'SHM_UNLOCK,'; do
 	fi
 	n=$((n + 1))
 done
+# registered buffers: the kernel's VmPin after each registration, and the
+# user's locked_vm the recorder's perf buffers took, in the header
+f=$tmp/io_uring_buffers.trace
+if [ -s "$f" ] && grep -q '^# faults: yes' "$f"; then
+	if grep -q 'expect(VmPin) = [1-9]' "$f" && grep -q '^# user-locked-vm: [0-9]' "$f"; then
+		echo "ok: io_uring buffers recorded with VmPin and the user's locked_vm"
+	else
+		echo "FAIL: $f: no VmPin expectation or no user-locked-vm header"; fail=1
+	fi
+fi
 if [ "$(id -u)" = 0 ] && ! grep -q 'unevictable=1' "$tmp/shm_lock.trace"; then
 	echo "FAIL: the SHM_LOCKed segment's pages are not recorded unevictable"; fail=1
 fi
