@@ -467,14 +467,14 @@ static int stat_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
 	return tr_arg_num(r, vs, ve, &ev->args[1]);
 }
 
-/* A stat buffer as strace prints it: "{st_mode=..., st_size=N, ...}", or
- * an address when the call failed or strace could not read it. */
-static int arg_stat(struct trace_reader *r, char *s, char *e, struct event *ev)
+/* A struct strace printed ("{key=value, ...}", each pair to fn), or an
+ * address when the call failed or strace could not read it: nothing. */
+static int arg_struct(struct trace_reader *r, char *s, char *e, field_fn fn, struct event *ev)
 {
 	if (*s != '{')
 		return 0;
 	char *after;
-	if (tr_struct_fields(r, s, stat_field, ev, &after) < 0)
+	if (tr_struct_fields(r, s, fn, ev, &after) < 0)
 		return -1;
 	return tr_arg_end(r, after, e);
 }
@@ -502,6 +502,8 @@ static int arg_fdpair(struct trace_reader *r, char *s, char *e, struct event *ev
 	return tr_arg_end(r, p, e);
 }
 
+/* io_uring_setup's params as strace prints them after the call: flags and
+ * cq_entries are what the kernel was given (the rest it wrote) */
 static int uring_params_field(struct trace_reader *r, void *ctx, char *key, size_t kl,
 			      char *vs, char *ve)
 {
@@ -511,19 +513,6 @@ static int uring_params_field(struct trace_reader *r, void *ctx, char *key, size
 	if (word_is(key, kl, "cq_entries"))
 		return tr_arg_num(r, vs, ve, &ev->args[2]);
 	return 0;
-}
-
-/* io_uring_setup's params as strace prints them after the call (flags and
- * cq_entries are what the kernel was given; the rest it wrote), or an
- * address when it could not read them */
-static int arg_uring_params(struct trace_reader *r, char *s, char *e, struct event *ev)
-{
-	if (*s != '{')
-		return 0;
-	char *after;
-	if (tr_struct_fields(r, s, uring_params_field, ev, &after) < 0)
-		return -1;
-	return tr_arg_end(r, after, e);
 }
 
 /* One "{iov_base=B, iov_len=L}" at p: its end (after '}') or NULL. */
@@ -540,7 +529,7 @@ static const char *iovec_at(const char *p, const char *end, uint64_t *base, uint
 	} else {
 		q = tr_scan_u64(q, base, &ovf);
 	}
-	if (!q || ovf || *q != ',')
+	if (!q || ovf || q >= end || *q != ',')
 		return NULL;
 	q++;
 	while (q < end && *q == ' ')
@@ -585,6 +574,8 @@ static int arg_uring_arg(struct trace_reader *r, char *s, char *e, struct event 
 		if (!after)
 			return tr_fail(r, (char *)p, "expected {iov_base=ADDR, iov_len=N}");
 		p = after;
+		if (p >= e)
+			return tr_fail(r, (char *)p, "expected ']' to end the iovec array");
 		if (*p == ']')
 			break;
 		if (*p != ',')
@@ -592,7 +583,7 @@ static int arg_uring_arg(struct trace_reader *r, char *s, char *e, struct event 
 		p++;
 		while (*p == ' ')
 			p++;
-		if (e - p >= 3 && !memcmp(p, "...", 3)) {
+		if (e - p >= 4 && !memcmp(p, "...", 3)) {
 			p += 3;
 			if (*p != ']')
 				return tr_fail(r, (char *)p, "expected ']' after '...'");
@@ -647,11 +638,11 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 	case K_IPCFLAGS: return arg_flags(r, s, e, W_IPCFLAGS, v);
 	case K_SHMAT: return arg_flags(r, s, e, W_SHMAT, v);
 	case K_SHMCMD: return arg_flags(r, s, e, W_SHMCMD, v);
-	case K_URING_PARAMS: return arg_uring_params(r, s, e, ev);
+	case K_URING_PARAMS: return arg_struct(r, s, e, uring_params_field, ev);
 	case K_URING_REG: return arg_flags(r, s, e, W_IORING_REG, v);
 	case K_URING_ARG: return arg_uring_arg(r, s, e, ev);
 	case K_URING_ENTER: return arg_uring_enter(r, s, e, ev);
-	case K_STAT: return arg_stat(r, s, e, ev);
+	case K_STAT: return arg_struct(r, s, e, stat_field, ev);
 	case K_FDPAIR: return arg_fdpair(r, s, e, ev);
 	case K_CAPDATA: {
 		size_t n = id_len(s);
