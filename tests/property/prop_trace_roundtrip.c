@@ -435,6 +435,40 @@ static void rand_event(struct event *ev)
 	case SYS_MEMFD_SECRET:
 		ev->nargs = 1; a[0] = coin() ? 0 : 02000000;
 		break;
+	case SYS_IO_URING_SETUP:
+		ev->nargs = 3; a[0] = below(70000); a[1] = rand_bits(0x7ffff); a[2] = below(70000);
+		break;
+	case SYS_IO_URING_REGISTER: {
+		/* an iovec array (what the model reads) or another argument */
+		static const char *const other[] = { "NULL", "0x7ffc12345678", "[3, 4]",
+						     "{nr=2, flags=0, data=0x1000, tags=NULL}" };
+		ev->nargs = 4; a[0] = below(1000); a[1] = below(35) | (coin() ? 0 : 1u << 31);
+		a[3] = below(20000);
+		if (coin()) {
+			char tmp[512];
+			size_t n = 0, k = 1 + below(4);
+			tmp[n++] = '[';
+			for (size_t i = 0; i < k; i++) {
+				uint64_t b = coin() ? 0 : rand_addr();
+				char base[24] = "NULL";
+				if (b)
+					snprintf(base, sizeof(base), "0x%llx", (unsigned long long)b);
+				n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%s{iov_base=%s, iov_len=%llu}",
+						      i ? ", " : "", base, (unsigned long long)below(1u << 31));
+			}
+			if (coin())
+				n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, ", ...");
+			tmp[n++] = ']';
+			ev->str = keep(tmp, n);
+			a[2] = 1;
+		} else {
+			ev->str = keep_str(other[below(4)]);
+		}
+		break;
+	}
+	case SYS_IO_URING_ENTER:
+		ev->nargs = 2; a[0] = below(1000); a[1] = coin();
+		break;
 	case SYS_SETUID: case SYS_SETREUID: case SYS_SETRESUID:
 		ev->nargs = ev->sys == SYS_SETUID ? 1 : ev->sys == SYS_SETREUID ? 2 : 3;
 		for (unsigned i = 0; i < ev->nargs; i++)
