@@ -52,6 +52,8 @@ void file_put(struct vmsys *s, struct file *f)
 		s->nr_unevictable_mappings--;
 	if (f->ring)
 		io_ring_release(s, f);
+	if (f->huge)
+		hugetlb_file_release(s, f);
 	if (!s->dying) /* vmsys_free() frees the frames all at once */
 		file_drop_cache(s, f, 0);
 	radix_destroy(&f->cache);

@@ -161,9 +161,13 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 			if (anon_vma_prepare(s, n))
 				return -KERR_ENOMEM;
 		}
-		if (v->anon_vma || (v->flags & (VM_PFNMAP | VM_MIXEDMAP | VM_HUGETLB)))
+		if (v->flags & VM_HUGETLB) {
+			if ((v->anon_vma || sem->fork_copies_hugetlb) && hugetlb_copy_range(s, mm, v))
+				return -KERR_ENOMEM;
+		} else if (v->anon_vma || (v->flags & (VM_PFNMAP | VM_MIXEDMAP))) {
 			if (copy_ptes(s, v, n))
 				return -KERR_ENOMEM;
+		}
 	}
 	return 0;
 }

@@ -33,6 +33,10 @@
 #define PAGE_SIZE (1ULL << PAGE_SHIFT)
 #define PAGE_MASK (~(PAGE_SIZE - 1))
 #define PAGE_ALIGN(x) (((x) + PAGE_SIZE - 1) & PAGE_MASK)
+/* the hugetlb pool's one page size, x86_64's PMD (hugetlb.c) */
+#define HPAGE_SHIFT 21
+#define HPAGE_SIZE (1ULL << HPAGE_SHIFT)
+#define HPAGE_PAGES (HPAGE_SIZE >> PAGE_SHIFT)
 #define TASK_SIZE 0x7ffffffff000ULL  /* x86-64 4-level user address space */
 #define MMAP_MIN_ADDR 0x10000ULL     /* vm.mmap_min_addr default */
 #define DEFAULT_MMAP_BASE 0x7ffff7fff000ULL
@@ -101,6 +105,7 @@ struct file {
 				* swap-backed; its mappings are VM_LOCKED for good */
 	struct shm_seg *shm;   /* the SysV segment whose object it is (shm.c), or NULL */
 	struct io_ring *ring;  /* an io_uring instance's file (io_uring.c), or NULL */
+	struct hugetlb_inode *huge; /* a hugetlbfs file's reservations and pages (hugetlb.c), or NULL */
 	uint32_t exec_ofd;     /* the open file description the ELF loader
 				* mapped it through (inherit.c) */
 	uint64_t ino;
@@ -174,6 +179,8 @@ struct mm {
 	uint64_t start_stack;
 	bool stack_guessed;        /* the stack is vm_execve()'s guess, not the trace's */
 	bool has_pinned;           /* MMF_HAS_PINNED: a page of it was pinned (FOLL_PIN) */
+	struct hugetlb_ptes *huge; /* its mapped hugetlb pages (hugetlb.c), NULL if none yet */
+	uint64_t hugetlb_pages;    /* hugetlb_usage: HugetlbPages, in small pages */
 	unsigned users;            /* tasks sharing this mm */
 	uint32_t id;
 	uint64_t numa_scan_offset; /* where task_numa_work() goes on (numa.c) */
@@ -301,6 +308,13 @@ struct vmsys {
 	size_t nuser_locked, capuser_locked;
 	uint64_t user_locked_vm_start;
 	unsigned nr_unevictable_mappings;
+	/* the hugetlb pool (hugetlb.c: struct hstate): huge pages in all,
+	 * free, reserved; a refcount per page id (1..total), the free ids */
+	struct hugetlb_pool {
+		uint64_t total, free, resv;
+		uint32_t *ref, *free_ids;
+		uint64_t nfree_ids;
+	} hp;
 	uint64_t pt_gen;           /* PTE generation: the hit bits of every mm hold
 				    * only while it stays (hitmap.h, pte_changed()) */
 };
@@ -547,6 +561,11 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len);
 /* mm/mmap.c:vm_stat_account(): total/exec/stack/data counters */
 void vm_stat_account(struct mm *mm, vm_flags_t flags, int64_t pages);
 uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint);
+uint64_t get_unmapped_area_align(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint,
+				 uint64_t align);
+/* the page size bits of mmap's and shmget's flags (MAP_HUGE_SHIFT, SHM_HUGE_SHIFT) */
+#define MAP_HUGE_SHIFT 26
+#define MAP_HUGE_MASK 0x3fULL
 /* do_mmap() of a file MAP_SHARED for shmat (mmap.c) */
 int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64_t addr, uint64_t len,
 			 uint64_t prot, bool fixed, bool has_placement, uint64_t placement);
@@ -562,6 +581,35 @@ void cred_exec(struct task *t);
 void shm_free_all(struct vmsys *s);
 /* file.c: the shmem object of a SysV segment ("/SYSV%08x (deleted)") */
 struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size);
+
+/* hugetlb.c: the pool, hugetlbfs files, their reservations and faults */
+int hugetlb_pool_init(struct vmsys *s, uint64_t pages);
+void hugetlb_pool_release(struct vmsys *s);
+/* whether MAP_HUGE_* / SHM_HUGE_* size log names a page size the machine has */
+bool hugetlb_sizelog_ok(uint64_t sizelog);
+/* a file of size bytes (huge-page aligned); its pages live in it when
+ * shared_cache; reserve: all of it now (SHM_HUGETLB without NORESERVE).
+ * NULL with *err = -ENOMEM if the pool cannot */
+struct file *hugetlb_file_setup(struct vmsys *s, const char *name, size_t n, uint64_t size,
+				bool shared_cache, bool reserve, int *err);
+void hugetlb_file_release(struct vmsys *s, struct file *f);
+/* the alignment checks of a mapping of a hugetlbfs file */
+int hugetlb_mmap_check(const struct file *f, uint64_t addr, uint64_t len, uint64_t pgoff, bool fixed);
+/* the reservation a new mapping makes (-ENOMEM), before its VMA exists;
+ * hugetlb_mmap_owner() then names the VMA that owns a private one */
+int hugetlb_mmap_reserve(struct vmsys *s, struct file *f, uint64_t pgoff, uint64_t len,
+			 vm_flags_t vmf);
+void hugetlb_mmap_owner(struct file *f, const struct vma *v);
+enum vm_fault_kind hugetlb_fault(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr,
+				 bool write);
+/* whether addr's huge page is mapped in mm (and writable, if write) */
+bool hugetlb_mapped(struct mm *mm, uint64_t addr, bool write);
+void hugetlb_zap(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end);
+/* a VMA of a hugetlbfs file goes: a private owner's unconsumed reservations */
+void hugetlb_vma_close(struct vmsys *s, struct vma *v);
+void hugetlb_change_protection(struct mm *mm, const struct vma *v);
+int hugetlb_copy_range(struct vmsys *s, struct mm *dst, const struct vma *src);
+void hugetlb_ptes_free(struct mm *mm);
 bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
 
 /* reclaim.c */

@@ -987,6 +987,17 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	int oom = 0;
 	enum vm_fault_kind r;
 	addr &= PAGE_MASK;
+	if (v->flags & VM_HUGETLB) {
+		/* handle_mm_fault() -> hugetlb_fault(): page tables of its own
+		 * (hugetlb.c); counted as any fault (mm_account_fault()) */
+		if (hugetlb_mapped(mm, addr, write))
+			return VMF_NONE;
+		TP(s, TP_FAULT, KFN_HUGETLB_FAULT, .addr = addr, .kind = TPF_HUGETLB);
+		r = v->file && v->file->huge ? hugetlb_fault(s, t, v, addr, write) : VMF_SIGBUS;
+		if (r != VMF_NONE)
+			account_fault(s, t, r, mode);
+		return r;
+	}
 	uint64_t pte = radix_get(&mm->pt, addr >> PAGE_SHIFT);
 	if ((pte & PTE_PRESENT) && !(pte & PTE_NUMA) && (!write || (pte & PTE_WRITE)))
 		return VMF_NONE; /* nothing to do, and nothing written (radix_peek()) */
@@ -1288,6 +1299,21 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 		lru_add_drain(s);
 		return -KERR_EFAULT;
 	}
+	if (v->flags & VM_HUGETLB) {
+		/* follow_hugetlb_page() @ v4.0..v6.1, hugetlb_follow_page_mask()
+		 * @ v6.18: one fault per huge page not mapped (as needed) */
+		for (uint64_t a = start; a < end; a = (a & ~(HPAGE_SIZE - 1)) + HPAGE_SIZE) {
+			if (hugetlb_mapped(mm, a, write))
+				continue;
+			enum vm_fault_kind r = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);
+			if (r == VMF_SIGBUS || r == VMF_SIGSEGV) {
+				lru_add_drain(s);
+				return -KERR_EFAULT;
+			}
+		}
+		lru_add_drain(s);
+		return 0;
+	}
 	bool mlock_pages = sem->page_model == PLM_RMAP_WALK &&
 			   (v->flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
 	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
@@ -1365,6 +1391,16 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 	bool freed = false;
 	if (end <= start)
 		return;
+	if (v->flags & VM_HUGETLB) {
+		/* unmap_hugepage_range(): the huge pages, which no PTE of
+		 * mm->pt holds; their mmu_gather flush drains on 6.1 and older
+		 * as the small pages' does */
+		uint64_t before = mm->hugetlb_pages;
+		hugetlb_zap(s, mm, start, end);
+		if (before != mm->hugetlb_pages && s->sem->zap_drains_lru)
+			lru_add_drain(s);
+		return;
+	}
 	s->zap_folio_key = 0;
 	uint64_t prev_vpn = UINT64_MAX, prev_index = 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {

@@ -25,6 +25,15 @@ bool range_is_free(struct mm *mm, uint64_t start, uint64_t end)
 
 uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint)
 {
+	return get_unmapped_area_align(s, mm, len, hint, PAGE_SIZE);
+}
+
+/* the same for a mapping that must start on an align boundary:
+ * hugetlb_get_unmapped_area() @ v4.0 .. v6.18 (the hint rounded up, then
+ * the top-down search with align_mask) */
+uint64_t get_unmapped_area_align(struct vmsys *s, struct mm *mm, uint64_t len, uint64_t hint,
+				 uint64_t align)
+{
 	/* vm_start_gap() @ v6.1: a stack's gap below it is kept free;
 	 * unmapped_area_topdown() @ v4.4 keeps none (its guard page is inside
 	 * the VMA) */
@@ -32,7 +41,7 @@ uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_
 	if (len > TASK_SIZE - MMAP_MIN_ADDR)
 		return 0;
 	if (hint) {
-		hint = PAGE_ALIGN(hint);
+		hint = (hint + align - 1) & ~(align - 1);
 		if (hint >= MMAP_MIN_ADDR && hint <= TASK_SIZE - len && range_is_free(mm, hint, hint + len))
 			return hint;
 	}
@@ -47,8 +56,9 @@ uint64_t get_unmapped_area(struct vmsys *s, struct mm *mm, uint64_t len, uint64_
 		if (v && (v->flags & VM_GROWSDOWN))
 			gap_end = gap_end > stack_gap ? gap_end - stack_gap : 0;
 		uint64_t gap_start = below ? below->end : MMAP_MIN_ADDR;
-		if (gap_end >= len && gap_end - len >= gap_start && gap_end - len >= MMAP_MIN_ADDR)
-			return gap_end - len;
+		uint64_t at = gap_end >= len ? (gap_end - len) & ~(align - 1) : 0;
+		if (gap_end >= len && at >= gap_start && at >= MMAP_MIN_ADDR)
+			return at;
 		if (!below)
 			return 0;
 		v = below;
@@ -128,6 +138,8 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len)
 	while (v && v->start < end) {
 		struct vma *next = v->next;
 		zap_range(s, mm, v, v->start, v->end);
+		if (v->file && v->file->huge)
+			hugetlb_vma_close(s, v); /* hugetlb_vm_op_close() */
 		vm_stat_account(mm, v->flags, -(int64_t)vma_pages(v));
 		TP(s, TP_VMA_UNLINK, KFN_DO_MUNMAP, .start = v->start, .end = v->end,
 		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);
@@ -255,6 +267,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		return -KERR_EINVAL;
 	struct file *f = NULL;
 	struct fd_entry *fe = NULL;
+	bool huge_anon = false;
 	if (!(flags & af->map_anonymous)) {
 		f = file_lookup_fd(t, fd, &fe);
 		if (!f)
@@ -263,10 +276,22 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		 * socket) is -ENODEV */
 		if (f->anon_inode)
 			return -KERR_ENODEV;
+		/* ksys_mmap_pgoff(): a hugetlbfs file's length in huge pages;
+		 * MAP_HUGETLB of any other file is EINVAL */
+		if (f->huge)
+			len = (len + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
+		else if (flags & af->map_hugetlb)
+			return -KERR_EINVAL;
 	} else if (flags & af->map_hugetlb) {
-		/* no huge pages are reserved on the modelled machine */
-		return -KERR_ENOMEM;
+		/* ksys_mmap_pgoff(): the size the MAP_HUGE_* bits name (the
+		 * default if none), the length rounded up to it; the file is
+		 * made below, once the address is known (hugetlb.c) */
+		if (!hugetlb_sizelog_ok((flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK))
+			return -KERR_EINVAL;
+		huge_anon = true;
+		len = (len + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
 	}
+	bool huge = huge_anon || (f && f->huge);
 	if (!len)
 		return -KERR_EINVAL;
 	uint64_t pgoff = off >> PAGE_SHIFT;
@@ -287,6 +312,12 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 	bool noreplace = sem->has_fixed_noreplace && af->map_fixed_noreplace &&
 			 (flags & af->map_fixed_noreplace);
 	bool fixed = (flags & af->map_fixed) || noreplace;
+	if (huge) {
+		int err = hugetlb_mmap_check(f, addr, len, pgoff, fixed);
+		if (err)
+			return err;
+	}
+	uint64_t align = huge ? HPAGE_SIZE : PAGE_SIZE;
 	if (fixed) {
 		if (addr & ~PAGE_MASK)
 			return -KERR_EINVAL;
@@ -294,11 +325,11 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 			return -KERR_ENOMEM;
 		if (noreplace && !range_is_free(mm, addr, addr + len))
 			return -KERR_EEXIST;
-	} else if (has_placement && !(placement & ~PAGE_MASK) && placement >= MMAP_MIN_ADDR &&
+	} else if (has_placement && !(placement & (align - 1)) && placement >= MMAP_MIN_ADDR &&
 		   placement <= TASK_SIZE - len && range_is_free(mm, placement, placement + len)) {
 		addr = placement;
 	} else {
-		addr = get_unmapped_area(s, mm, len, addr);
+		addr = get_unmapped_area_align(s, mm, len, addr, align);
 		if (!addr)
 			return -KERR_ENOMEM;
 	}
@@ -377,6 +408,15 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 				return -KERR_EAGAIN;
 			secret_lock = VM_LOCKED | VM_DONTDUMP;
 		}
+	} else if (huge_anon) {
+		/* do_mmap() of the hugetlbfs file ksys_mmap_pgoff() made:
+		 * shared or private as asked, the offset as given */
+		if (vmf & VM_GROWSDOWN)
+			return -KERR_EINVAL;
+		if (type == af->map_shared)
+			vmf |= VM_SHARED | VM_MAYSHARE;
+		else if (type != af->map_private)
+			return -KERR_EINVAL;
 	} else {
 		if (type == af->map_shared) {
 			if (vmf & VM_GROWSDOWN)
@@ -402,9 +442,35 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 	if (f && f->ring)
 		vmf |= VM_DONTEXPAND | VM_MIXEDMAP;
 
+	uint32_t ofd = fe ? fe->ofd : 0;
+	struct file *made = NULL;
+	if (huge) {
+		/* hugetlbfs_file_mmap(): VM_HUGETLB | VM_DONTEXPAND and the
+		 * reservation (-ENOMEM), taken here before the VMA exists */
+		vmf |= VM_HUGETLB | VM_DONTEXPAND;
+		if (huge_anon) {
+			static const char name[] = "/anon_hugepage (deleted)";
+			int err;
+			made = f = hugetlb_file_setup(s, name, sizeof(name) - 1, len,
+						      (vmf & VM_MAYSHARE) != 0, false, &err);
+			if (!f)
+				return err;
+			ofd = ++s->next_ofd;
+		}
+		int err = hugetlb_mmap_reserve(s, f, pgoff, len, vmf);
+		if (err) {
+			if (made)
+				file_put(s, made);
+			return err;
+		}
+	}
 	/* do_mmap() decided to populate from the flags before the file's
 	 * mmap hook ran: a memfd_secret mapping is locked, not populated */
-	int64_t r = mmap_region(s, t, f, fe ? fe->ofd : 0, addr, len, vmf | secret_lock, pgoff);
+	int64_t r = mmap_region(s, t, f, ofd, addr, len, vmf | secret_lock, pgoff);
+	if (huge && r >= 0)
+		hugetlb_mmap_owner(f, vma_find(&mm->vmas, (uint64_t)r));
+	if (made)
+		file_put(s, made); /* the mapping holds it now, or nothing does */
 	if (r < 0)
 		return r;
 	if (f && f->ring) {
@@ -442,14 +508,20 @@ int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64
 		return -KERR_EINVAL;
 	if (mm->map_count > s->max_map_count)
 		return -KERR_ENOMEM;
+	uint64_t align = f->huge ? HPAGE_SIZE : PAGE_SIZE;
+	if (f->huge) {
+		int err = hugetlb_mmap_check(f, addr, len, 0, fixed);
+		if (err)
+			return err;
+	}
 	if (fixed) {
 		if (len > TASK_SIZE || addr > TASK_SIZE - len)
 			return -KERR_ENOMEM;
-	} else if (has_placement && !(placement & ~PAGE_MASK) && placement >= MMAP_MIN_ADDR &&
+	} else if (has_placement && !(placement & (align - 1)) && placement >= MMAP_MIN_ADDR &&
 		   placement <= TASK_SIZE - len && range_is_free(mm, placement, placement + len)) {
 		addr = placement; /* where the recorded kernel put it, as vm_mmap() */
 	} else {
-		addr = get_unmapped_area(s, mm, len, 0);
+		addr = get_unmapped_area_align(s, mm, len, 0, align);
 		if (!addr)
 			return -KERR_ENOMEM;
 	}
@@ -459,6 +531,12 @@ int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64
 		vmf &= ~(VM_MAYWRITE | VM_SHARED); /* opened O_RDONLY */
 	if (!mlock_future_ok(s, t, vmf & s->sem->future_check_mask, len))
 		return -KERR_EAGAIN;
+	if (f->huge) {
+		vmf |= VM_HUGETLB | VM_DONTEXPAND; /* hugetlbfs_file_mmap() */
+		int err = hugetlb_mmap_reserve(s, f, 0, len, vmf);
+		if (err)
+			return err;
+	}
 	/* each attach opens a file of its own (ipc/shm.c:do_shmat():
 	 * alloc_file_clone()): two attaches never merge */
 	int64_t r = mmap_region(s, t, f, ++s->next_ofd, addr, len, vmf, 0);

@@ -77,7 +77,10 @@ static int mprotect_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint
 	v->flags = newflags;
 	TP(s, TP_VMA_FLAGS, KFN_MPROTECT_FIXUP, .start = start, .end = end, .old_flags = oldflags,
 	   .new_flags = newflags);
-	change_pte_range(s, mm, v, start, end);
+	if (v->flags & VM_HUGETLB)
+		hugetlb_change_protection(mm, v);
+	else
+		change_pte_range(s, mm, v, start, end);
 	if ((oldflags & (VM_WRITE | VM_SHARED | VM_LOCKED)) == VM_LOCKED && (newflags & VM_WRITE) &&
 	    s->sem->mprotect_populates_locked)
 		populate_vma_range(s, t, v, start, end);

@@ -38,7 +38,6 @@
 
 #define NUMA_SCAN_MB 256 /* sysctl_numa_balancing_scan_size */
 #define NUMA_SCAN_PAGES ((uint64_t)NUMA_SCAN_MB << (20 - PAGE_SHIFT))
-#define HPAGE_SIZE (2ULL << 20)
 
 /* kernel/sched/fair.c @ v4.0 .. v6.1: the scan's sysctls and constants */
 #define SCAN_DELAY_MS 1000      /* sysctl_numa_balancing_scan_delay */

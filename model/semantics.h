@@ -223,6 +223,16 @@ struct semantics {
 	 * since 6.5); 6.1 has it off by default (secretmem.enable=0: ENOSYS),
 	 * 4.x has no such call */
 	bool has_memfd_secret;
+	/* fs/hugetlbfs/inode.c:hugetlb_file_setup() @ v4.0, v4.4: SHM_HUGETLB
+	 * without CAP_IPC_LOCK is charged to the user's locked_shm against
+	 * RLIMIT_MEMLOCK until the segment goes (EPERM past it); 5.16+ refuses
+	 * it with EPERM outright */
+	bool shm_hugetlb_memlock;
+	/* mm/memory.c:copy_page_range() @ v4.0, v4.4: fork copies every
+	 * hugetlb VMA's page tables; 6.0+ (vma_needs_copy()) only those with
+	 * an anon_vma (a private mapping that faulted), a shared one's child
+	 * faults its pages in */
+	bool fork_copies_hugetlb;
 	/* io_uring (io_uring/, 5.1+): the IORING_SETUP_* flags
 	 * io_uring_setup() takes, 0 where the kernel has no io_uring (4.x:
 	 * ENOSYS for the three calls) */

@@ -21,14 +21,18 @@
  * page looked at, _rescued every page moved).  VmLck does not change: the
  * charge is the user's, not the mm's.  The machine has one user.
  *
- * No hugetlb pages are reserved on the modelled machine: SHM_HUGETLB is
- * ENOMEM.  The id of a new segment is the one the trace recorded (the
+ * SHM_HUGETLB makes the segment a hugetlbfs file of its size rounded up
+ * to the huge page (hugetlb.c), the pool's pages reserved now unless
+ * SHM_NORESERVE (ENOMEM); without CAP_IPC_LOCK it is EPERM on 5.16+,
+ * charged to locked_shm on 4.x (semantics.h: shm_hugetlb_memlock).
+ * SHM_LOCK and SHM_UNLOCK of it do nothing (shmctl_do_lock()).  The id of a new segment is the one the trace recorded (the
  * kernel's idr numbering is not modelled), else a new number.
  *
  * May call: internal (vma, file, lru, mmap helpers).
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "alloc.h"
@@ -41,6 +45,7 @@ struct shm_seg {
 	unsigned mode;           /* the permission bits */
 	bool locked;             /* SHM_LOCKED: its size is charged to locked_shm */
 	bool dest;               /* SHM_DEST: IPC_RMID ran, destroyed at the last detach */
+	uint64_t huge_charge;    /* 4.x SHM_HUGETLB: pages charged to locked_shm (mlock_user) */
 	struct shm_seg *next;
 };
 
@@ -100,6 +105,8 @@ static void seg_unlock(struct vmsys *s, struct shm_seg *g)
 static void seg_destroy(struct vmsys *s, struct shm_seg *g)
 {
 	seg_unlock(s, g);
+	/* shm_destroy() @ v4.4: a SHM_HUGETLB segment's user_shm_unlock() */
+	s->locked_shm -= g->huge_charge < s->locked_shm ? g->huge_charge : s->locked_shm;
 	for (struct shm_seg **pp = &s->shm_segs; *pp; pp = &(*pp)->next)
 		if (*pp == g) {
 			*pp = g->next;
@@ -126,17 +133,57 @@ void shm_free_all(struct vmsys *s)
 	}
 }
 
+/* ipc/shm.c:newseg()'s SHM_HUGETLB part: hstate_sizelog(), the size
+ * rounded up, hugetlb_file_setup() with HUGETLB_SHMFS_INODE: the
+ * capability test (can_do_hugetlb_shm(); the hugetlb_shm_group sysctl is
+ * taken as a group the process is not in, gids not being modelled), then
+ * the reservation */
+static int newseg_hugetlb(struct vmsys *s, struct task *t, struct shm_seg *g, uint64_t key,
+			  uint64_t size, uint64_t flags)
+{
+	if (!hugetlb_sizelog_ok((flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK))
+		return -KERR_EINVAL;
+	uint64_t hugesize = (size + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
+	uint64_t pages = hugesize >> PAGE_SHIFT;
+	if (!capable_ipc_lock(t)) {
+		if (!s->sem->shm_hugetlb_memlock)
+			return -KERR_EPERM; /* @ v6.1, v6.18 */
+		/* user_shm_lock() @ v4.4 */
+		bool unlimited = t->rlim_memlock_cur == UINT64_MAX;
+		if (!unlimited && s->locked_shm + pages > rlimit_memlock_pages(t))
+			return -KERR_EPERM;
+		s->locked_shm += pages;
+		g->huge_charge = pages;
+	}
+	char name[40];
+	int n = snprintf(name, sizeof(name), "/SYSV%08x (deleted)", (unsigned)(key & 0xffffffffU));
+	int err;
+	g->file = hugetlb_file_setup(s, name, (size_t)n, hugesize, true, !(flags & SHM_NORESERVE), &err);
+	if (!g->file) {
+		s->locked_shm -= g->huge_charge; /* the out_shm_unlock path */
+		return err;
+	}
+	return 0;
+}
+
 /* ipc/shm.c:newseg() */
-static int64_t newseg(struct vmsys *s, uint64_t key, uint64_t size, uint64_t flags, int64_t id_hint)
+static int64_t newseg(struct vmsys *s, struct task *t, uint64_t key, uint64_t size, uint64_t flags,
+		      int64_t id_hint)
 {
 	if (size < 1 || size > SHMMAX)
 		return -KERR_EINVAL;
-	if (flags & SHM_HUGETLB)
-		return -KERR_ENOMEM; /* hugetlb_file_setup(): no huge page reserved */
 	struct shm_seg *g = vm_calloc(1, sizeof(*g));
 	if (!g)
 		return -KERR_ENOMEM;
-	g->file = shm_file_create(s, key, size);
+	if (flags & SHM_HUGETLB) {
+		int err = newseg_hugetlb(s, t, g, key, size, flags);
+		if (err) {
+			free(g);
+			return err;
+		}
+	} else {
+		g->file = shm_file_create(s, key, size);
+	}
 	if (!g->file) {
 		free(g);
 		return -KERR_ENOMEM;
@@ -161,11 +208,10 @@ static int64_t newseg(struct vmsys *s, uint64_t key, uint64_t size, uint64_t fla
 int64_t vm_shmget(struct vmsys *s, struct task *t, uint64_t key, uint64_t size, uint64_t flags,
 		  int64_t id_hint)
 {
-	(void)t;
 	s->nevents = 0;
 	key &= 0xffffffffULL; /* key_t */
 	if (!key)
-		return newseg(s, 0, size, flags, id_hint); /* IPC_PRIVATE */
+		return newseg(s, t, 0, size, flags, id_hint); /* IPC_PRIVATE */
 	struct shm_seg *g = NULL;
 	for (struct shm_seg *h = s->shm_segs; h && !g; h = h->next)
 		if (h->key == key)
@@ -173,7 +219,7 @@ int64_t vm_shmget(struct vmsys *s, struct task *t, uint64_t key, uint64_t size, 
 	if (!g) {
 		if (!(flags & IPC_CREAT))
 			return -KERR_ENOENT;
-		return newseg(s, key, size, flags, id_hint);
+		return newseg(s, t, key, size, flags, id_hint);
 	}
 	if ((flags & IPC_CREAT) && (flags & IPC_EXCL))
 		return -KERR_EEXIST;
@@ -209,7 +255,9 @@ int64_t vm_shmat(struct vmsys *s, struct task *t, int64_t id, uint64_t addr, uin
 	const struct arch_flags *af = &s->af;
 	uint64_t prot = af->prot_read | ((flags & SHM_RDONLY) ? 0 : af->prot_write) |
 			((flags & SHM_EXEC) ? af->prot_exec : 0);
-	uint64_t size = PAGE_ALIGN(g->size);
+	/* do_shmat(): the file's i_size (a SHM_HUGETLB segment's is rounded
+	 * up to the huge page) */
+	uint64_t size = g->file->huge ? g->file->size : PAGE_ALIGN(g->size);
 	if (fixed && !(flags & SHM_REMAP)) {
 		if (addr + size < addr)
 			return -KERR_EINVAL;
@@ -326,6 +374,8 @@ int64_t vm_shmctl(struct vmsys *s, struct task *t, int64_t id, uint64_t cmd)
 		 * limit of 0 refuses SHM_LOCK without CAP_IPC_LOCK */
 		if (!capable_ipc_lock(t) && cmd == SHM_LOCK && !t->rlim_memlock_cur)
 			return -KERR_EPERM;
+		if (g->file->huge)
+			return 0; /* is_file_hugepages(): nothing to lock */
 		if (cmd == SHM_UNLOCK) {
 			if (!g->locked)
 				return 0;

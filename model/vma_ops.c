@@ -251,6 +251,10 @@ int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 		   .limit = s->max_map_count, .err = -KERR_ENOMEM);
 		return -KERR_ENOMEM;
 	}
+	/* hugetlb_vm_op_split() @ v6.1, v6.18 (__split_vma() itself @ v4.0,
+	 * v4.4): a hugetlb VMA splits at a huge page boundary only */
+	if ((v->flags & VM_HUGETLB) && (addr & (HPAGE_SIZE - 1)))
+		return -KERR_EINVAL;
 	struct vma *n = vma_new(s, mm, addr, v->end, v->flags, v->file,
 				v->pgoff + ((addr - v->start) >> PAGE_SHIFT));
 	if (!n)
@@ -320,6 +324,8 @@ static bool can_merge_after(const struct vmsys *s, const struct vma *prev, vm_fl
 {
 	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f || prev->ofd != src->ofd)
 		return false;
+	if (flags & VM_HUGETLB)
+		return false; /* hugetlb_vm_ops has ->close: is_mergeable_vma() */
 	if (!anon_mergeable(s, src->anon_vma, middle, prev))
 		return false;
 	return prev->pgoff + vma_pages(prev) == pgoff;
@@ -331,6 +337,8 @@ static bool can_merge_before(const struct vmsys *s, const struct vma *next, vm_f
 {
 	if (((next->flags ^ flags) & ~VM_IGNORE_MERGE) || next->file != f || next->ofd != src->ofd)
 		return false;
+	if (flags & VM_HUGETLB)
+		return false; /* hugetlb_vm_ops has ->close: is_mergeable_vma() */
 	if (!anon_mergeable(s, src->anon_vma, middle, next))
 		return false;
 	return pgoff + pages == next->pgoff;

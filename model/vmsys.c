@@ -143,6 +143,11 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->soft_dirty = c->soft_dirty;
 	s->max_map_count = c->max_map_count;
 	s->user_locked_vm_start = c->user_locked_vm;
+	if (hugetlb_pool_init(s, c->hugetlb_pages)) {
+		free(s);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
 	s->ra_pages = c->read_ahead_kb / (PAGE_SIZE >> 10);
 	if (!s->ra_pages)
 		s->ra_pages = 1;
@@ -155,6 +160,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->default_cap_res = c->cap_sys_resource < 0 ? c->cap_ipc_lock : c->cap_sys_resource;
 	if (physmem_init(&s->pm, c->ram >> PAGE_SHIFT, c->numa_nodes)) {
 		physmem_destroy(&s->pm);
+		hugetlb_pool_release(s);
 		free(s);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -173,6 +179,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 		s->swap_map = vm_calloc(s->swap_total, 1);
 		if (!s->swap_map) {
 			physmem_destroy(&s->pm);
+			hugetlb_pool_release(s);
 			free(s);
 			snprintf(err, errlen, "out of memory");
 			return NULL;
@@ -221,6 +228,7 @@ void vmsys_free(struct vmsys *s)
 	radix_pool_release(&s->pt_pool);
 	free(s->ra_tab);
 	physmem_destroy(&s->pm);
+	hugetlb_pool_release(s);
 	free(s);
 }
 
@@ -482,6 +490,7 @@ void vmsys_status(struct vmsys *s, struct task *t, struct vm_status *st)
 	st->total_vm = mm->total_vm;
 	st->locked_vm = mm->locked_vm;
 	st->pinned_vm = mm->pinned_vm;
+	st->hugetlb_pages = mm->hugetlb_pages;
 	st->rss_anon = mm->rss_anon;
 	st->rss_file = mm->rss_file;
 	st->rss_shmem = mm->rss_shmem;
@@ -798,6 +807,12 @@ bool vmsys_page(struct vmsys *s, struct task *t, uint64_t addr, struct vm_page_i
 	memset(pi, 0, sizeof(*pi));
 	if (!t->mm)
 		return false;
+	if (t->mm->huge && hugetlb_mapped(t->mm, addr, false)) {
+		/* a hugetlb page: present, on no LRU, never mlocked */
+		pi->present = true;
+		pi->pte_write = hugetlb_mapped(t->mm, addr, true);
+		return true;
+	}
 	uint64_t pte = radix_get(&t->mm->pt, addr >> PAGE_SHIFT);
 	if (pte & PTE_SWAP) {
 		pi->swapped = true;
@@ -851,6 +866,9 @@ void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi)
 	mi->mapped = (uint64_t)s->stat.v[NR_MAPPED];
 	mi->shmem = (uint64_t)s->stat.v[NR_SHMEM];
 	mi->file_pages = (uint64_t)s->stat.v[NR_FILE_PAGES];
+	mi->huge_total = s->hp.total;
+	mi->huge_free = s->hp.free;
+	mi->huge_rsvd = s->hp.resv;
 }
 
 bool vmsys_lru_linked(const struct vmsys *s, int list)

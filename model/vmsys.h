@@ -58,6 +58,8 @@ struct vmsys_config {
 				   * VM_SOFTDIRTY ("sd" in smaps); default off, as on
 				   * the machines that recorded the samples (Debian's
 				   * own kernels have it on) */
+	uint64_t hugetlb_pages;   /* the hugetlb pool: 2 MiB pages, all free at the
+				   * start (vm.nr_hugepages); default 0 (hugetlb.c) */
 	uint64_t user_locked_vm;  /* pages of the user's locked_vm when the machine
 				   * starts (io_uring.c); default 0 */
 	unsigned numa_nodes;      /* NUMA nodes (1..64), RAM split evenly; default 1.
@@ -355,6 +357,7 @@ struct vm_status {           /* /proc/PID/status, in pages */
 	uint64_t total_vm, locked_vm, pinned_vm, rss_anon, rss_file, rss_shmem, swap_ents;
 	uint64_t data_vm, stack_vm, exec_vm, hiwater_rss, hiwater_vm;
 	uint64_t min_flt, maj_flt; /* the task's, as getrusage() counts them (not pages) */
+	uint64_t hugetlb_pages;    /* HugetlbPages: its mapped hugetlb pages, in small pages */
 };
 void vmsys_status(struct vmsys *s, struct task *t, struct vm_status *st);
 
@@ -434,6 +437,8 @@ struct vm_meminfo {
 	uint64_t total, free, active_anon, inactive_anon, active_file, inactive_file,
 		unevictable, mlocked, swap_total, swap_free, dirty, writeback, anon_pages,
 		mapped, shmem, file_pages, swap_cached, page_tables;
+	/* the hugetlb pool, in huge pages (HugePages_Total, _Free, _Rsvd) */
+	uint64_t huge_total, huge_free, huge_rsvd;
 };
 void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi);
 /* MemTotal - MemFree of vmsys_meminfo(), in pages, without the rest */

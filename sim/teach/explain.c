@@ -223,8 +223,9 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			[TPF_WP_REUSE] = "page reused (ours alone)", [TPF_SWAP_IN] = "swap-in",
 			[TPF_SIGSEGV] = "SIGSEGV", [TPF_SIGBUS] = "SIGBUS",
 			[TPF_NUMA_HINT] = "NUMA hinting fault (PROT_NONE of the scan)",
+			[TPF_HUGETLB] = "huge page of the hugetlb pool",
 		};
-		const char *p = e->kind <= TPF_NUMA_HINT ? path[e->kind] : "?";
+		const char *p = e->kind <= TPF_HUGETLB ? path[e->kind] : "?";
 		if (n > 1)
 			snprintf(t, len, "%u faults at %#" PRIx64 "..%#" PRIx64 ": %s", n, e->addr,
 				 last_addr, p);
