@@ -129,6 +129,12 @@ void rec_write_header(FILE *out, int argc, char **argv)
 	long mmc = read_long("/proc/sys/vm/max_map_count");
 	long swap = status_kb("/proc/meminfo", "SwapTotal");
 	long ram = status_kb("/proc/meminfo", "MemTotal");
+	/* the hugetlb pool of the default size: the pages a program can
+	 * still have (free, not reserved), counts rather than kB */
+	long huge_total = status_kb("/proc/meminfo", "HugePages_Total");
+	long huge_free = status_kb("/proc/meminfo", "HugePages_Free");
+	long huge_rsvd = status_kb("/proc/meminfo", "HugePages_Rsvd");
+	long huge = huge_free > huge_rsvd ? huge_free - huge_rsvd : 0;
 	long ra = -1;
 	struct stat st;
 	if (!stat(".", &st)) {
@@ -168,6 +174,8 @@ void rec_write_header(FILE *out, int argc, char **argv)
 		fprintf(out, "# soft-dirty: yes\n");
 	if (nodes > 1)
 		fprintf(out, "# numa-nodes: %ld\n", nodes);
+	if (huge > 0)
+		fprintf(out, "# hugetlb-pages: %ld\n", huge);
 	fprintf(out, "# description: vmsim record --");
 	for (int i = 0; i < argc; i++)
 		fprintf(out, " %s", argv[i]);
@@ -183,6 +191,9 @@ void rec_write_header(FILE *out, int argc, char **argv)
 			     "(kpageflags needs root); replay assumes the semantics' default\n");
 	if (ra < 0)
 		fprintf(out, "# note: read_ahead_kb of the working directory's device not found\n");
+	if (huge_total > huge)
+		fprintf(out, "# note: %ld of the %ld hugetlb pages were in use or reserved when the "
+			     "recording began: the header gives the rest\n", huge_total - huge, huge_total);
 	if (balancing > 0)
 		fprintf(out, "# note: kernel.numa_balancing is %ld: its scan passes are not recorded, so "
 			     "a NUMA hinting fault in this trace has no numa_scan() line before it\n",
@@ -686,6 +697,19 @@ void rec_write_expect(FILE *out, pid_t pid, uint64_t addr, uint64_t len, bool pa
 	fclose(f);
 	if (vmlck >= 0)
 		fprintf(out, "%d  expect(VmLck) = %ld kB\n", (int)pid, vmlck);
+	/* with a hugetlb pool: the process's huge pages and the pool's
+	 * reservations (global counts: the recording machine is assumed
+	 * otherwise idle, as the header's pool is) */
+	if (status_kb("/proc/meminfo", "HugePages_Total") > 0) {
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+		long hp = status_kb(path, "HugetlbPages");
+		if (hp >= 0)
+			fprintf(out, "%d  expect(HugetlbPages) = %ld kB\n", (int)pid, hp);
+		fprintf(out, "%d  expect(HugePages_Free) = %ld\n", (int)pid,
+			status_kb("/proc/meminfo", "HugePages_Free"));
+		fprintf(out, "%d  expect(HugePages_Rsvd) = %ld\n", (int)pid,
+			status_kb("/proc/meminfo", "HugePages_Rsvd"));
+	}
 	if (!pages || geteuid() != 0 || !len)
 		return;
 	drain(pid);

@@ -59,6 +59,7 @@ static bool status_field(struct vmsys *s, struct task *t, struct strslice f, uin
 		{ "VmLck", 0 }, { "VmPin", 1 }, { "VmRSS", 2 }, { "VmSize", 3 }, { "RssAnon", 4 },
 		{ "RssFile", 5 }, { "RssShmem", 6 }, { "VmSwap", 7 }, { "VmData", 8 },
 		{ "VmStk", 9 }, { "VmExe", 10 }, { "VmHWM", 11 }, { "VmPeak", 12 },
+		{ "HugetlbPages", 13 },
 	};
 	for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		if (!sl_is(f, fields[i].name))
@@ -78,6 +79,7 @@ static bool status_field(struct vmsys *s, struct task *t, struct strslice f, uin
 		case 10: pages = st.exec_vm; break;
 		case 11: pages = st.hiwater_rss; break;
 		case 12: pages = st.hiwater_vm; break;
+		case 13: pages = st.hugetlb_pages; break;
 		}
 		*kb = pages * 4;
 		return true;
@@ -111,6 +113,18 @@ static bool meminfo_field(struct vmsys *s, struct strslice f, uint64_t *kb)
 			return true;
 		}
 	return false;
+}
+
+/* /proc/meminfo's hugetlb pool counts (hugetlb_report_meminfo()): pages
+ * of the pool, not kB */
+static bool hugepages_field(struct vmsys *s, struct strslice f, uint64_t *n)
+{
+	struct vm_meminfo mi;
+	if (!sl_is(f, "HugePages_Total") && !sl_is(f, "HugePages_Free") && !sl_is(f, "HugePages_Rsvd"))
+		return false;
+	vmsys_meminfo(s, &mi);
+	*n = sl_is(f, "HugePages_Total") ? mi.huge_total : sl_is(f, "HugePages_Free") ? mi.huge_free : mi.huge_rsvd;
+	return true;
 }
 
 /* whether every word of a VmFlags text is one of this kernel's mnemonics
@@ -354,6 +368,15 @@ unsigned expect_check(struct vmsys *s, const struct event *ev, char *why, size_t
 			if ((uint64_t)v != e->value) {
 				append(why, len, "  %.*s: expected %" PRIu64 ", model %" PRId64 "\n",
 				       (int)e->field.len, e->field.p, e->value, v);
+				return 1;
+			}
+			return 0;
+		}
+		uint64_t huge;
+		if (hugepages_field(s, e->field, &huge)) {
+			if (huge != e->value) {
+				append(why, len, "  %.*s: expected %" PRIu64 ", model %" PRIu64 "\n",
+				       (int)e->field.len, e->field.p, e->value, huge);
 				return 1;
 			}
 			return 0;

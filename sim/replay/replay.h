@@ -239,8 +239,10 @@ struct session_opts {
 	bool has_max_map_count;
 	uint64_t max_map_count;
 	const char *maps;      /* --maps FILE: the address space before the trace */
+	bool has_hugetlb_pages;
+	uint64_t hugetlb_pages;   /* the hugetlb pool, 2 MiB pages */
 };
-#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL }
+#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL, false, 0 }
 
 /* The machine options every command that replays takes (--kernel,
  * --arch, --cap-ipc-lock, --rlimit-memlock, --max-map-count, --maps):
@@ -253,7 +255,8 @@ struct session_opts {
 	{ "rlimit-memlock", required_argument, NULL, 0x102 },          \
 	{ "max-map-count", required_argument, NULL, 0x103 },           \
 	{ "maps", required_argument, NULL, 0x104 },                    \
-	{ "cap-sys-resource", required_argument, NULL, 0x105 }
+	{ "cap-sys-resource", required_argument, NULL, 0x105 },        \
+	{ "hugetlb-pages", required_argument, NULL, 0x106 }
 #define SESSION_OPTS_HELP                                                              \
 	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n" \
 	"                         `# kernel:` header, else 6.18)\n"                        \
@@ -263,6 +266,8 @@ struct session_opts {
 	"                         --cap-ipc-lock)\n"                                         \
 	"  --rlimit-memlock SIZE  RLIMIT_MEMLOCK at start: 65536, 64K, 8M or unlimited\n"   \
 	"  --max-map-count N      vm.max_map_count (default 65530)\n"                      \
+	"  --hugetlb-pages N      the hugetlb pool, 2 MiB pages (vm.nr_hugepages; default:\n" \
+	"                         `# hugetlb-pages:`, else 0)\n"                            \
 	"  --maps FILE            a saved /proc/PID/maps (or smaps) of the process as execve\n" \
 	"                         left it: the mappings the trace does not show\n"
 /* "vmsim CMD: MESSAGE" on stderr, then the synopsis of usage (its text up

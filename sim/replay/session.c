@@ -144,6 +144,14 @@ int session_opt(struct session_opts *o, int code, const char *arg, const char *c
 	case 0x104:
 		o->maps = arg;
 		return 1;
+	case 0x106:
+		if (!trace_parse_size(arg, &o->hugetlb_pages) || o->hugetlb_pages > (1ULL << 24)) {
+			fprintf(stderr, "vmsim %s: --hugetlb-pages takes a number up to 16777216, not '%s'\n",
+				cmd, arg);
+			return -1;
+		}
+		o->has_hugetlb_pages = true;
+		return 1;
 	}
 	return 0;
 }
@@ -197,6 +205,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.soft_dirty = h->soft_dirty;
 	if (h->has_read_ahead_kb)
 		c.read_ahead_kb = h->read_ahead_kb;
+	if (h->has_hugetlb_pages)
+		c.hugetlb_pages = h->hugetlb_pages;
 	if (h->has_user_locked_vm)
 		c.user_locked_vm = h->user_locked_vm;
 	if (h->has_numa_nodes)
@@ -210,6 +220,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.rlimit_memlock = o->rlimit_memlock;
 	if (o && o->has_max_map_count)
 		c.max_map_count = o->max_map_count;
+	if (o && o->has_hugetlb_pages)
+		c.hugetlb_pages = o->hugetlb_pages;
 	*semp = sem;
 	return vmsys_new(&c, err, errlen);
 }

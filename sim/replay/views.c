@@ -17,6 +17,7 @@
 #include "vmstat.h"
 
 #define VPAGE ((uint64_t)4096)
+#define HPAGE_SMALL_PAGES ((uint64_t)512) /* a hugetlb page, 2 MiB, in small pages */
 
 static const char *const view_names[VIEW_NR] = {
 	"maps", "smaps", "status", "meminfo", "vmstat", "pages", "lru", "numa",
@@ -315,6 +316,7 @@ void view_status(FILE *f, const struct view_ctx *c)
 	/* VmPTE (approximation): see pte_pages() */
 	status_kb(f, "VmPTE", pte_pages(c));
 	status_kb(f, "VmSwap", st.swap_ents);
+	status_kb(f, "HugetlbPages", st.hugetlb_pages);
 }
 
 /* ---------------------------------------------------------- meminfo */
@@ -349,6 +351,13 @@ void view_meminfo(FILE *f, const struct view_ctx *c)
 	mi_kb(f, "Mapped:", mi.mapped);
 	mi_kb(f, "Shmem:", mi.shmem);
 	mi_kb(f, "PageTables:", mi.page_tables);
+	/* hugetlb_report_meminfo(): counts of the default size's pages */
+	fprintf(f, "%-16s%8" PRIu64 "\n", "HugePages_Total:", mi.huge_total);
+	fprintf(f, "%-16s%8" PRIu64 "\n", "HugePages_Free:", mi.huge_free);
+	fprintf(f, "%-16s%8" PRIu64 "\n", "HugePages_Rsvd:", mi.huge_rsvd);
+	fprintf(f, "%-16s%8d\n", "HugePages_Surp:", 0);
+	mi_kb(f, "Hugepagesize:", HPAGE_SMALL_PAGES);
+	mi_kb(f, "Hugetlb:", mi.huge_total * HPAGE_SMALL_PAGES);
 }
 
 /* ----------------------------------------------------------- vmstat */

@@ -168,6 +168,12 @@ int tr_header_line(struct trace_reader *r, char *p)
 		    h->user_locked_vm > (1ULL << 40))
 			BAD("a number of pages up to 2^40");
 		h->has_user_locked_vm = true;
+	} else if (KEY("hugetlb-pages")) {
+		/* the pool's 2 MiB pages (vm.nr_hugepages): a count */
+		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->hugetlb_pages) ||
+		    h->hugetlb_pages > (1ULL << 24))
+			BAD("a number of huge pages up to 2^24");
+		h->has_hugetlb_pages = true;
 	} else if (KEY("numa-nodes")) {
 		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->numa_nodes) || !h->numa_nodes ||
 		    h->numa_nodes > 64)

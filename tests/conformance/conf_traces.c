@@ -18,7 +18,8 @@
  * `vmsim record --faults` (replayed like the others) and NAME.strace by
  * plain `strace -f -o` as root (replayed with --cap-ipc-lock yes, the
  * address space before the trace assumed where calls show it;
- * NAME-norandom.strace, recorded with ASLR off, with NAME.maps: exactly).
+ * NAME-norandom.strace, recorded with ASLR off, with NAME.maps: exactly;
+ * with the hugetlb pool NAME.hugetlb-pages gives, the one it ran with).
  */
 #include <CUnit/Basic.h>
 #include <dirent.h>
@@ -45,6 +46,7 @@ struct ctrace {
 	char *name;    /* relative to VMSIM_SRCDIR (or "shared/golden/...") */
 	bool as_root;  /* a plain strace log recorded as root: CAP_IPC_LOCK */
 	char *maps;    /* NAME-norandom.strace: NAME.maps, its address space at exec */
+	long hugetlb_pages; /* a plain log's NAME.hugetlb-pages: the pool it ran with, else -1 */
 };
 
 static struct ctrace *traces;
@@ -66,10 +68,24 @@ static void add_trace(const char *path, const char *name)
 	traces[ntraces].name = strdup(name);
 	traces[ntraces].as_root = ends_with(name, ".strace");
 	traces[ntraces].maps = NULL;
+	traces[ntraces].hugetlb_pages = -1;
+	size_t stem = ends_with(path, "-norandom.strace") ? strlen(path) - strlen("-norandom.strace")
+			: ends_with(path, ".strace")        ? strlen(path) - strlen(".strace")
+							    : 0;
 	if (ends_with(path, "-norandom.strace")) {
 		char m[4096];
-		snprintf(m, sizeof(m), "%.*s.maps", (int)(strlen(path) - strlen("-norandom.strace")), path);
+		snprintf(m, sizeof(m), "%.*s.maps", (int)stem, path);
 		traces[ntraces].maps = strdup(m);
+	}
+	if (stem) {
+		char m[4096];
+		snprintf(m, sizeof(m), "%.*s.hugetlb-pages", (int)stem, path);
+		FILE *f = fopen(m, "r");
+		if (f) {
+			if (fscanf(f, "%ld", &traces[ntraces].hugetlb_pages) != 1)
+				traces[ntraces].hugetlb_pages = -1;
+			fclose(f);
+		}
 	}
 	ntraces++;
 }
@@ -222,6 +238,10 @@ static int replay(const struct ctrace *t, bool invariants, struct report *r)
 	if (t->as_root)
 		o.cap_ipc_lock = 1;
 	o.maps = t->maps;
+	if (t->hugetlb_pages >= 0) {
+		o.has_hugetlb_pages = true;
+		o.hugetlb_pages = (uint64_t)t->hugetlb_pages;
+	}
 	if (session_open(&ss, t->path, &o, err, sizeof(err))) {
 		snprintf(r->first, sizeof(r->first), "%s", err);
 		rep_printf(r, "%s\n", err);
