@@ -27,7 +27,8 @@ replays_clean() {
 		esac
 	fi
 }
-for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate io_uring_buffers; do
+for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate io_uring_buffers \
+	hugetlb_pool; do
 	cc -O1 -o "$tmp/$prog" "$src/$prog.c" -lpthread || { echo "FAIL: cannot build $prog"; exit 1; }
 	if ! "$tmp/$prog" >/dev/null 2>&1 && [ "$prog" = io_uring_buffers ]; then
 		# io_uring off (kernel.io_uring_disabled, a seccomp filter)
@@ -65,6 +66,26 @@ for pat in 'MAP_LOCKED' 'SHM_LOCK,' 'SHM_UNLOCK,'; do
 	fi
 	n=$((n + 1))
 done
+# the hugetlb pool: 16 pages reserved for the recording (as root; the
+# kernel may find fewer, which the header says), the pool's counts
+# checked after each call --expect lock answers, then the pool put back
+pool_file=/proc/sys/vm/nr_hugepages
+if [ "$(id -u)" = 0 ] && [ -w "$pool_file" ]; then
+	prog=hugetlb_pool
+	old_pool=$(cat "$pool_file")
+	cc -O1 -o "$tmp/$prog" "$src/$prog.c" || { echo "FAIL: cannot build $prog"; exit 1; }
+	echo 16 > "$pool_file" 2>/dev/null
+	"$vmsim" record --faults -o "$tmp/$prog.trace" -- "$tmp/$prog" >/dev/null 2>"$tmp/err"
+	echo "$old_pool" > "$pool_file"
+	if grep -q '^# hugetlb-pages: [1-9]' "$tmp/$prog.trace" &&
+	   grep -q 'expect(HugePages_Rsvd)' "$tmp/$prog.trace"; then
+		replays_clean "$tmp/$prog.trace" "$prog" "recorded live with a hugetlb pool"
+	else
+		echo "FAIL: $prog: no hugetlb-pages header or no pool expectations ($(cat "$tmp/err"))"; fail=1
+	fi
+else
+	echo "SKIP: hugetlb pool: vm.nr_hugepages is not writable here (needs root)"
+fi
 # registered buffers: the kernel's VmPin after each registration, and the
 # user's locked_vm the recorder's perf buffers took, in the header
 f=$tmp/io_uring_buffers.trace

@@ -10,6 +10,17 @@ cd "$(dirname "$0")"
 vmsim=${VMSIM:-../../vmsim}
 names=${*:-$(ls *.c | sed 's/\.c$//')}
 for n in $names; do
+	# a program that uses the hugetlb pool runs with one of 16 pages; its
+	# plain logs cannot say so, NAME.hugetlb-pages does (conf_traces.c)
+	pool=
+	case $n in
+	hugetlb_*) pool=16 ;;
+	esac
+	if [ -n "$pool" ]; then
+		old_pool=$(cat /proc/sys/vm/nr_hugepages)
+		echo "$pool" > /proc/sys/vm/nr_hugepages
+		echo "$pool" > "$n.hugetlb-pages"
+	fi
 	cc -O1 -Wall -o "/tmp/vmsim-rp-$n" "$n.c" -lpthread
 	"/tmp/vmsim-rp-$n" >/dev/null || true
 	"$vmsim" record --faults -o "$n.trace" -- "/tmp/vmsim-rp-$n" >/dev/null
@@ -21,9 +32,10 @@ for n in $names; do
 	awk '/ execve\(/ { n++ } n <= 1 && / inherit\(/' "/tmp/vmsim-rp-$n.maps.trace" |
 		sed -E 's/^[0-9]+  inherit\("([^"]*)".*/\1/' > "$n.maps"
 	setarch -R strace -f -o "$n-norandom.strace" "/tmp/vmsim-rp-$n" >/dev/null
+	[ -n "$pool" ] && echo "$old_pool" > /proc/sys/vm/nr_hugepages
 	echo "$n: $("$vmsim" replay -q "$n.trace" | tail -n 1)"
-	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes --maps "$n.maps" "$n-norandom.strace" | tail -n 1)"
-	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes "$n.strace" | tail -n 1)"
+	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes ${pool:+--hugetlb-pages $pool} --maps "$n.maps" "$n-norandom.strace" | tail -n 1)"
+	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes ${pool:+--hugetlb-pages $pool} "$n.strace" | tail -n 1)"
 	case $n in
 	threads_mmap) # threads whose calls overlap: strace cannot order them (see there)
 		mv "$n.strace" "$n-norandom.strace" ../../traces/known-divergent/
