@@ -167,6 +167,8 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 		} else if (v->anon_vma || (v->flags & (VM_PFNMAP | VM_MIXEDMAP))) {
 			if (copy_ptes(s, v, n))
 				return -KERR_ENOMEM;
+			if (old->thp)
+				thp_fork(mm, old, v->start, v->end);
 		}
 	}
 	return 0;

@@ -181,6 +181,7 @@ struct mm {
 	bool has_pinned;           /* MMF_HAS_PINNED: a page of it was pinned (FOLL_PIN) */
 	struct hugetlb_ptes *huge; /* its mapped hugetlb pages (hugetlb.c), NULL if none yet */
 	uint64_t hugetlb_pages;    /* hugetlb_usage: HugetlbPages, in small pages */
+	struct thp_pmds *thp;      /* its 2 MiB ranges mapped by a PMD (thp.c), NULL if none yet */
 	unsigned users;            /* tasks sharing this mm */
 	uint32_t id;
 	uint64_t numa_scan_offset; /* where task_numa_work() goes on (numa.c) */
@@ -308,6 +309,7 @@ struct vmsys {
 	size_t nuser_locked, capuser_locked;
 	uint64_t user_locked_vm_start;
 	unsigned nr_unevictable_mappings;
+	int thp_mode;              /* THP_NEVER, THP_MADVISE, THP_ALWAYS (thp.c) */
 	/* the hugetlb pool (hugetlb.c: struct hstate): huge pages in all,
 	 * free, reserved; a refcount per page id (1..total), the free ids */
 	struct hugetlb_pool {
@@ -610,6 +612,24 @@ void hugetlb_vma_close(struct vmsys *s, struct vma *v);
 void hugetlb_change_protection(struct mm *mm, const struct vma *v);
 int hugetlb_copy_range(struct vmsys *s, struct mm *dst, const struct vma *src);
 void hugetlb_ptes_free(struct mm *mm);
+
+/* thp.c: anonymous transparent huge pages */
+enum { THP_NEVER, THP_MADVISE, THP_ALWAYS };
+enum { THP_PMD_NONE, THP_PMD_FOLIO, THP_PMD_ZERO };
+/* whether a fault at addr in v may map a PMD (create_huge_pmd()) */
+bool thp_fault_allowed(const struct vmsys *s, const struct vma *v, uint64_t addr);
+/* record haddr of mm as mapped by a PMD (of the huge zero page if zero) */
+int thp_pmd_add(struct mm *mm, uint64_t haddr, bool zero);
+/* THP_PMD_* of addr's 2 MiB range in mm */
+int thp_pmd_state(const struct mm *mm, uint64_t addr);
+/* the PMD mappings of every 2 MiB range meeting [start, end) end (zap, split) */
+void thp_range_gone(struct mm *mm, uint64_t start, uint64_t end);
+/* smaps AnonHugePages of [start, end) in mm, bytes */
+uint64_t thp_anon_bytes(const struct mm *mm, uint64_t start, uint64_t end);
+/* meminfo AnonHugePages: pages of the folios some PMD maps */
+uint64_t thp_anon_pages(const struct vmsys *s);
+void thp_fork(struct mm *dst, const struct mm *src, uint64_t start, uint64_t end);
+void thp_pmds_free(struct mm *mm);
 bool range_is_free(struct mm *mm, uint64_t start, uint64_t end);
 
 /* reclaim.c */

@@ -108,6 +108,62 @@ static pfn_t new_anon_page(struct vmsys *s, struct vma *v, uint64_t addr)
 	return pfn;
 }
 
+/*
+ * mm/huge_memory.c:do_huge_pmd_anonymous_page() (thp.c says when): a read
+ * maps the huge zero page, else a THP - 512 new pages of one folio mapped
+ * dirty and writable as the PMD would be, added to the LRU (or mlocked)
+ * with the batches moved, as a large folio moves them.  Returns false to
+ * fall back to a small page (VM_FAULT_FALLBACK: no room for the folio in
+ * memory or the memcg); *oom on anon_vma_prepare()'s failure.
+ */
+static void note_hits(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte);
+static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom);
+
+static bool do_huge_anonymous(struct vmsys *s, struct vma *v, uint64_t addr, bool write, int *oom)
+{
+	struct mm *mm = v->mm;
+	uint64_t haddr = addr & ~(HPAGE_SIZE - 1), vpn = haddr >> PAGE_SHIFT;
+	if (anon_vma_prepare(s, v)) {
+		*oom = 1;
+		return true;
+	}
+	if (!write && s->zero_page) {
+		TP(s, TP_FAULT, KFN_DO_HUGE_ANON, .addr = addr, .kind = TPF_HUGE_ZERO);
+		uint64_t pte = mk_pte(PFN_ZERO, PTE_PRESENT);
+		if (radix_fill_leaf(&mm->pt, vpn, pte) || thp_pmd_add(mm, haddr, true)) {
+			*oom = 1;
+			return true;
+		}
+		for (unsigned i = 0; mm->hm.slot && i < HPAGE_PAGES; i++)
+			note_hits(s, mm, vpn + i, pte);
+		return true;
+	}
+	if (physmem_avail(&s->pm) < HPAGE_PAGES + s->pm.wmark_low ||
+	    (s->memcg_limited && s->memcg_usage + HPAGE_PAGES > s->memcg_limit))
+		return false;
+	TP(s, TP_FAULT, KFN_DO_HUGE_ANON, .addr = addr, .kind = TPF_THP);
+	unsigned fl = PTE_PRESENT | PTE_YOUNG | PTE_EXCL | PTE_DIRTY;
+	if (v->flags & VM_WRITE)
+		fl |= PTE_WRITE;
+	for (uint64_t i = 0; i < HPAGE_PAGES; i++) {
+		uint64_t a = haddr + (i << PAGE_SHIFT);
+		pfn_t pfn = new_anon_page(s, v, a);
+		if (!pfn) {
+			*oom = 1;
+			return true;
+		}
+		spage(s, pfn)->folio_order = HPAGE_SHIFT - PAGE_SHIFT;
+		set_pte(s, mm, a, mk_pte(pfn, fl), oom);
+		if (*oom)
+			return true;
+		rmap_add(s, v, pfn, true);
+	}
+	lru_add_drain(s);
+	if (thp_pmd_add(mm, haddr, false))
+		*oom = 1;
+	return true;
+}
+
 /* A new, dirty anonymous page for addr in v (the target of a COW copy),
  * preparing v's anon_vma first; PFN_NONE (and *oom) when out of memory. */
 static pfn_t new_cow_page(struct vmsys *s, struct vma *v, uint64_t addr, int *oom)
@@ -1013,6 +1069,25 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 			return VMF_NONE;
 		if (pte & PTE_WRITE)
 			return VMF_NONE;
+		if (pte_pfn(pte) == PFN_ZERO && mm->thp && thp_pmd_state(mm, addr) == THP_PMD_ZERO) {
+			/* do_huge_pmd_wp_page() on the huge zero page: 4.x
+			 * allocates a THP (when it may), 6.x splits the PMD and
+			 * copies the one page (fallback) */
+			uint64_t haddr = addr & ~(HPAGE_SIZE - 1);
+			thp_range_gone(mm, haddr, haddr + HPAGE_SIZE);
+			if (s->sem->thp_zero_cow_huge) {
+				pte_changed(s);
+				radix_drop_leaf(&mm->pt, haddr >> PAGE_SHIFT);
+				if (do_huge_anonymous(s, v, addr, true, &oom)) {
+					r = VMF_MINOR;
+					goto out;
+				}
+				/* do_huge_pmd_wp_zero_page_fallback(): the zero
+				 * page's PTEs back, one page copied */
+				radix_fill_leaf(&mm->pt, haddr >> PAGE_SHIFT, mk_pte(PFN_ZERO, PTE_PRESENT));
+				ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
+			}
+		}
 		r = do_wp(s, v, addr, ptep, &oom);
 	} else if (pte & PTE_SWAP) {
 		TP(s, TP_FAULT, KFN_DO_SWAP, .addr = addr, .kind = TPF_SWAP_IN, .major = true);
@@ -1026,6 +1101,8 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 		   .addr = addr,
 		   .kind = !write ? TPF_FILE_READ : vma_is_shared(v) ? TPF_FILE_SHARED : TPF_COW);
 		r = do_file_fault(s, v, addr, write, &oom);
+	} else if (thp_fault_allowed(s, v, addr) && do_huge_anonymous(s, v, addr, write, &oom)) {
+		r = VMF_MINOR;
 	} else {
 		TP(s, TP_FAULT, KFN_DO_ANON, .addr = addr,
 		   .kind = !write && s->zero_page ? TPF_ZERO_PAGE : TPF_ANON);
@@ -1198,6 +1275,7 @@ static uint64_t zero_fill_table(struct vmsys *s, struct task *t, struct vma *v, 
 	struct mm *mm = t->mm;
 	uint64_t vpn = a >> PAGE_SHIFT, span = (uint64_t)RADIX_FAN << PAGE_SHIFT;
 	if ((mode & 2) || !s->zero_page || v->file || (vpn & (RADIX_FAN - 1)) ||
+	    thp_fault_allowed(s, v, a) || /* one fault maps the huge zero page */
 	    end - a < span || v->end - a < span || stack_guard_page_start(s, v, a) ||
 	    radix_has_leaf(&mm->pt, vpn) ||
 	    physmem_avail(&s->pm) <= s->pm.wmark_low)
@@ -1401,6 +1479,10 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			lru_add_drain(s);
 		return;
 	}
+	/* zap_pmd_range(): a PMD inside the range goes whole, one it cuts is
+	 * split first; either way it maps no more (thp.c) */
+	if (mm->thp && !skip_anon)
+		thp_range_gone(mm, start, end);
 	s->zap_folio_key = 0;
 	uint64_t prev_vpn = UINT64_MAX, prev_index = 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {

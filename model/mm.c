@@ -57,6 +57,7 @@ void mm_put(struct vmsys *s, struct mm *mm)
 free:
 	radix_destroy(&mm->pt);
 	hugetlb_ptes_free(mm);
+	thp_pmds_free(mm);
 	hitmap_free(&mm->hm);
 	vma_tree_release(&mm->vmas);
 	free(mm);

@@ -127,6 +127,10 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 	   .old_start = old_addr, .old_end = old_addr + old_len, .new_flags = flags,
 	   .old_flags = flags, .after = mm->map_count);
 	int err = 0;
+	/* move_huge_pmd() keeps an aligned PMD whole; the model splits it
+	 * (thp.c: not modelled) */
+	if (mm->thp)
+		thp_range_gone(mm, old_addr, old_addr + old_len);
 	move_ptes(s, mm, old_addr, new_addr, old_len, &err);
 	if (err)
 		return err;

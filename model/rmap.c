@@ -58,7 +58,7 @@ void rmap_add(struct vmsys *s, struct vma *v, pfn_t pfn, bool new_page)
 			folio_add_lru(s, pfn);
 		}
 	} else if (s->sem->page_model == PLM_MLOCK_COUNT &&
-		   !(p->folio_order && s->sem->pagecache_large_folios)) {
+		   !(p->folio_order && s->sem->pagecache_large_folios && !(p->flags & PG_ANON))) {
 		/* __folio_add_file_rmap(): only small folios are mlocked when mapped */
 		mlock_vma_folio(s, v, pfn);
 	}
@@ -90,12 +90,19 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 	struct page *p = spage(s, pfn);
 	if (p->flags & PG_ZERO)
 		return;
+	if ((p->flags & PG_ANON) && p->folio_order && v->mm->thp) {
+		/* a THP page unmapped: its PMD was split first (thp.c); its
+		 * folio is a THP's but mlocked and listed page by page here */
+		uint64_t a = v->start + ((page_index(p) - v->pgoff) << PAGE_SHIFT);
+		thp_range_gone(v->mm, a, a + 1);
+	}
 	p->mapcount--;
 	mm_rss_add(v->mm, p, -1);
 	if (p->mapcount == 0)
 		count_vm(s, (p->flags & PG_ANON) ? NR_ANON_PAGES : NR_MAPPED, -1);
 	if (s->sem->page_model == PLM_MLOCK_COUNT) {
-		if (p->folio_order && s->sem->pagecache_large_folios && (v->flags & VM_LOCKED)) {
+		if (p->folio_order && s->sem->pagecache_large_folios && (v->flags & VM_LOCKED) &&
+		    !(p->flags & PG_ANON)) {
 			/* folio_remove_rmap_ptes(): unmapping any part of a large
 			 * folio munlocks all of it, once per batch of its PTEs */
 			uint64_t key = ((uint64_t)p->owner << 40) ^ (page_index(p) >> p->folio_order) ^

@@ -68,6 +68,7 @@ const struct kfn_name kfn_names_4_0[] = {
 const struct semantics sem_4_0 = {
 	.shm_hugetlb_memlock = true, /* hugetlb_file_setup() */
 	.fork_copies_hugetlb = true,  /* copy_page_range() */
+	.thp_zero_cow_huge = true,    /* do_huge_pmd_wp_page() */
 	.name = "4.0",
 	.flag_kernel = "4.0",
 	.description = "Linux 4.0: VM_LOCKED only, PG_mlocked + rmap-walk munlock",

@@ -42,6 +42,7 @@ static const struct kfn_name kfn_names_4_4[] = {
 const struct semantics sem_4_4 = {
 	.shm_hugetlb_memlock = true, /* hugetlb_file_setup() */
 	.fork_copies_hugetlb = true,  /* copy_page_range() */
+	.thp_zero_cow_huge = true,    /* do_huge_pmd_wp_page() */
 	.name = "4.4",
 	.flag_kernel = "4.4",
 	.description = "Linux 4.4: mlock2/MLOCK_ONFAULT/MCL_ONFAULT, PG_mlocked + rmap-walk munlock",

@@ -79,6 +79,7 @@ static void mlockall_rules_lof_v1(const struct semantics *s, uint64_t flags,
 const struct semantics sem_lof_v1 = {
 	.shm_hugetlb_memlock = true, /* hugetlb_file_setup() */
 	.fork_copies_hugetlb = true,  /* copy_page_range() */
+	.thp_zero_cow_huge = true,    /* do_huge_pmd_wp_page() */
 	.name = "lof-v1",
 	.flag_kernel = "lof-v1",
 	.description = "4.0 + lock-on-fault v1 (May 2015): MAP_LOCKONFAULT, MCL_ON_FAULT, VM_LOCKONFAULT",

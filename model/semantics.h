@@ -233,6 +233,11 @@ struct semantics {
 	 * an anon_vma (a private mapping that faulted), a shared one's child
 	 * faults its pages in */
 	bool fork_copies_hugetlb;
+	/* mm/huge_memory.c:do_huge_pmd_wp_page() @ v4.0, v4.4: a write to the
+	 * huge zero page allocates a THP (`alloc:`), and again @ v6.18
+	 * (do_huge_zero_wp_pmd()); 6.1 splits the PMD and copies one small
+	 * page (`fallback:`) */
+	bool thp_zero_cow_huge;
 	/* io_uring (io_uring/, 5.1+): the IORING_SETUP_* flags
 	 * io_uring_setup() takes, 0 where the kernel has no io_uring (4.x:
 	 * ENOSYS for the three calls) */

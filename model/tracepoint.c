@@ -73,6 +73,7 @@ static const char *const cite_6_18[KFN_NR] = {
 	[KFN_MOVE_UNEVICTABLE] = "mm/vmscan.c:check_move_unevictable_folios()",
 	[KFN_IO_ACCOUNT_MEM] = "io_uring/rsrc.c:__io_account_mem()",
 	[KFN_HUGETLB_FAULT] = "mm/hugetlb.c:hugetlb_fault()",
+	[KFN_DO_HUGE_ANON] = "mm/huge_memory.c:do_huge_pmd_anonymous_page()",
 };
 
 const char *tp_cite(const struct semantics *sem, enum kfn fn)

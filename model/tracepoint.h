@@ -91,7 +91,7 @@ enum kfn {
 	KFN_TASK_NUMA_WORK, KFN_DO_NUMA_PAGE, KFN_SHOULD_NUMA_MIGRATE, KFN_MIGRATE_MISPLACED,
 	KFN_UPDATE_SCAN_PERIOD, KFN_WORKINGSET_REFAULT,
 	KFN_USER_SHM_LOCK, KFN_MOVE_UNEVICTABLE,
-	KFN_IO_ACCOUNT_MEM, KFN_HUGETLB_FAULT,
+	KFN_IO_ACCOUNT_MEM, KFN_HUGETLB_FAULT, KFN_DO_HUGE_ANON,
 	KFN_NR
 };
 
@@ -107,6 +107,8 @@ enum tp_fault_path {
 	TPF_SIGSEGV, TPF_SIGBUS,
 	TPF_NUMA_HINT,     /* a PROT_NONE PTE of the NUMA scan: made present again */
 	TPF_HUGETLB,       /* a huge page of the hugetlb pool (hugetlb.c) */
+	TPF_THP,           /* a new transparent huge page: 512 pages at once (thp.c) */
+	TPF_HUGE_ZERO,     /* a read: the huge zero page (thp.c) */
 };
 
 enum tp_numa {

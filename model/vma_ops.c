@@ -259,6 +259,9 @@ int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 				v->pgoff + ((addr - v->start) >> PAGE_SHIFT));
 	if (!n)
 		return -KERR_ENOMEM;
+	/* vma_adjust_trans_huge() @ v4.0 .. v6.18: a PMD the split cuts is split */
+	if ((addr & (HPAGE_SIZE - 1)) && mm->thp)
+		thp_range_gone(mm, addr, addr + 1);
 	n->serial = v->serial;
 	n->ofd = v->ofd;
 	if (anon_vma_clone(s, n, v)) {
@@ -366,6 +369,9 @@ static void shift_boundary(struct vmsys *s, struct mm *mm, struct vma *lo, struc
 			   uint64_t boundary)
 {
 	if (hi->start != boundary) {
+		/* vma_adjust_trans_huge(): a PMD the new boundary cuts is split */
+		if ((boundary & (HPAGE_SIZE - 1)) && mm->thp)
+			thp_range_gone(mm, boundary, boundary + 1);
 		TP(s, TP_VMA_ADJUST, KFN_VMA_MODIFY, .old_start = hi->start, .old_end = hi->end,
 		   .start = boundary, .end = hi->end, .addr = lo->start, .new_flags = hi->flags);
 		vma_tree_erase(&mm->vmas, hi);

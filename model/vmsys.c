@@ -143,6 +143,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->soft_dirty = c->soft_dirty;
 	s->max_map_count = c->max_map_count;
 	s->user_locked_vm_start = c->user_locked_vm;
+	s->thp_mode = c->thp == 2 ? THP_ALWAYS : c->thp == 1 ? THP_MADVISE : THP_NEVER;
 	if (hugetlb_pool_init(s, c->hugetlb_pages)) {
 		free(s);
 		snprintf(err, errlen, "out of memory");
@@ -586,6 +587,7 @@ static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_in
 	}
 	info->pss = pss >> PSS_SHIFT;
 	info->pss_dirty = pss_dirty >> PSS_SHIFT;
+	info->anon_huge = mm->thp ? thp_anon_bytes(mm, v->start, v->end) : 0;
 	info->locked = sem->smaps_locked_per_page ? pss_locked >> PSS_SHIFT
 						  : (locked_vma ? info->pss : 0);
 }
@@ -869,6 +871,7 @@ void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi)
 	mi->huge_total = s->hp.total;
 	mi->huge_free = s->hp.free;
 	mi->huge_rsvd = s->hp.resv;
+	mi->anon_huge = thp_anon_pages(s);
 }
 
 bool vmsys_lru_linked(const struct vmsys *s, int list)

@@ -58,6 +58,8 @@ struct vmsys_config {
 				   * VM_SOFTDIRTY ("sd" in smaps); default off, as on
 				   * the machines that recorded the samples (Debian's
 				   * own kernels have it on) */
+	int thp;                  /* transparent_hugepage/enabled: 0 never (default),
+				   * 1 madvise, 2 always (thp.c) */
 	uint64_t hugetlb_pages;   /* the hugetlb pool: 2 MiB pages, all free at the
 				   * start (vm.nr_hugepages); default 0 (hugetlb.c) */
 	uint64_t user_locked_vm;  /* pages of the user's locked_vm when the machine
@@ -366,6 +368,7 @@ struct vm_vma_info {         /* one VMA as smaps shows it; sizes in bytes */
 	uint64_t flags;          /* internal VM_* bits */
 	uint64_t rss, pss, pss_dirty, shared_clean, shared_dirty, private_clean,
 		private_dirty, referenced, anonymous, swap, locked;
+	uint64_t anon_huge;      /* AnonHugePages: its ranges a THP's PMD maps */
 	uint64_t dev_major, dev_minor, ino;
 	const char *path;        /* file path, "[heap]", "[stack]", or NULL */
 	bool is_file;
@@ -439,6 +442,7 @@ struct vm_meminfo {
 		mapped, shmem, file_pages, swap_cached, page_tables;
 	/* the hugetlb pool, in huge pages (HugePages_Total, _Free, _Rsvd) */
 	uint64_t huge_total, huge_free, huge_rsvd;
+	uint64_t anon_huge;        /* AnonHugePages, pages (NR_ANON_THPS) */
 };
 void vmsys_meminfo(const struct vmsys *s, struct vm_meminfo *mi);
 /* MemTotal - MemFree of vmsys_meminfo(), in pages, without the rest */

@@ -224,8 +224,10 @@ static void step_text(char *t, size_t len, const struct tp_event *e, unsigned n,
 			[TPF_SIGSEGV] = "SIGSEGV", [TPF_SIGBUS] = "SIGBUS",
 			[TPF_NUMA_HINT] = "NUMA hinting fault (PROT_NONE of the scan)",
 			[TPF_HUGETLB] = "huge page of the hugetlb pool",
+			[TPF_THP] = "transparent huge page (512 pages)",
+			[TPF_HUGE_ZERO] = "the huge zero page (512 PTEs)",
 		};
-		const char *p = e->kind <= TPF_HUGETLB ? path[e->kind] : "?";
+		const char *p = e->kind <= TPF_HUGE_ZERO ? path[e->kind] : "?";
 		if (n > 1)
 			snprintf(t, len, "%u faults at %#" PRIx64 "..%#" PRIx64 ": %s", n, e->addr,
 				 last_addr, p);

@@ -1,0 +1,147 @@
+/*
+ * test_thp.c - anonymous transparent huge pages through the public API
+ * (mm/huge_memory.c, mm/memory.c @ v6.1, v6.18): which faults map a PMD
+ * (the mode, MADV_HUGEPAGE and MADV_NOHUGEPAGE, the range inside the VMA,
+ * no page table there yet), one fault for 512 pages, the huge zero page
+ * and a write to it per version, and the PMD mapping ended by a cut.
+ */
+#include "check_run.h"
+#include <check.h>
+#include <string.h>
+
+#include "kerr.h"
+#include "test_machine.h"
+#include "vmflags.h"
+
+#define P_RW 0x3
+#define M_PRIVATE 0x02
+#define M_ANON 0x20
+#define ADV_HUGEPAGE 14
+#define ADV_NOHUGEPAGE 15
+#define HUGE (2ULL << 20)
+#define BASE 0x7f0000000000ULL
+
+static struct vmsys *S;
+static struct task *T;
+
+static void machine(const char *kernel, int thp)
+{
+	struct vmsys_config c;
+	test_config(&c, kernel);
+	c.thp = thp;
+	c.zero_page = 1;
+	S = test_machine_new(&c, &T);
+}
+
+/* 8 MiB at a 2 MiB boundary */
+static uint64_t region(void)
+{
+	int64_t a = vm_mmap(S, T, BASE, 4 * HUGE, P_RW, M_PRIVATE | M_ANON | 0x10 /* MAP_FIXED */, -1, 0,
+			    false, 0);
+	ck_assert_uint_eq((uint64_t)a, BASE);
+	return BASE;
+}
+
+static uint64_t rss_kb(void)
+{
+	struct vm_status st;
+	vmsys_status(S, T, &st);
+	return st.rss_anon * 4;
+}
+
+static uint64_t anon_huge_kb(uint64_t addr)
+{
+	struct vm_vma_info vi;
+	ck_assert(vmsys_vma_at(S, T, addr, &vi));
+	return vi.anon_huge >> 10;
+}
+
+START_TEST(which_faults_map_a_pmd)
+{
+	/* never: small pages */
+	machine("6.18", 0);
+	uint64_t a = region();
+	ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
+	ck_assert_uint_eq(rss_kb(), 4);
+	test_machine_free(S);
+	/* madvise: only where MADV_HUGEPAGE asked */
+	machine("6.18", 1);
+	a = region();
+	ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
+	ck_assert_uint_eq(rss_kb(), 4);
+	ck_assert_int_eq(vm_madvise(S, T, a + HUGE, 2 * HUGE, ADV_HUGEPAGE), 0);
+	ck_assert_int_eq(vm_touch(S, T, a + HUGE + 5, 1, 2, NULL), 1);
+	ck_assert_uint_eq(rss_kb(), 4 + 2048);
+	ck_assert_uint_eq(anon_huge_kb(a + HUGE), 2048);
+	/* the other 511 pages are there: no fault */
+	ck_assert_int_eq(vm_touch(S, T, a + HUGE, HUGE, 2, NULL), 0);
+	struct vm_meminfo mi;
+	vmsys_meminfo(S, &mi);
+	ck_assert_uint_eq(mi.anon_huge, 512);
+	test_machine_free(S);
+	/* always, but not where a page table is already, nor past the VMA,
+	 * nor under MADV_NOHUGEPAGE */
+	machine("6.18", 2);
+	a = region();
+	ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
+	ck_assert_uint_eq(rss_kb(), 2048);
+	ck_assert_int_eq(vm_madvise(S, T, a + HUGE, HUGE, ADV_NOHUGEPAGE), 0);
+	ck_assert_int_eq(vm_touch(S, T, a + HUGE, 1, 2, NULL), 1);
+	ck_assert_uint_eq(rss_kb(), 2048 + 4);
+	ck_assert_int_eq(vm_munmap(S, T, a + 3 * HUGE + 4096, HUGE - 4096), 0);
+	ck_assert_int_eq(vm_touch(S, T, a + 3 * HUGE, 1, 2, NULL), 1);
+	ck_assert_uint_eq(rss_kb(), 2048 + 8);
+	test_machine_free(S);
+}
+END_TEST
+
+START_TEST(huge_zero_page)
+{
+	for (int k = 0; k < 2; k++) {
+		machine(k ? "6.1" : "6.18", 2);
+		uint64_t a = region();
+		/* a read: the huge zero page, one fault, no Rss */
+		ck_assert_int_eq(vm_touch(S, T, a, HUGE, 1, NULL), 1);
+		ck_assert_uint_eq(rss_kb(), 0);
+		ck_assert_uint_eq(anon_huge_kb(a), 0);
+		/* a write: 6.18 allocates a THP, 6.1 copies one small page */
+		ck_assert_int_eq(vm_touch(S, T, a + 8192, 1, 2, NULL), 1);
+		ck_assert_uint_eq(rss_kb(), k ? 4 : 2048);
+		ck_assert_uint_eq(anon_huge_kb(a), k ? 0 : 2048);
+		test_machine_free(S);
+	}
+}
+END_TEST
+
+START_TEST(a_cut_ends_the_pmd)
+{
+	machine("6.18", 2);
+	uint64_t a = region();
+	ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
+	ck_assert_int_eq(vm_touch(S, T, a + HUGE, 1, 2, NULL), 1);
+	ck_assert_uint_eq(anon_huge_kb(a), 4096);
+	/* mprotect of half a huge page splits the VMA there, and the PMD */
+	ck_assert_int_eq(vm_mprotect(S, T, a, HUGE / 2, 1), 0);
+	ck_assert_uint_eq(anon_huge_kb(a + HUGE), 2048);
+	ck_assert_uint_eq(rss_kb(), 4096);
+	/* an munmap of one page inside the other */
+	ck_assert_int_eq(vm_munmap(S, T, a + HUGE + 4096, 4096), 0);
+	ck_assert_uint_eq(anon_huge_kb(a + HUGE), 0);
+	ck_assert_uint_eq(rss_kb(), 4096 - 4);
+	struct vm_meminfo mi;
+	vmsys_meminfo(S, &mi);
+	ck_assert_uint_eq(mi.anon_huge, 0);
+	test_machine_free(S);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("thp");
+	TCase *tc = tcase_create("thp");
+	tcase_add_test(tc, which_faults_map_a_pmd);
+	tcase_add_test(tc, huge_zero_page);
+	tcase_add_test(tc, a_cut_ends_the_pmd);
+	suite_add_tcase(s, tc);
+	return run_check_suite(s);
+}
