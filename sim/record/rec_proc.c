@@ -46,6 +46,25 @@ static long status_kb(const char *path, const char *key)
 	return v;
 }
 
+/* the word in brackets of a sysfs choice ("always [madvise] never"), or ""
+ * when the file cannot be read */
+static void read_bracketed(const char *path, char *out, size_t len)
+{
+	out[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[128];
+	if (fgets(line, sizeof(line), f)) {
+		char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
+		if (a && b && (size_t)(b - a - 1) < len) {
+			memcpy(out, a + 1, (size_t)(b - a - 1));
+			out[b - a - 1] = 0;
+		}
+	}
+	fclose(f);
+}
+
 /* CONFIG_MEM_SOFT_DIRTY: smaps prints "sd" only with it, and every VMA
  * execve made is VM_SOFTDIRTY (fs/exec.c, mmap_region()); 1, 0 or -1 when
  * smaps cannot be read */
@@ -135,6 +154,12 @@ void rec_write_header(FILE *out, int argc, char **argv)
 	long huge_free = status_kb("/proc/meminfo", "HugePages_Free");
 	long huge_rsvd = status_kb("/proc/meminfo", "HugePages_Rsvd");
 	long huge = huge_free > huge_rsvd ? huge_free - huge_rsvd : 0;
+	/* THP for anonymous memory: the 2 MiB size's own knob (6.8+) when it
+	 * does not inherit, else the global one; the bracketed word */
+	char thp[16] = "";
+	read_bracketed("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled", thp, sizeof(thp));
+	if (!thp[0] || !strcmp(thp, "inherit"))
+		read_bracketed("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp));
 	long ra = -1;
 	struct stat st;
 	if (!stat(".", &st)) {
@@ -176,6 +201,8 @@ void rec_write_header(FILE *out, int argc, char **argv)
 		fprintf(out, "# numa-nodes: %ld\n", nodes);
 	if (huge > 0)
 		fprintf(out, "# hugetlb-pages: %ld\n", huge);
+	if (!strcmp(thp, "always") || !strcmp(thp, "madvise") || !strcmp(thp, "never"))
+		fprintf(out, "# thp: %s\n", thp);
 	fprintf(out, "# description: vmsim record --");
 	for (int i = 0; i < argc; i++)
 		fprintf(out, " %s", argv[i]);

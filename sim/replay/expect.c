@@ -41,7 +41,7 @@ static bool lower_bound_holds(struct vmsys *s, uint64_t got, uint64_t want)
 static bool residency_key(struct strslice k)
 {
 	static const char *const keys[] = {
-		"Rss", "Pss", "Pss_Dirty", "Locked", "Anonymous", "Swap", "Referenced",
+		"Rss", "Pss", "Pss_Dirty", "Locked", "Anonymous", "AnonHugePages", "Swap", "Referenced",
 		"Shared_Clean", "Shared_Dirty", "Private_Clean", "Private_Dirty",
 	};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -106,6 +106,7 @@ static bool meminfo_field(struct vmsys *s, struct strslice f, uint64_t *kb)
 		{ "AnonPages", offsetof(struct vm_meminfo, anon_pages) },
 		{ "Mapped", offsetof(struct vm_meminfo, mapped) },
 		{ "Shmem", offsetof(struct vm_meminfo, shmem) },
+		{ "AnonHugePages", offsetof(struct vm_meminfo, anon_huge) },
 	};
 	for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if (sl_is(f, fields[i].name)) {
@@ -210,6 +211,7 @@ static unsigned check_vma(struct vmsys *s, struct task *t, const struct event *e
 		else if (sl_is(kv->key, "Pss_Dirty")) got = vi.pss_dirty;
 		else if (sl_is(kv->key, "Locked")) got = vi.locked;
 		else if (sl_is(kv->key, "Anonymous")) got = vi.anonymous;
+		else if (sl_is(kv->key, "AnonHugePages")) got = vi.anon_huge;
 		else if (sl_is(kv->key, "Swap")) got = vi.swap;
 		else if (sl_is(kv->key, "Referenced")) got = vi.referenced;
 		else if (sl_is(kv->key, "Shared_Clean")) got = vi.shared_clean;

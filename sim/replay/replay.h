@@ -241,8 +241,9 @@ struct session_opts {
 	const char *maps;      /* --maps FILE: the address space before the trace */
 	bool has_hugetlb_pages;
 	uint64_t hugetlb_pages;   /* the hugetlb pool, 2 MiB pages */
+	int thp;                  /* -1: from the header; 0 never, 1 madvise, 2 always */
 };
-#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL, false, 0 }
+#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL, false, 0, -1 }
 
 /* The machine options every command that replays takes (--kernel,
  * --arch, --cap-ipc-lock, --rlimit-memlock, --max-map-count, --maps):
@@ -256,7 +257,8 @@ struct session_opts {
 	{ "max-map-count", required_argument, NULL, 0x103 },           \
 	{ "maps", required_argument, NULL, 0x104 },                    \
 	{ "cap-sys-resource", required_argument, NULL, 0x105 },        \
-	{ "hugetlb-pages", required_argument, NULL, 0x106 }
+	{ "hugetlb-pages", required_argument, NULL, 0x106 },           \
+	{ "thp", required_argument, NULL, 0x107 }
 #define SESSION_OPTS_HELP                                                              \
 	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n" \
 	"                         `# kernel:` header, else 6.18)\n"                        \
@@ -268,6 +270,8 @@ struct session_opts {
 	"  --max-map-count N      vm.max_map_count (default 65530)\n"                      \
 	"  --hugetlb-pages N      the hugetlb pool, 2 MiB pages (vm.nr_hugepages; default:\n" \
 	"                         `# hugetlb-pages:`, else 0)\n"                            \
+	"  --thp always|madvise|never  transparent huge pages for anonymous memory\n"  \
+	"                         (default: `# thp:`, else never)\n"                     \
 	"  --maps FILE            a saved /proc/PID/maps (or smaps) of the process as execve\n" \
 	"                         left it: the mappings the trace does not show\n"
 /* "vmsim CMD: MESSAGE" on stderr, then the synopsis of usage (its text up

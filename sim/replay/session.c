@@ -144,6 +144,18 @@ int session_opt(struct session_opts *o, int code, const char *arg, const char *c
 	case 0x104:
 		o->maps = arg;
 		return 1;
+	case 0x107:
+		if (!strcmp(arg, "never")) {
+			o->thp = 0;
+		} else if (!strcmp(arg, "madvise")) {
+			o->thp = 1;
+		} else if (!strcmp(arg, "always")) {
+			o->thp = 2;
+		} else {
+			fprintf(stderr, "vmsim %s: --thp takes always, madvise or never, not '%s'\n", cmd, arg);
+			return -1;
+		}
+		return 1;
 	case 0x106:
 		if (!trace_parse_size(arg, &o->hugetlb_pages) || o->hugetlb_pages > (1ULL << 24)) {
 			fprintf(stderr, "vmsim %s: --hugetlb-pages takes a number up to 16777216, not '%s'\n",
@@ -207,6 +219,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.read_ahead_kb = h->read_ahead_kb;
 	if (h->has_hugetlb_pages)
 		c.hugetlb_pages = h->hugetlb_pages;
+	if (h->has_thp)
+		c.thp = h->thp;
 	if (h->has_user_locked_vm)
 		c.user_locked_vm = h->user_locked_vm;
 	if (h->has_numa_nodes)
@@ -222,6 +236,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.max_map_count = o->max_map_count;
 	if (o && o->has_hugetlb_pages)
 		c.hugetlb_pages = o->hugetlb_pages;
+	if (o && o->thp >= 0)
+		c.thp = o->thp;
 	*semp = sem;
 	return vmsys_new(&c, err, errlen);
 }

@@ -184,7 +184,7 @@ static void smaps_entry(FILE *f, const struct view_ctx *c, const struct vm_vma_i
 		kb(f, "Private_Dirty:", vi->private_dirty);
 		kb(f, "Referenced:", vi->referenced);
 		kb(f, "Anonymous:", vi->anonymous);
-		kb(f, "AnonHugePages:", 0);
+		kb(f, "AnonHugePages:", vi->anon_huge);
 		if (ver >= 4003) { /* hugetlb lines and SwapPss came in 4.3 */
 			kb(f, "Shared_Hugetlb:", 0);
 			kb(f, "Private_Hugetlb:", 0);
@@ -348,6 +348,7 @@ void view_meminfo(FILE *f, const struct view_ctx *c)
 	mi_kb(f, "Dirty:", mi.dirty);
 	mi_kb(f, "Writeback:", (uint64_t)vmsys_vmstat(c->sys, NR_WRITEBACK)); /* vm_meminfo.writeback is never filled */
 	mi_kb(f, "AnonPages:", mi.anon_pages);
+	mi_kb(f, "AnonHugePages:", mi.anon_huge);
 	mi_kb(f, "Mapped:", mi.mapped);
 	mi_kb(f, "Shmem:", mi.shmem);
 	mi_kb(f, "PageTables:", mi.page_tables);

@@ -245,6 +245,7 @@ struct trace_header {
 	 * add to */
 	uint64_t user_locked_vm;     bool has_user_locked_vm;
 	uint64_t hugetlb_pages;      bool has_hugetlb_pages; /* vmsim's own key */
+	int thp;                     bool has_thp;           /* 0 never, 1 madvise, 2 always */
 	uint64_t seed;               bool has_seed;
 	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
 	 * `replay --check-invariants` also checks on this trace ("all" = every one) */

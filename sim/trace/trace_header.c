@@ -168,6 +168,17 @@ int tr_header_line(struct trace_reader *r, char *p)
 		    h->user_locked_vm > (1ULL << 40))
 			BAD("a number of pages up to 2^40");
 		h->has_user_locked_vm = true;
+	} else if (KEY("thp")) {
+		/* /sys/kernel/mm/transparent_hugepage/enabled */
+		if (n == 5 && !memcmp(v, "never", 5))
+			h->thp = 0;
+		else if (n == 7 && !memcmp(v, "madvise", 7))
+			h->thp = 1;
+		else if (n == 6 && !memcmp(v, "always", 6))
+			h->thp = 2;
+		else
+			BAD("always, madvise or never");
+		h->has_thp = true;
 	} else if (KEY("hugetlb-pages")) {
 		/* the pool's 2 MiB pages (vm.nr_hugepages): a count */
 		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->hugetlb_pages) ||

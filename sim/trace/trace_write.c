@@ -747,6 +747,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# read-ahead-kb: %llu\n", (unsigned long long)h->read_ahead_kb);
 	if (h->has_numa_nodes)
 		fprintf(f, "# numa-nodes: %llu\n", (unsigned long long)h->numa_nodes);
+	if (h->has_thp)
+		fprintf(f, "# thp: %s\n", h->thp == 2 ? "always" : h->thp == 1 ? "madvise" : "never");
 	if (h->has_hugetlb_pages)
 		fprintf(f, "# hugetlb-pages: %" PRIu64 "\n", h->hugetlb_pages);
 	if (h->has_user_locked_vm)

@@ -19,7 +19,8 @@
  * plain `strace -f -o` as root (replayed with --cap-ipc-lock yes, the
  * address space before the trace assumed where calls show it;
  * NAME-norandom.strace, recorded with ASLR off, with NAME.maps: exactly;
- * with the hugetlb pool NAME.hugetlb-pages gives, the one it ran with).
+ * with the hugetlb pool NAME.hugetlb-pages gives and the THP mode NAME.thp
+ * gives, those it ran with).
  */
 #include <CUnit/Basic.h>
 #include <dirent.h>
@@ -47,6 +48,7 @@ struct ctrace {
 	bool as_root;  /* a plain strace log recorded as root: CAP_IPC_LOCK */
 	char *maps;    /* NAME-norandom.strace: NAME.maps, its address space at exec */
 	long hugetlb_pages; /* a plain log's NAME.hugetlb-pages: the pool it ran with, else -1 */
+	int thp;            /* a plain log's NAME.thp: the THP mode it ran with, else -1 */
 };
 
 static struct ctrace *traces;
@@ -69,6 +71,7 @@ static void add_trace(const char *path, const char *name)
 	traces[ntraces].as_root = ends_with(name, ".strace");
 	traces[ntraces].maps = NULL;
 	traces[ntraces].hugetlb_pages = -1;
+	traces[ntraces].thp = -1;
 	size_t stem = ends_with(path, "-norandom.strace") ? strlen(path) - strlen("-norandom.strace")
 			: ends_with(path, ".strace")        ? strlen(path) - strlen(".strace")
 							    : 0;
@@ -84,6 +87,14 @@ static void add_trace(const char *path, const char *name)
 		if (f) {
 			if (fscanf(f, "%ld", &traces[ntraces].hugetlb_pages) != 1)
 				traces[ntraces].hugetlb_pages = -1;
+			fclose(f);
+		}
+		snprintf(m, sizeof(m), "%.*s.thp", (int)stem, path);
+		f = fopen(m, "r");
+		if (f) {
+			char w[16] = "";
+			if (fscanf(f, "%15s", w) == 1)
+				traces[ntraces].thp = !strcmp(w, "always") ? 2 : !strcmp(w, "madvise") ? 1 : 0;
 			fclose(f);
 		}
 	}
@@ -238,6 +249,7 @@ static int replay(const struct ctrace *t, bool invariants, struct report *r)
 	if (t->as_root)
 		o.cap_ipc_lock = 1;
 	o.maps = t->maps;
+	o.thp = t->thp;
 	if (t->hugetlb_pages >= 0) {
 		o.has_hugetlb_pages = true;
 		o.hugetlb_pages = (uint64_t)t->hugetlb_pages;

@@ -12,7 +12,7 @@ Z=tools/completion/_vmsim
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-machine="--kernel --arch --cap-ipc-lock --cap-sys-resource --rlimit-memlock --max-map-count --hugetlb-pages --maps"
+machine="--kernel --arch --cap-ipc-lock --cap-sys-resource --rlimit-memlock --max-map-count --hugetlb-pages --thp --maps"
 for cmd in replay record show diff flags check check-merge explain step report convert version; do
 	# the options of the help's option lines ("  -o, --output FILE", "  --kernel NAME")
 	# and of its synopsis ("usage: ..." and the lines indented under it)

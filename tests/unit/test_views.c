@@ -444,7 +444,8 @@ START_TEST(fmt_status)
 	ck_assert_msg(!strncmp(m, want, strlen(want)), "%s", m);
 	/* VmPTE approximation: one PTE table (4 kB) per 2 MiB with pages, one
 	 * PMD per GiB, one PUD per 512 GiB: 3 tables */
-	ck_assert_str_eq(m + strlen(want), "VmPTE:\t      12 kB\nVmSwap:\t       0 kB\n");
+	ck_assert_str_eq(m + strlen(want),
+			  "VmPTE:\t      12 kB\nVmSwap:\t       0 kB\nHugetlbPages:\t       0 kB\n");
 	free(m);
 }
 END_TEST
@@ -497,7 +498,11 @@ START_TEST(fmt_meminfo)
 	ck_assert(!strncmp(m, "MemTotal:       ", 16));
 	/* both touched pages share one PTE table: a frame of its own */
 	ck_assert_msg(has_line(m, "PageTables:            4 kB"), "%s", m);
-	ck_assert_uint_eq(count_lines(m), 19);
+	/* and the THP and hugetlb pool lines (no pool here) */
+	ck_assert(has_line(m, "AnonHugePages:         0 kB"));
+	ck_assert(has_line(m, "HugePages_Total:       0"));
+	ck_assert(has_line(m, "Hugepagesize:       2048 kB"));
+	ck_assert_uint_eq(count_lines(m), 26);
 	free(m);
 }
 END_TEST

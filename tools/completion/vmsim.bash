@@ -7,7 +7,7 @@ _vmsim_kernels="4.0 lof-v1 4.4 6.1 6.18"
 _vmsim_arches="x86_64 arm64 generic mips mips64 alpha parisc powerpc ppc64 sparc sparc64 xtensa tile i386 arm riscv64 s390x loongarch64"
 _vmsim_views="maps smaps status meminfo vmstat pages lru numa"
 _vmsim_invariants="all locked-vm-accounting locked-vm-range rlimit-memlock unlock-complete fork-no-inherit onfault-no-prefault locked-never-reclaimed mlocked-pages lru-consistent vma-tree locked-madvise"
-_vmsim_machine="--kernel --arch --cap-ipc-lock --cap-sys-resource --rlimit-memlock --max-map-count --hugetlb-pages --maps"
+_vmsim_machine="--kernel --arch --cap-ipc-lock --cap-sys-resource --rlimit-memlock --max-map-count --hugetlb-pages --thp --maps"
 
 _vmsim_options()
 {
@@ -65,6 +65,7 @@ _vmsim()
 	--invariant) COMPREPLY=($(compgen -W "$_vmsim_invariants" -- "$cur")); return ;;
 	--names) COMPREPLY=($(compgen -W "strace $_vmsim_kernels" -- "$cur")); return ;;
 	--rlimit-memlock) COMPREPLY=($(compgen -W "unlimited 64K 8M" -- "$cur")); return ;;
+	--thp) COMPREPLY=($(compgen -W "always madvise never" -- "$cur")); return ;;
 	--out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-o | --output | --maps | --shard) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--at | --from | --pid | --width | --seed | --steps | --runs | --time | --jobs | --max-map-count | --hugetlb-pages | --check-every | --depth | --call) return ;;
@@ -81,7 +82,7 @@ _vmsim()
 		local n=0
 		for ((i = i + 1; i < COMP_CWORD; i++)); do
 			case ${COMP_WORDS[i]} in
-			--kernel | --arch | --cap-ipc-lock | --cap-sys-resource | --rlimit-memlock | --max-map-count | --hugetlb-pages | --maps | --at | --pid | --format | -o | --output) ((i++)) ;;
+			--kernel | --arch | --cap-ipc-lock | --cap-sys-resource | --rlimit-memlock | --max-map-count | --hugetlb-pages | --thp | --maps | --at | --pid | --format | -o | --output) ((i++)) ;;
 			-*) ;;
 			*) ((n++)) ;;
 			esac
