@@ -28,7 +28,7 @@ replays_clean() {
 	fi
 }
 for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate io_uring_buffers \
-	hugetlb_pool; do
+	hugetlb_pool thp_mlock; do
 	cc -O1 -o "$tmp/$prog" "$src/$prog.c" -lpthread || { echo "FAIL: cannot build $prog"; exit 1; }
 	if ! "$tmp/$prog" >/dev/null 2>&1 && [ "$prog" = io_uring_buffers ]; then
 		# io_uring off (kernel.io_uring_disabled, a seccomp filter)
@@ -85,6 +85,24 @@ if [ "$(id -u)" = 0 ] && [ -w "$pool_file" ]; then
 	fi
 else
 	echo "SKIP: hugetlb pool: vm.nr_hugepages is not writable here (needs root)"
+fi
+# transparent huge pages under `always` (as root): the header says the
+# mode, and the recording replays clean; the machine's mode put back
+thp_file=/sys/kernel/mm/transparent_hugepage/enabled
+if [ "$(id -u)" = 0 ] && [ -w "$thp_file" ]; then
+	prog=thp_mlock
+	old_thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp_file")
+	cc -O1 -o "$tmp/$prog" "$src/$prog.c" || { echo "FAIL: cannot build $prog"; exit 1; }
+	echo always > "$thp_file" 2>/dev/null
+	"$vmsim" record --faults -o "$tmp/$prog-always.trace" -- "$tmp/$prog" >/dev/null 2>"$tmp/err"
+	echo "$old_thp" > "$thp_file"
+	if grep -q '^# thp: always' "$tmp/$prog-always.trace"; then
+		replays_clean "$tmp/$prog-always.trace" "$prog" "recorded live with THP always"
+	else
+		echo "FAIL: $prog: no '# thp: always' header ($(cat "$tmp/err"))"; fail=1
+	fi
+else
+	echo "SKIP: THP always: $thp_file is not writable here (needs root)"
 fi
 # registered buffers: the kernel's VmPin after each registration, and the
 # user's locked_vm the recorder's perf buffers took, in the header

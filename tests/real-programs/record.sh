@@ -12,10 +12,19 @@ names=${*:-$(ls *.c | sed 's/\.c$//')}
 for n in $names; do
 	# a program that uses the hugetlb pool runs with one of 16 pages; its
 	# plain logs cannot say so, NAME.hugetlb-pages does (conf_traces.c)
-	pool=
+	# one about transparent huge pages runs with THP `always`; NAME.thp
+	# says so for its plain logs
+	pool= thp=
 	case $n in
 	hugetlb_*) pool=16 ;;
+	thp_*) thp=always ;;
 	esac
+	thp_file=/sys/kernel/mm/transparent_hugepage/enabled
+	if [ -n "$thp" ]; then
+		old_thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp_file")
+		echo "$thp" > "$thp_file"
+		echo "$thp" > "$n.thp"
+	fi
 	if [ -n "$pool" ]; then
 		old_pool=$(cat /proc/sys/vm/nr_hugepages)
 		echo "$pool" > /proc/sys/vm/nr_hugepages
@@ -33,9 +42,10 @@ for n in $names; do
 		sed -E 's/^[0-9]+  inherit\("([^"]*)".*/\1/' > "$n.maps"
 	setarch -R strace -f -o "$n-norandom.strace" "/tmp/vmsim-rp-$n" >/dev/null
 	[ -n "$pool" ] && echo "$old_pool" > /proc/sys/vm/nr_hugepages
+	[ -n "$thp" ] && echo "$old_thp" > "$thp_file"
 	echo "$n: $("$vmsim" replay -q "$n.trace" | tail -n 1)"
-	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes ${pool:+--hugetlb-pages $pool} --maps "$n.maps" "$n-norandom.strace" | tail -n 1)"
-	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes ${pool:+--hugetlb-pages $pool} "$n.strace" | tail -n 1)"
+	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes ${pool:+--hugetlb-pages $pool} ${thp:+--thp $thp} --maps "$n.maps" "$n-norandom.strace" | tail -n 1)"
+	echo "$n: $("$vmsim" replay -q --cap-ipc-lock yes ${pool:+--hugetlb-pages $pool} ${thp:+--thp $thp} "$n.strace" | tail -n 1)"
 	case $n in
 	threads_mmap) # threads whose calls overlap: strace cannot order them (see there)
 		mv "$n.strace" "$n-norandom.strace" ../../traces/known-divergent/
