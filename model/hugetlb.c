@@ -238,13 +238,13 @@ int hugetlb_mmap_reserve(struct vmsys *s, struct file *f, uint64_t pgoff, uint64
 	if (to > hi->nr) {
 		/* a mapping past the file's end: hugetlbfs grows i_size to it
 		 * (hugetlbfs_file_mmap()); the states grow with it */
-		uint8_t *st = realloc(hi->st, to);
+		uint8_t *st = vm_realloc(hi->st, to);
 		if (!st)
 			return -KERR_ENOMEM;
 		memset(st + hi->nr, 0, to - hi->nr);
 		hi->st = st;
 		if (hi->page) {
-			uint32_t *pg = realloc(hi->page, to * sizeof(*pg));
+			uint32_t *pg = vm_realloc(hi->page, to * sizeof(*pg));
 			if (!pg)
 				return -KERR_ENOMEM;
 			memset(pg + hi->nr, 0, (to - hi->nr) * sizeof(*pg));
@@ -323,7 +323,7 @@ static int pte_insert(struct mm *mm, uint64_t haddr, uint32_t id, bool writable)
 	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 8;
-		struct hugetlb_pte *e = realloc(p->e, cap * sizeof(*e));
+		struct hugetlb_pte *e = vm_realloc(p->e, cap * sizeof(*e));
 		if (!e)
 			return -1;
 		p->e = e;

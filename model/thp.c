@@ -93,7 +93,7 @@ int thp_pmd_add(struct mm *mm, uint64_t haddr, bool zero)
 	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 8;
-		uint64_t *e = realloc(p->e, cap * sizeof(*e));
+		uint64_t *e = vm_realloc(p->e, cap * sizeof(*e));
 		if (!e)
 			return -1;
 		p->e = e;
@@ -175,7 +175,7 @@ uint64_t thp_anon_pages(const struct vmsys *s)
 				continue;
 			if (n == cap) {
 				size_t nc = cap ? 2 * cap : 16;
-				uint32_t *h = realloc(heads, nc * sizeof(*h));
+				uint32_t *h = vm_realloc(heads, nc * sizeof(*h));
 				if (!h) {
 					free(heads);
 					return 0;

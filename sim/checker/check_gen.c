@@ -77,6 +77,9 @@ void gen_machine(uint64_t seed, struct gen_machine *m)
 	m->max_map_count = rnd(st) % 4 == 0 ? 6 : 65530;
 	m->zero_page = rnd(st) % 2;
 	m->numa_nodes = rnd(st) % 4 == 0 ? 2 : 1; /* drawn last: the other choices stay */
+	/* then the huge pages: a small pool on a machine in four, a THP mode */
+	m->hugetlb_pages = rnd(st) % 4 == 0 ? 3 : 0;
+	m->thp = (int)(rnd(st) % 3);
 }
 
 struct vmsys *gen_machine_new(const struct gen_machine *m, const struct semantics *sem, const char *arch,
@@ -92,6 +95,8 @@ struct vmsys *gen_machine_new(const struct gen_machine *m, const struct semantic
 	c.max_map_count = m->max_map_count;
 	c.zero_page = m->zero_page;
 	c.numa_nodes = m->numa_nodes;
+	c.hugetlb_pages = m->hugetlb_pages;
+	c.thp = m->thp;
 	return vmsys_new(&c, err, errlen);
 }
 
@@ -109,6 +114,14 @@ void gen_header(const struct gen_machine *m, const char *arch, const char *kerne
 	h->max_map_count = m->max_map_count; h->has_max_map_count = true;
 	h->zero_page = m->zero_page; h->has_zero_page = true;
 	h->seed = seed; h->has_seed = true;
+	if (m->hugetlb_pages) {
+		h->hugetlb_pages = m->hugetlb_pages;
+		h->has_hugetlb_pages = true;
+	}
+	if (m->thp) {
+		h->thp = m->thp;
+		h->has_thp = true;
+	}
 	if (m->numa_nodes > 1) {
 		h->numa_nodes = m->numa_nodes;
 		h->has_numa_nodes = true;

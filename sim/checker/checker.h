@@ -88,6 +88,8 @@ struct gen_machine {
 	uint64_t ram, swap, rlimit_memlock, max_map_count;
 	bool cap_ipc_lock, zero_page;
 	unsigned numa_nodes;
+	uint64_t hugetlb_pages;   /* the hugetlb pool (0: MAP_HUGETLB is ENOMEM) */
+	int thp;                  /* 0 never, 1 madvise, 2 always */
 };
 
 #define GEN_MAX_PROCS 4
