@@ -424,7 +424,7 @@ enum vm_fault_kind hugetlb_fault(struct vmsys *s, struct task *t, struct vma *v,
 void hugetlb_zap(struct vmsys *s, struct mm *mm, uint64_t start, uint64_t end)
 {
 	struct hugetlb_ptes *p = mm->huge;
-	if (!p)
+	if (!p || !p->n)
 		return;
 	size_t i = pte_find(p, start), j = i;
 	while (j < p->n && p->e[j].haddr < end) {

@@ -129,7 +129,9 @@ static bool do_huge_anonymous(struct vmsys *s, struct vma *v, uint64_t addr, boo
 	}
 	if (!write && s->zero_page) {
 		TP(s, TP_FAULT, KFN_DO_HUGE_ANON, .addr = addr, .kind = TPF_HUGE_ZERO);
-		uint64_t pte = mk_pte(PFN_ZERO, PTE_PRESENT);
+		/* young, as the access leaves it: a uniform leaf that a read
+		 * never has to unshare (radix.h) */
+		uint64_t pte = mk_pte(PFN_ZERO, PTE_PRESENT | PTE_YOUNG);
 		if (radix_fill_leaf(&mm->pt, vpn, pte) || thp_pmd_add(mm, haddr, true)) {
 			*oom = 1;
 			return true;
@@ -1084,7 +1086,7 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 				}
 				/* do_huge_pmd_wp_zero_page_fallback(): the zero
 				 * page's PTEs back, one page copied */
-				radix_fill_leaf(&mm->pt, haddr >> PAGE_SHIFT, mk_pte(PFN_ZERO, PTE_PRESENT));
+				radix_fill_leaf(&mm->pt, haddr >> PAGE_SHIFT, mk_pte(PFN_ZERO, PTE_PRESENT | PTE_YOUNG));
 				ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
 			}
 		}

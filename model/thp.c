@@ -120,7 +120,7 @@ int thp_pmd_state(const struct mm *mm, uint64_t addr)
 void thp_range_gone(struct mm *mm, uint64_t start, uint64_t end)
 {
 	struct thp_pmds *p = mm->thp;
-	if (!p || end <= start)
+	if (!p || !p->n || end <= start)
 		return;
 	size_t i = find(p, start & ~(HPAGE_SIZE - 1)), j = i;
 	while (j < p->n && (p->e[j] & ~THP_ZERO) < end)

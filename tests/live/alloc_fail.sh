@@ -25,7 +25,8 @@ pass=0 fail=0
 for t in traces/golden/fork-cow/locks-not-inherited.trace traces/golden/file-pagecache/private-mlock.trace \
 	traces/golden/mremap/locked.trace traces/golden/reclaim/pageout-cold.trace \
 	traces/golden/large-folio/punch-unmaps-locked-folio.trace \
-	tests/real-programs/fork_cow_locked.trace tests/real-programs/rt_mlockall.strace; do
+	tests/real-programs/fork_cow_locked.trace tests/real-programs/rt_mlockall.strace \
+	tests/real-programs/hugetlb_pool.trace tests/real-programs/thp_mlock.trace; do
 	opts=
 	case $t in *.strace) opts="--cap-ipc-lock yes" ;; esac
 	VMSIM_ALLOC_COUNT=$tmp/count $bin replay -q $opts "$t" >/dev/null 2>&1
