@@ -1416,7 +1416,8 @@ START_TEST(header_keys)
 	static const char t[] =
 		"# vmsim-trace: 1\n# arch: x86_64\n# kernel: 6.1\n# page-size: 4096\n"
 		"# ram: 24G\n# swap: 0\n# rlimit-memlock: 8M\n# cap-ipc-lock: no\n"
-		"# max-map-count: 65530\n# zero-page: no\n# read-ahead-kb: 128\n# seed: 42\n# scenario: whatever: x\n"
+		"# max-map-count: 65530\n# zero-page: no\n# read-ahead-kb: 128\n# hugetlb-pages: 16\n# thp: always\n"
+		"# seed: 42\n# scenario: whatever: x\n"
 		"\n  # indented comment\n"
 		"munmap(0x1000, 4096) = 0\n"
 		"# ram: bogus\n";
@@ -1436,6 +1437,8 @@ START_TEST(header_keys)
 	ck_assert_uint_eq(h->max_map_count, 65530);
 	ck_assert(h->has_zero_page && !h->zero_page);
 	ck_assert(h->has_read_ahead_kb && h->read_ahead_kb == 128);
+	ck_assert(h->has_hugetlb_pages && h->hugetlb_pages == 16);
+	ck_assert(h->has_thp && h->thp == 2);
 	ck_assert_uint_eq(h->seed, 42);
 	ck_assert_int_eq(trace_read(d.r, &ev), 0); /* the later "# ram: bogus" is a comment */
 	rd_close(&d);
@@ -1484,6 +1487,8 @@ START_TEST(header_errors)
 	ck_error("# read-ahead-kb: 512K\n", "1:18: error: expected a number of kB up to 1048576");
 	ck_error("# read-ahead-kb: 2000000\n", "a number of kB up to 1048576");
 	ck_error("# read-ahead-kb:\n", "a number of kB up to 1048576");
+	ck_error("# thp: sometimes\n", "always, madvise or never");
+	ck_error("# hugetlb-pages: 2M\n", "a number of huge pages up to 2^24");
 }
 END_TEST
 
