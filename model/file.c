@@ -230,13 +230,17 @@ bool mapping_unevictable_page(struct vmsys *s, const struct page *p)
 	return f && f->unevictable;
 }
 
+size_t shm_file_name(char name[SHM_FILE_NAME_MAX], uint64_t key)
+{
+	return (size_t)snprintf(name, SHM_FILE_NAME_MAX, "/SYSV%08x (deleted)", (unsigned)(key & 0xffffffffU));
+}
+
 struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size)
 {
 	/* ipc/shm.c:newseg(): shmem_kernel_file_setup("SYSV%08x"); maps shows
 	 * it deleted (its inode is on the internal shm mount only) */
-	char name[40];
-	int n = snprintf(name, sizeof(name), "/SYSV%08x (deleted)", (unsigned)(key & 0xffffffffU));
-	struct file *f = file_new(s, name, (size_t)n, true);
+	char name[SHM_FILE_NAME_MAX];
+	struct file *f = file_new(s, name, shm_file_name(name, key), true);
 	if (!f)
 		return NULL;
 	f->size = size;

@@ -202,7 +202,7 @@ void hugetlb_file_release(struct vmsys *s, struct file *f)
 {
 	struct hugetlb_inode *hi = f->huge;
 	for (uint64_t i = 0; i < hi->nr; i++) {
-		if (hi->st[i] == HST_RESERVED && hi->shared_cache)
+		if (hi->st[i] == HST_RESERVED) /* an owner's close cleared its own */
 			s->hp.resv--;
 		if (hi->page && hi->page[i])
 			page_put(s, hi->page[i]);
@@ -215,9 +215,8 @@ void hugetlb_file_release(struct vmsys *s, struct file *f)
 
 /* ---- mmap ---------------------------------------------------------------- */
 
-int hugetlb_mmap_check(const struct file *f, uint64_t addr, uint64_t len, uint64_t pgoff, bool fixed)
+int hugetlb_mmap_check(uint64_t addr, uint64_t len, uint64_t pgoff, bool fixed)
 {
-	(void)f;
 	/* hugetlb_get_unmapped_area(): the length, and a fixed address,
 	 * huge-page aligned (prepare_hugepage_range()); hugetlbfs_file_mmap():
 	 * the offset too */
@@ -231,9 +230,11 @@ int hugetlb_mmap_check(const struct file *f, uint64_t addr, uint64_t len, uint64
 }
 
 int hugetlb_mmap_reserve(struct vmsys *s, struct file *f, uint64_t pgoff, uint64_t len,
-			 vm_flags_t vmf)
+			 vm_flags_t *vmfp)
 {
 	struct hugetlb_inode *hi = f->huge;
+	*vmfp |= VM_HUGETLB | VM_DONTEXPAND;
+	vm_flags_t vmf = *vmfp;
 	uint64_t from = pgoff / HPAGE_PAGES, to = from + (len >> HPAGE_SHIFT);
 	if (to > hi->nr) {
 		/* a mapping past the file's end: hugetlbfs grows i_size to it
@@ -339,7 +340,7 @@ static int pte_insert(struct mm *mm, uint64_t haddr, uint32_t id, bool writable)
 
 bool hugetlb_mapped(struct mm *mm, uint64_t addr, bool write)
 {
-	struct hugetlb_pte *e = pte_lookup(mm, addr & ~(uint64_t)(HPAGE_SIZE - 1));
+	struct hugetlb_pte *e = pte_lookup(mm, addr & HPAGE_MASK);
 	return e && (!write || e->writable);
 }
 
@@ -359,7 +360,7 @@ enum vm_fault_kind hugetlb_fault(struct vmsys *s, struct task *t, struct vma *v,
 {
 	struct mm *mm = t->mm;
 	struct hugetlb_inode *hi = v->file->huge;
-	uint64_t haddr = addr & ~(uint64_t)(HPAGE_SIZE - 1);
+	uint64_t haddr = addr & HPAGE_MASK;
 	uint64_t idx = vma_hindex(v, haddr);
 	bool shared = (v->flags & VM_MAYSHARE) != 0;
 	struct hugetlb_pte *e = pte_lookup(mm, haddr);

@@ -37,6 +37,8 @@
 #define HPAGE_SHIFT 21
 #define HPAGE_SIZE (1ULL << HPAGE_SHIFT)
 #define HPAGE_PAGES (HPAGE_SIZE >> PAGE_SHIFT)
+#define HPAGE_MASK (~(HPAGE_SIZE - 1))
+#define HPAGE_ALIGN(x) (((x) + HPAGE_SIZE - 1) & HPAGE_MASK)
 #define TASK_SIZE 0x7ffffffff000ULL  /* x86-64 4-level user address space */
 #define MMAP_MIN_ADDR 0x10000ULL     /* vm.mmap_min_addr default */
 #define DEFAULT_MMAP_BASE 0x7ffff7fff000ULL
@@ -583,6 +585,9 @@ void cred_exec(struct task *t);
 void shm_free_all(struct vmsys *s);
 /* file.c: the shmem object of a SysV segment ("/SYSV%08x (deleted)") */
 struct file *shm_file_create(struct vmsys *s, uint64_t key, uint64_t size);
+/* a segment's file name as maps shows it, "/SYSV%08x (deleted)"; its length */
+#define SHM_FILE_NAME_MAX 40
+size_t shm_file_name(char name[SHM_FILE_NAME_MAX], uint64_t key);
 
 /* hugetlb.c: the pool, hugetlbfs files, their reservations and faults */
 int hugetlb_pool_init(struct vmsys *s, uint64_t pages);
@@ -596,11 +601,12 @@ struct file *hugetlb_file_setup(struct vmsys *s, const char *name, size_t n, uin
 				bool shared_cache, bool reserve, int *err);
 void hugetlb_file_release(struct vmsys *s, struct file *f);
 /* the alignment checks of a mapping of a hugetlbfs file */
-int hugetlb_mmap_check(const struct file *f, uint64_t addr, uint64_t len, uint64_t pgoff, bool fixed);
-/* the reservation a new mapping makes (-ENOMEM), before its VMA exists;
- * hugetlb_mmap_owner() then names the VMA that owns a private one */
+int hugetlb_mmap_check(uint64_t addr, uint64_t len, uint64_t pgoff, bool fixed);
+/* hugetlbfs_file_mmap(): the VMA's VM_HUGETLB | VM_DONTEXPAND into *vmf
+ * and the reservation the new mapping makes (-ENOMEM), before its VMA
+ * exists; hugetlb_mmap_owner() then names the VMA that owns a private one */
 int hugetlb_mmap_reserve(struct vmsys *s, struct file *f, uint64_t pgoff, uint64_t len,
-			 vm_flags_t vmf);
+			 vm_flags_t *vmf);
 void hugetlb_mmap_owner(struct file *f, const struct vma *v);
 enum vm_fault_kind hugetlb_fault(struct vmsys *s, struct task *t, struct vma *v, uint64_t addr,
 				 bool write);
@@ -616,8 +622,14 @@ void hugetlb_ptes_free(struct mm *mm);
 /* thp.c: anonymous transparent huge pages */
 enum { THP_NEVER, THP_MADVISE, THP_ALWAYS };
 enum { THP_PMD_NONE, THP_PMD_FOLIO, THP_PMD_ZERO };
-/* whether a fault at addr in v may map a PMD (create_huge_pmd()) */
-bool thp_fault_allowed(const struct vmsys *s, const struct vma *v, uint64_t addr);
+/* whether a fault at addr in v may map a PMD (create_huge_pmd()); the
+ * mode is tested here so that a machine without THP pays no call on the
+ * fault path */
+bool thp_vma_fault_allowed(const struct vmsys *s, const struct vma *v, uint64_t addr);
+static inline bool thp_fault_allowed(const struct vmsys *s, const struct vma *v, uint64_t addr)
+{
+	return s->thp_mode != THP_NEVER && thp_vma_fault_allowed(s, v, addr);
+}
 /* record haddr of mm as mapped by a PMD (of the huge zero page if zero) */
 int thp_pmd_add(struct mm *mm, uint64_t haddr, bool zero);
 /* THP_PMD_* of addr's 2 MiB range in mm */

@@ -122,7 +122,7 @@ static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte,
 static bool do_huge_anonymous(struct vmsys *s, struct vma *v, uint64_t addr, bool write, int *oom)
 {
 	struct mm *mm = v->mm;
-	uint64_t haddr = addr & ~(HPAGE_SIZE - 1), vpn = haddr >> PAGE_SHIFT;
+	uint64_t haddr = addr & HPAGE_MASK, vpn = haddr >> PAGE_SHIFT;
 	if (anon_vma_prepare(s, v)) {
 		*oom = 1;
 		return true;
@@ -164,6 +164,29 @@ static bool do_huge_anonymous(struct vmsys *s, struct vma *v, uint64_t addr, boo
 	if (thp_pmd_add(mm, haddr, false))
 		*oom = 1;
 	return true;
+}
+
+/*
+ * mm/huge_memory.c:do_huge_pmd_wp_page() on the huge zero page: the PMD
+ * mapping ends; 4.x (`alloc:`) and 6.18 (do_huge_zero_wp_pmd()) put a THP
+ * in its place when they can (true), 6.1 and a failed allocation leave
+ * the zero page's PTEs for do_wp() to copy one page (false, *ptep its
+ * PTE again; 4.x: do_huge_pmd_wp_zero_page_fallback()).
+ */
+static bool wp_huge_zero(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t **ptep, int *oom)
+{
+	struct mm *mm = v->mm;
+	uint64_t haddr = addr & HPAGE_MASK;
+	thp_range_gone(mm, haddr, haddr + HPAGE_SIZE);
+	if (!s->sem->thp_zero_cow_huge)
+		return false;
+	pte_changed(s);
+	radix_drop_leaf(&mm->pt, haddr >> PAGE_SHIFT);
+	if (do_huge_anonymous(s, v, addr, true, oom))
+		return true;
+	radix_fill_leaf(&mm->pt, haddr >> PAGE_SHIFT, mk_pte(PFN_ZERO, PTE_PRESENT | PTE_YOUNG));
+	*ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
+	return false;
 }
 
 /* A new, dirty anonymous page for addr in v (the target of a COW copy),
@@ -1071,26 +1094,11 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 			return VMF_NONE;
 		if (pte & PTE_WRITE)
 			return VMF_NONE;
-		if (pte_pfn(pte) == PFN_ZERO && mm->thp && thp_pmd_state(mm, addr) == THP_PMD_ZERO) {
-			/* do_huge_pmd_wp_page() on the huge zero page: 4.x
-			 * allocates a THP (when it may), 6.x splits the PMD and
-			 * copies the one page (fallback) */
-			uint64_t haddr = addr & ~(HPAGE_SIZE - 1);
-			thp_range_gone(mm, haddr, haddr + HPAGE_SIZE);
-			if (s->sem->thp_zero_cow_huge) {
-				pte_changed(s);
-				radix_drop_leaf(&mm->pt, haddr >> PAGE_SHIFT);
-				if (do_huge_anonymous(s, v, addr, true, &oom)) {
-					r = VMF_MINOR;
-					goto out;
-				}
-				/* do_huge_pmd_wp_zero_page_fallback(): the zero
-				 * page's PTEs back, one page copied */
-				radix_fill_leaf(&mm->pt, haddr >> PAGE_SHIFT, mk_pte(PFN_ZERO, PTE_PRESENT | PTE_YOUNG));
-				ptep = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
-			}
-		}
-		r = do_wp(s, v, addr, ptep, &oom);
+		if (pte_pfn(pte) == PFN_ZERO && mm->thp && thp_pmd_state(mm, addr) == THP_PMD_ZERO &&
+		    wp_huge_zero(s, v, addr, &ptep, &oom))
+			r = VMF_MINOR;
+		else
+			r = do_wp(s, v, addr, ptep, &oom);
 	} else if (pte & PTE_SWAP) {
 		TP(s, TP_FAULT, KFN_DO_SWAP, .addr = addr, .kind = TPF_SWAP_IN, .major = true);
 		r = do_swap(s, v, addr, ptep, write, &oom);
@@ -1382,7 +1390,7 @@ int populate_vma_range(struct vmsys *s, struct task *t, struct vma *v, uint64_t 
 	if (v->flags & VM_HUGETLB) {
 		/* follow_hugetlb_page() @ v4.0..v6.1, hugetlb_follow_page_mask()
 		 * @ v6.18: one fault per huge page not mapped (as needed) */
-		for (uint64_t a = start; a < end; a = (a & ~(HPAGE_SIZE - 1)) + HPAGE_SIZE) {
+		for (uint64_t a = start; a < end; a = (a & HPAGE_MASK) + HPAGE_SIZE) {
 			if (hugetlb_mapped(mm, a, write))
 				continue;
 			enum vm_fault_kind r = handle_fault(s, t, v, a, (write ? 2 : 1) | FAULT_GUP);

@@ -42,8 +42,6 @@ void mm_put(struct vmsys *s, struct mm *mm)
 		if (munlock_first && (v->flags & VM_LOCKED))
 			munlock_vma_pages_all(s, v, false); /* exit_mmap(): no mmap_sem held */
 		zap_range(s, mm, v, v->start, v->end);
-		if (v->file && v->file->huge)
-			hugetlb_vma_close(s, v);
 		TP(s, TP_VMA_UNLINK, KFN_EXIT_MMAP, .start = v->start, .end = v->end,
 		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);
 		vma_unlink_free_first(s, mm);

@@ -138,8 +138,6 @@ int do_munmap(struct vmsys *s, struct task *t, uint64_t start, uint64_t len)
 	while (v && v->start < end) {
 		struct vma *next = v->next;
 		zap_range(s, mm, v, v->start, v->end);
-		if (v->file && v->file->huge)
-			hugetlb_vma_close(s, v); /* hugetlb_vm_op_close() */
 		vm_stat_account(mm, v->flags, -(int64_t)vma_pages(v));
 		TP(s, TP_VMA_UNLINK, KFN_DO_MUNMAP, .start = v->start, .end = v->end,
 		   .old_flags = v->flags, .before = mm->map_count, .after = mm->map_count - 1);
@@ -279,7 +277,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		/* ksys_mmap_pgoff(): a hugetlbfs file's length in huge pages;
 		 * MAP_HUGETLB of any other file is EINVAL */
 		if (f->huge)
-			len = (len + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
+			len = HPAGE_ALIGN(len);
 		else if (flags & af->map_hugetlb)
 			return -KERR_EINVAL;
 	} else if (flags & af->map_hugetlb) {
@@ -289,7 +287,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		if (!hugetlb_sizelog_ok((flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK))
 			return -KERR_EINVAL;
 		huge_anon = true;
-		len = (len + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
+		len = HPAGE_ALIGN(len);
 	}
 	bool huge = huge_anon || (f && f->huge);
 	if (!len)
@@ -313,7 +311,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 			 (flags & af->map_fixed_noreplace);
 	bool fixed = (flags & af->map_fixed) || noreplace;
 	if (huge) {
-		int err = hugetlb_mmap_check(f, addr, len, pgoff, fixed);
+		int err = hugetlb_mmap_check(addr, len, pgoff, fixed);
 		if (err)
 			return err;
 	}
@@ -445,9 +443,6 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 	uint32_t ofd = fe ? fe->ofd : 0;
 	struct file *made = NULL;
 	if (huge) {
-		/* hugetlbfs_file_mmap(): VM_HUGETLB | VM_DONTEXPAND and the
-		 * reservation (-ENOMEM), taken here before the VMA exists */
-		vmf |= VM_HUGETLB | VM_DONTEXPAND;
 		if (huge_anon) {
 			static const char name[] = "/anon_hugepage (deleted)";
 			int err;
@@ -457,7 +452,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 				return err;
 			ofd = ++s->next_ofd;
 		}
-		int err = hugetlb_mmap_reserve(s, f, pgoff, len, vmf);
+		int err = hugetlb_mmap_reserve(s, f, pgoff, len, &vmf);
 		if (err) {
 			if (made)
 				file_put(s, made);
@@ -510,7 +505,7 @@ int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64
 		return -KERR_ENOMEM;
 	uint64_t align = f->huge ? HPAGE_SIZE : PAGE_SIZE;
 	if (f->huge) {
-		int err = hugetlb_mmap_check(f, addr, len, 0, fixed);
+		int err = hugetlb_mmap_check(addr, len, 0, fixed);
 		if (err)
 			return err;
 	}
@@ -532,8 +527,7 @@ int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64
 	if (!mlock_future_ok(s, t, vmf & s->sem->future_check_mask, len))
 		return -KERR_EAGAIN;
 	if (f->huge) {
-		vmf |= VM_HUGETLB | VM_DONTEXPAND; /* hugetlbfs_file_mmap() */
-		int err = hugetlb_mmap_reserve(s, f, 0, len, vmf);
+		int err = hugetlb_mmap_reserve(s, f, 0, len, &vmf);
 		if (err)
 			return err;
 	}

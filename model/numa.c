@@ -276,7 +276,7 @@ static uint64_t numa_pass(struct vmsys *s, struct task *t)
 				start = v->start;
 			if (first == UINT64_MAX)
 				first = start;
-			end = (start + ((uint64_t)pages << PAGE_SHIFT) + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
+			end = HPAGE_ALIGN(start + ((uint64_t)pages << PAGE_SHIFT));
 			if (end > v->end)
 				end = v->end;
 			uint64_t n = change_prot_numa(s, t, v, start, end);

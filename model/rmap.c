@@ -91,8 +91,10 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 	if (p->flags & PG_ZERO)
 		return;
 	if ((p->flags & PG_ANON) && p->folio_order && v->mm->thp) {
-		/* a THP page unmapped: its PMD was split first (thp.c); its
-		 * folio is a THP's but mlocked and listed page by page here */
+		/* a THP page unmapped: its PMD was split first
+		 * (try_to_unmap_one()'s TTU_SPLIT_HUGE_PMD, the fallback of
+		 * do_huge_pmd_wp_page()); the folio is mlocked and listed page
+		 * by page here (thp.c) */
 		uint64_t a = v->start + ((page_index(p) - v->pgoff) << PAGE_SHIFT);
 		thp_range_gone(v->mm, a, a + 1);
 	}

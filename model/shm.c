@@ -32,7 +32,6 @@
  */
 #include "internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "alloc.h"
@@ -89,13 +88,33 @@ static unsigned nattch(const struct shm_seg *g)
 	return n;
 }
 
+/* mm/mlock.c:user_shm_lock() @ v6.18 (@ v4.4 the same against
+ * user->locked_shm): pages charged to locked_shm unless that passes
+ * RLIMIT_MEMLOCK without cap; err is what the caller answers a refusal
+ * with (for the tracepoint) */
+static bool user_shm_lock(struct vmsys *s, struct task *t, uint64_t pages, bool cap, int err)
+{
+	bool over = t->rlim_memlock_cur != UINT64_MAX && s->locked_shm + pages > rlimit_memlock_pages(t);
+	TP(s, TP_LIMIT, KFN_USER_SHM_LOCK, .delta = (int64_t)pages, .before = s->locked_shm,
+	   .limit = rlimit_memlock_pages(t), .cap = cap, .err = over && !cap ? err : 0);
+	if (over && !cap)
+		return false;
+	s->locked_shm += pages;
+	return true;
+}
+
+/* mm/mlock.c:user_shm_unlock() */
+static void user_shm_unlock(struct vmsys *s, uint64_t pages)
+{
+	s->locked_shm -= pages < s->locked_shm ? pages : s->locked_shm;
+}
+
 /* mm/shmem.c:shmem_lock() with lock = 0: the charge and the flag go */
 static void seg_unlock(struct vmsys *s, struct shm_seg *g)
 {
 	if (!g->locked)
 		return;
-	uint64_t pages = (g->file->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	s->locked_shm -= pages < s->locked_shm ? pages : s->locked_shm; /* user_shm_unlock() */
+	user_shm_unlock(s, (g->file->size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	g->locked = false;
 	g->file->unevictable = false;
 	s->nr_unevictable_mappings--;
@@ -105,8 +124,7 @@ static void seg_unlock(struct vmsys *s, struct shm_seg *g)
 static void seg_destroy(struct vmsys *s, struct shm_seg *g)
 {
 	seg_unlock(s, g);
-	/* shm_destroy() @ v4.4: a SHM_HUGETLB segment's user_shm_unlock() */
-	s->locked_shm -= g->huge_charge < s->locked_shm ? g->huge_charge : s->locked_shm;
+	user_shm_unlock(s, g->huge_charge); /* shm_destroy() @ v4.4: SHM_HUGETLB's */
 	for (struct shm_seg **pp = &s->shm_segs; *pp; pp = &(*pp)->next)
 		if (*pp == g) {
 			*pp = g->next;
@@ -143,24 +161,21 @@ static int newseg_hugetlb(struct vmsys *s, struct task *t, struct shm_seg *g, ui
 {
 	if (!hugetlb_sizelog_ok((flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK))
 		return -KERR_EINVAL;
-	uint64_t hugesize = (size + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1);
+	uint64_t hugesize = HPAGE_ALIGN(size);
 	uint64_t pages = hugesize >> PAGE_SHIFT;
 	if (!capable_ipc_lock(t)) {
 		if (!s->sem->shm_hugetlb_memlock)
 			return -KERR_EPERM; /* @ v6.1, v6.18 */
-		/* user_shm_lock() @ v4.4 */
-		bool unlimited = t->rlim_memlock_cur == UINT64_MAX;
-		if (!unlimited && s->locked_shm + pages > rlimit_memlock_pages(t))
+		if (!user_shm_lock(s, t, pages, false, -KERR_EPERM))
 			return -KERR_EPERM;
-		s->locked_shm += pages;
 		g->huge_charge = pages;
 	}
-	char name[40];
-	int n = snprintf(name, sizeof(name), "/SYSV%08x (deleted)", (unsigned)(key & 0xffffffffU));
+	char name[SHM_FILE_NAME_MAX];
+	size_t n = shm_file_name(name, key);
 	int err;
-	g->file = hugetlb_file_setup(s, name, (size_t)n, hugesize, true, !(flags & SHM_NORESERVE), &err);
+	g->file = hugetlb_file_setup(s, name, n, hugesize, true, !(flags & SHM_NORESERVE), &err);
 	if (!g->file) {
-		s->locked_shm -= g->huge_charge; /* the out_shm_unlock path */
+		user_shm_unlock(s, g->huge_charge); /* the out_shm_unlock path */
 		return err;
 	}
 	return 0;
@@ -385,19 +400,9 @@ int64_t vm_shmctl(struct vmsys *s, struct task *t, int64_t id, uint64_t cmd)
 		}
 		if (g->locked)
 			return 0; /* charged once (shmem_lock(): info->flags & VM_LOCKED) */
-		/* mm/mlock.c:user_shm_lock() @ v6.18 (@ v4.4 the same against
-		 * user->locked_shm) */
 		uint64_t pages = (g->file->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-		bool cap = capable_ipc_lock(t);
-		int err = t->rlim_memlock_cur != UINT64_MAX && s->locked_shm + pages > rlimit_memlock_pages(t) &&
-					  !cap
-				  ? -KERR_ENOMEM
-				  : 0;
-		TP(s, TP_LIMIT, KFN_USER_SHM_LOCK, .delta = (int64_t)pages, .before = s->locked_shm,
-		   .limit = rlimit_memlock_pages(t), .cap = cap, .err = err);
-		if (err)
-			return err;
-		s->locked_shm += pages;
+		if (!user_shm_lock(s, t, pages, capable_ipc_lock(t), -KERR_ENOMEM))
+			return -KERR_ENOMEM;
 		g->locked = true;
 		g->file->unevictable = true; /* mapping_set_unevictable() */
 		s->nr_unevictable_mappings++;

@@ -50,7 +50,7 @@ struct thp_pmds {
 
 #define THP_ZERO 1ULL
 
-bool thp_fault_allowed(const struct vmsys *s, const struct vma *v, uint64_t addr)
+bool thp_vma_fault_allowed(const struct vmsys *s, const struct vma *v, uint64_t addr)
 {
 	if (s->thp_mode == THP_NEVER || v->file)
 		return false;
@@ -58,7 +58,7 @@ bool thp_fault_allowed(const struct vmsys *s, const struct vma *v, uint64_t addr
 		return false;
 	if (s->thp_mode == THP_MADVISE && !(v->flags & VM_HUGEPAGE))
 		return false;
-	uint64_t haddr = addr & ~(HPAGE_SIZE - 1);
+	uint64_t haddr = addr & HPAGE_MASK;
 	if (haddr < v->start || haddr + HPAGE_SIZE > v->end)
 		return false;
 	return !radix_has_leaf(&v->mm->pt, haddr >> PAGE_SHIFT);
@@ -110,7 +110,7 @@ int thp_pmd_state(const struct mm *mm, uint64_t addr)
 	const struct thp_pmds *p = mm->thp;
 	if (!p)
 		return 0;
-	uint64_t haddr = addr & ~(HPAGE_SIZE - 1);
+	uint64_t haddr = addr & HPAGE_MASK;
 	size_t i = find(p, haddr);
 	if (i >= p->n || (p->e[i] & ~THP_ZERO) != haddr)
 		return 0;
@@ -122,7 +122,7 @@ void thp_range_gone(struct mm *mm, uint64_t start, uint64_t end)
 	struct thp_pmds *p = mm->thp;
 	if (!p || !p->n || end <= start)
 		return;
-	size_t i = find(p, start & ~(HPAGE_SIZE - 1)), j = i;
+	size_t i = find(p, start & HPAGE_MASK), j = i;
 	while (j < p->n && (p->e[j] & ~THP_ZERO) < end)
 		j++;
 	memmove(&p->e[i], &p->e[j], (p->n - j) * sizeof(*p->e));

@@ -120,6 +120,8 @@ static void vma_free_linked(struct vmsys *s, struct vma *v)
 		file_unlink_vma(v->file, v);
 		if (v->file->shm && !s->dying)
 			shm_vma_gone(s, v->file); /* ipc/shm.c:shm_close() */
+		if (v->file->huge)
+			hugetlb_vma_close(s, v); /* hugetlb_vm_op_close() */
 		file_put(s, v->file);
 	}
 	unlink_anon_vmas(s, v);

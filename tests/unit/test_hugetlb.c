@@ -198,6 +198,28 @@ START_TEST(shm_hugetlb)
 }
 END_TEST
 
+START_TEST(failed_mmap_returns_its_reservation)
+{
+	/* MAP_FIXED inside a VMA the map count forbids to split: mmap_region()
+	 * fails after the reservation; the file goes, and its reservation */
+	struct vmsys_config c;
+	test_config(&c, "6.18");
+	c.hugetlb_pages = 4;
+	c.cap_ipc_lock = true;
+	c.max_map_count = 1;
+	S = test_machine_new(&c, &T);
+	int64_t a = vm_mmap(S, T, 0, 8 * HUGE, P_R | P_W, M_PRIVATE | M_ANON, -1, 0, false, 0);
+	ck_assert_int_gt(a, 0);
+	uint64_t at = ((uint64_t)a + 2 * HUGE) & ~(HUGE - 1);
+	ck_assert_int_eq(vm_mmap(S, T, at, HUGE, P_R | P_W, M_PRIVATE | M_ANON | M_HUGETLB | 0x10, -1, 0,
+				 false, 0),
+			 -KERR_ENOMEM);
+	ck_assert_uint_eq(pool().huge_rsvd, 0);
+	ck_assert_uint_eq(pool().huge_free, 4);
+	test_machine_free(S);
+}
+END_TEST
+
 START_TEST(no_pool_no_huge_pages)
 {
 	machine("4.0", 0, true);
@@ -216,6 +238,7 @@ int main(void)
 	tcase_add_test(tc, never_locked_but_populated);
 	tcase_add_test(tc, fork_shares_and_copies);
 	tcase_add_test(tc, shm_hugetlb);
+	tcase_add_test(tc, failed_mmap_returns_its_reservation);
 	tcase_add_test(tc, no_pool_no_huge_pages);
 	suite_add_tcase(s, tc);
 	return run_check_suite(s);
