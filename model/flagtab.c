@@ -7,22 +7,23 @@
  *   flagtab_tables[]  every (arch family, kernel, kind) table; entries in
  *                     decode order: enumerated-field entries first, then
  *                     bit entries by ascending value, aliases last
- *   flagtab_byname[]  for each table, its entry indexes sorted by strcmp
- *                     order of the names, so a lookup is a binary search
  *
- * Nothing here allocates.  A table that does not come from flagtab_tables[]
- * (a test's hand-made table, say) still works: lookup falls back to a scan.
+ * Nothing here allocates.  Names are found by a hash over every table,
+ * built once; a table that does not come from flagtab_tables[] (a test's
+ * hand-made table, say) still works: lookup falls back to a scan.
  */
 #include "flagtab.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <threads.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- provided by flagtab_data.c (generated) ---------------------------- */
 extern const struct flag_table flagtab_tables[];
-extern const uint16_t *const flagtab_byname[];
 extern const size_t flagtab_ntables;
 
 /* ---- names -------------------------------------------------------------- */
@@ -115,41 +116,75 @@ const struct flag_table *flagtab_get(const char *arch, const char *kernel,
 
 /* ---- lookup ------------------------------------------------------------- */
 
-/* strcmp order between a counted name and a NUL-terminated one. */
+/* strcmp order between a counted name and a NUL-terminated one; byte by
+ * byte inline (a call of strncmp() per probe was most of a lookup, and a
+ * plain strace log looks up a flag on most lines).  A NUL inside the
+ * name compares unequal to everything, so such a name is never found. */
 static int namecmp(const char *name, size_t len, const char *s)
 {
-	int c = strncmp(name, s, len);
-	if (c)
-		return c;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char a = (unsigned char)name[i], b = (unsigned char)s[i];
+		if (a != b || !a)
+			return a < b ? -1 : 1;
+	}
 	return s[len] ? -1 : 0;
 }
 
-static const uint16_t *byname_index(const struct flag_table *t)
+static bool in_tables(const struct flag_table *t)
 {
-	if (t >= flagtab_tables && t < flagtab_tables + flagtab_ntables)
-		return flagtab_byname[t - flagtab_tables];
-	return NULL;
+	return t >= flagtab_tables && t < flagtab_tables + flagtab_ntables;
+}
+
+/* Every name of every generated table by a hash of (table, name), built
+ * once (call_once(): libvmsim may be called from threads).  A binary
+ * search of the names compared their shared prefixes ("MAP_", "PROT_")
+ * again at each probe; a plain strace log looks a flag up on most lines.  No table names an entry twice (test_flagtab checks it),
+ * so any order of insertion finds the same entry. */
+#define FLAGHASH_SLOTS 16384
+struct flagslot {
+	uint16_t table1;  /* 1 + the index in flagtab_tables; 0: empty */
+	uint16_t entry;
+	uint8_t len;
+};
+static struct flagslot flaghash[FLAGHASH_SLOTS];
+static once_flag flaghash_once = ONCE_FLAG_INIT;
+
+static unsigned flaghash_of(size_t table, const char *name, size_t len)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)table * 0x9e3779b1u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return (h ^ h >> 16) & (FLAGHASH_SLOTS - 1);
+}
+
+static void flaghash_build(void)
+{
+	for (size_t ti = 0; ti < flagtab_ntables; ti++) {
+		const struct flag_table *t = &flagtab_tables[ti];
+		for (size_t i = 0; i < t->nentries; i++) {
+			size_t len = strlen(t->entries[i].name);
+			if (len > UINT8_MAX)
+				continue; /* found by the scan below */
+			unsigned h = flaghash_of(ti, t->entries[i].name, len);
+			while (flaghash[h].table1)
+				h = (h + 1) & (FLAGHASH_SLOTS - 1);
+			flaghash[h] = (struct flagslot){ (uint16_t)(ti + 1), (uint16_t)i, (uint8_t)len };
+		}
+	}
 }
 
 static const struct flag_entry *find_entry(const struct flag_table *t,
 					   const char *name, size_t len)
 {
-	const uint16_t *idx = byname_index(t);
-
-	if (memchr(name, '\0', len))
-		return NULL;
-	if (idx) {
-		size_t lo = 0, hi = t->nentries;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			const struct flag_entry *e = &t->entries[idx[mid]];
-			int c = namecmp(name, len, e->name);
-			if (!c)
-				return e;
-			if (c < 0)
-				hi = mid;
-			else
-				lo = mid + 1;
+	if (in_tables(t) && len <= UINT8_MAX) {
+		size_t ti = (size_t)(t - flagtab_tables);
+		call_once(&flaghash_once, flaghash_build);
+		for (unsigned h = flaghash_of(ti, name, len); flaghash[h].table1;
+		     h = (h + 1) & (FLAGHASH_SLOTS - 1)) {
+			const struct flagslot *sl = &flaghash[h];
+			if (sl->table1 == ti + 1 && sl->len == len &&
+			    memcmp(t->entries[sl->entry].name, name, len) == 0)
+				return &t->entries[sl->entry];
 		}
 		return NULL;
 	}

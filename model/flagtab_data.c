@@ -16,7 +16,6 @@
 #include "flagtab.h"
 
 extern const struct flag_table flagtab_tables[];
-extern const uint16_t *const flagtab_byname[];
 extern const size_t flagtab_ntables;
 
 /* generic 4.0 FK_MMAP */
@@ -38,7 +37,6 @@ static const struct flag_entry t_generic_4_0_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_generic_4_0_mmap_byname[] = { 15, 3, 5, 6, 14, 2, 4, 12, 7, 10, 8, 9, 1, 0, 11, 13 };
 
 /* generic 4.0 FK_PROT */
 static const struct flag_entry t_generic_4_0_prot[] = {
@@ -50,18 +48,15 @@ static const struct flag_entry t_generic_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* generic 4.0 FK_MLOCKALL */
 static const struct flag_entry t_generic_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_0_mlockall_byname[] = { 0, 1 };
 
 /* generic 4.0 FK_MLOCK2 */
 #define t_generic_4_0_mlock2 NULL
-#define t_generic_4_0_mlock2_byname NULL
 
 /* generic 4.0 FK_MADVISE */
 static const struct flag_entry t_generic_4_0_madvise[] = {
@@ -82,14 +77,12 @@ static const struct flag_entry t_generic_4_0_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* generic 4.0 FK_MREMAP */
 static const struct flag_entry t_generic_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_0_mremap_byname[] = { 1, 0 };
 
 /* generic 4.0 FK_MSYNC */
 static const struct flag_entry t_generic_4_0_msync[] = {
@@ -97,7 +90,6 @@ static const struct flag_entry t_generic_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* generic 4.0 FK_VM */
 static const struct flag_entry t_generic_4_0_vm[] = {
@@ -131,7 +123,6 @@ static const struct flag_entry t_generic_4_0_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_generic_4_0_vm_byname[] = { 18, 21, 22, 11, 16, 23, 17, 3, 9, 26, 20, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 19, 10, 15, 1, 14, 4, 24, 2 };
 
 /* x86 4.0 FK_MMAP */
 static const struct flag_entry t_x86_4_0_mmap[] = {
@@ -155,7 +146,6 @@ static const struct flag_entry t_x86_4_0_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_x86_4_0_mmap_byname[] = { 6, 18, 5, 8, 9, 17, 4, 7, 15, 3, 2, 10, 13, 11, 12, 1, 0, 14, 16 };
 
 /* x86 4.0 FK_PROT */
 static const struct flag_entry t_x86_4_0_prot[] = {
@@ -167,18 +157,15 @@ static const struct flag_entry t_x86_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* x86 4.0 FK_MLOCKALL */
 static const struct flag_entry t_x86_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_0_mlockall_byname[] = { 0, 1 };
 
 /* x86 4.0 FK_MLOCK2 */
 #define t_x86_4_0_mlock2 NULL
-#define t_x86_4_0_mlock2_byname NULL
 
 /* x86 4.0 FK_MADVISE */
 static const struct flag_entry t_x86_4_0_madvise[] = {
@@ -199,14 +186,12 @@ static const struct flag_entry t_x86_4_0_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* x86 4.0 FK_MREMAP */
 static const struct flag_entry t_x86_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_0_mremap_byname[] = { 1, 0 };
 
 /* x86 4.0 FK_MSYNC */
 static const struct flag_entry t_x86_4_0_msync[] = {
@@ -214,7 +199,6 @@ static const struct flag_entry t_x86_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* x86 4.0 FK_VM */
 static const struct flag_entry t_x86_4_0_vm[] = {
@@ -250,7 +234,6 @@ static const struct flag_entry t_x86_4_0_vm[] = {
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_PAT", NULL },
 	{ "VM_ARCH_2", 0x2000000ULL, 0x0ULL, "VM_MPX", NULL },
 };
-static const uint16_t t_x86_4_0_vm_byname[] = { 18, 29, 30, 11, 16, 23, 17, 3, 9, 26, 20, 13, 12, 7, 5, 8, 6, 28, 25, 22, 27, 0, 19, 21, 10, 15, 1, 14, 4, 24, 2 };
 
 /* arm64 4.0 FK_MMAP */
 static const struct flag_entry t_arm64_4_0_mmap[] = {
@@ -271,7 +254,6 @@ static const struct flag_entry t_arm64_4_0_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_arm64_4_0_mmap_byname[] = { 15, 3, 5, 6, 14, 2, 4, 12, 7, 10, 8, 9, 1, 0, 11, 13 };
 
 /* arm64 4.0 FK_PROT */
 static const struct flag_entry t_arm64_4_0_prot[] = {
@@ -283,18 +265,15 @@ static const struct flag_entry t_arm64_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* arm64 4.0 FK_MLOCKALL */
 static const struct flag_entry t_arm64_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_0_mlockall_byname[] = { 0, 1 };
 
 /* arm64 4.0 FK_MLOCK2 */
 #define t_arm64_4_0_mlock2 NULL
-#define t_arm64_4_0_mlock2_byname NULL
 
 /* arm64 4.0 FK_MADVISE */
 static const struct flag_entry t_arm64_4_0_madvise[] = {
@@ -315,14 +294,12 @@ static const struct flag_entry t_arm64_4_0_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* arm64 4.0 FK_MREMAP */
 static const struct flag_entry t_arm64_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_0_mremap_byname[] = { 1, 0 };
 
 /* arm64 4.0 FK_MSYNC */
 static const struct flag_entry t_arm64_4_0_msync[] = {
@@ -330,7 +307,6 @@ static const struct flag_entry t_arm64_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* arm64 4.0 FK_VM */
 static const struct flag_entry t_arm64_4_0_vm[] = {
@@ -363,7 +339,6 @@ static const struct flag_entry t_arm64_4_0_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_arm64_4_0_vm_byname[] = { 18, 21, 22, 11, 16, 23, 17, 3, 9, 25, 20, 13, 12, 7, 5, 8, 6, 27, 24, 26, 0, 19, 10, 15, 1, 14, 4, 2 };
 
 /* alpha 4.0 FK_MMAP */
 static const struct flag_entry t_alpha_4_0_mmap[] = {
@@ -383,7 +358,6 @@ static const struct flag_entry t_alpha_4_0_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_alpha_4_0_mmap_byname[] = { 14, 2, 5, 6, 13, 3, 4, 12, 7, 10, 8, 9, 1, 0, 11 };
 
 /* alpha 4.0 FK_PROT */
 static const struct flag_entry t_alpha_4_0_prot[] = {
@@ -395,18 +369,15 @@ static const struct flag_entry t_alpha_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* alpha 4.0 FK_MLOCKALL */
 static const struct flag_entry t_alpha_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x2000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_0_mlockall_byname[] = { 0, 1 };
 
 /* alpha 4.0 FK_MLOCK2 */
 #define t_alpha_4_0_mlock2 NULL
-#define t_alpha_4_0_mlock2_byname NULL
 
 /* alpha 4.0 FK_MADVISE */
 static const struct flag_entry t_alpha_4_0_madvise[] = {
@@ -426,14 +397,12 @@ static const struct flag_entry t_alpha_4_0_madvise[] = {
 	{ "MADV_DONTDUMP", 0x10ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_0_madvise_byname[] = { 14, 8, 13, 7, 5, 11, 9, 12, 0, 1, 6, 2, 4, 10, 3 };
 
 /* alpha 4.0 FK_MREMAP */
 static const struct flag_entry t_alpha_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_0_mremap_byname[] = { 1, 0 };
 
 /* alpha 4.0 FK_MSYNC */
 static const struct flag_entry t_alpha_4_0_msync[] = {
@@ -441,7 +410,6 @@ static const struct flag_entry t_alpha_4_0_msync[] = {
 	{ "MS_SYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_0_msync_byname[] = { 0, 2, 1 };
 
 /* alpha 4.0 FK_VM */
 static const struct flag_entry t_alpha_4_0_vm[] = {
@@ -474,7 +442,6 @@ static const struct flag_entry t_alpha_4_0_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_alpha_4_0_vm_byname[] = { 18, 21, 22, 11, 16, 23, 17, 3, 9, 25, 20, 13, 12, 7, 5, 8, 6, 27, 24, 26, 0, 19, 10, 15, 1, 14, 4, 2 };
 
 /* mips 4.0 FK_MMAP */
 static const struct flag_entry t_mips_4_0_mmap[] = {
@@ -498,7 +465,6 @@ static const struct flag_entry t_mips_4_0_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_mips_4_0_mmap_byname[] = { 18, 8, 4, 6, 10, 11, 17, 2, 9, 16, 5, 12, 14, 7, 13, 1, 3, 0, 15 };
 
 /* mips 4.0 FK_PROT */
 static const struct flag_entry t_mips_4_0_prot[] = {
@@ -510,18 +476,15 @@ static const struct flag_entry t_mips_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* mips 4.0 FK_MLOCKALL */
 static const struct flag_entry t_mips_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_0_mlockall_byname[] = { 0, 1 };
 
 /* mips 4.0 FK_MLOCK2 */
 #define t_mips_4_0_mlock2 NULL
-#define t_mips_4_0_mlock2_byname NULL
 
 /* mips 4.0 FK_MADVISE */
 static const struct flag_entry t_mips_4_0_madvise[] = {
@@ -541,14 +504,12 @@ static const struct flag_entry t_mips_4_0_madvise[] = {
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 9, 3 };
 
 /* mips 4.0 FK_MREMAP */
 static const struct flag_entry t_mips_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_0_mremap_byname[] = { 1, 0 };
 
 /* mips 4.0 FK_MSYNC */
 static const struct flag_entry t_mips_4_0_msync[] = {
@@ -556,7 +517,6 @@ static const struct flag_entry t_mips_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* mips 4.0 FK_VM */
 static const struct flag_entry t_mips_4_0_vm[] = {
@@ -589,7 +549,6 @@ static const struct flag_entry t_mips_4_0_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_mips_4_0_vm_byname[] = { 18, 21, 22, 11, 16, 23, 17, 3, 9, 25, 20, 13, 12, 7, 5, 8, 6, 27, 24, 26, 0, 19, 10, 15, 1, 14, 4, 2 };
 
 /* parisc 4.0 FK_MMAP */
 static const struct flag_entry t_parisc_4_0_mmap[] = {
@@ -610,7 +569,6 @@ static const struct flag_entry t_parisc_4_0_mmap[] = {
 	{ "MAP_VARIABLE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_parisc_4_0_mmap_byname[] = { 15, 3, 4, 5, 13, 2, 8, 12, 6, 10, 7, 9, 1, 0, 11, 14 };
 
 /* parisc 4.0 FK_PROT */
 static const struct flag_entry t_parisc_4_0_prot[] = {
@@ -622,18 +580,15 @@ static const struct flag_entry t_parisc_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* parisc 4.0 FK_MLOCKALL */
 static const struct flag_entry t_parisc_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_0_mlockall_byname[] = { 0, 1 };
 
 /* parisc 4.0 FK_MLOCK2 */
 #define t_parisc_4_0_mlock2 NULL
-#define t_parisc_4_0_mlock2_byname NULL
 
 /* parisc 4.0 FK_MADVISE */
 static const struct flag_entry t_parisc_4_0_madvise[] = {
@@ -663,14 +618,12 @@ static const struct flag_entry t_parisc_4_0_madvise[] = {
 	{ "MADV_DONTDUMP", 0x45ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x46ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_0_madvise_byname[] = { 12, 17, 15, 14, 11, 16, 13, 18, 24, 10, 23, 9, 4, 21, 19, 22, 0, 1, 8, 2, 5, 20, 7, 6, 3 };
 
 /* parisc 4.0 FK_MREMAP */
 static const struct flag_entry t_parisc_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_0_mremap_byname[] = { 1, 0 };
 
 /* parisc 4.0 FK_MSYNC */
 static const struct flag_entry t_parisc_4_0_msync[] = {
@@ -678,7 +631,6 @@ static const struct flag_entry t_parisc_4_0_msync[] = {
 	{ "MS_ASYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_0_msync_byname[] = { 1, 2, 0 };
 
 /* parisc 4.0 FK_VM */
 static const struct flag_entry t_parisc_4_0_vm[] = {
@@ -712,7 +664,6 @@ static const struct flag_entry t_parisc_4_0_vm[] = {
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_GROWSUP", NULL },
 };
-static const uint16_t t_parisc_4_0_vm_byname[] = { 18, 28, 22, 11, 16, 23, 17, 3, 9, 21, 25, 20, 13, 12, 7, 5, 8, 6, 27, 24, 26, 0, 19, 10, 15, 1, 14, 4, 2 };
 
 /* powerpc 4.0 FK_MMAP */
 static const struct flag_entry t_powerpc_4_0_mmap[] = {
@@ -734,7 +685,6 @@ static const struct flag_entry t_powerpc_4_0_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_powerpc_4_0_mmap_byname[] = { 15, 3, 7, 8, 14, 2, 6, 12, 5, 10, 4, 9, 1, 16, 0, 11, 13 };
 
 /* powerpc 4.0 FK_PROT */
 static const struct flag_entry t_powerpc_4_0_prot[] = {
@@ -747,18 +697,15 @@ static const struct flag_entry t_powerpc_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_0_prot_byname[] = { 3, 6, 7, 0, 1, 5, 4, 2 };
 
 /* powerpc 4.0 FK_MLOCKALL */
 static const struct flag_entry t_powerpc_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x2000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_0_mlockall_byname[] = { 0, 1 };
 
 /* powerpc 4.0 FK_MLOCK2 */
 #define t_powerpc_4_0_mlock2 NULL
-#define t_powerpc_4_0_mlock2_byname NULL
 
 /* powerpc 4.0 FK_MADVISE */
 static const struct flag_entry t_powerpc_4_0_madvise[] = {
@@ -779,14 +726,12 @@ static const struct flag_entry t_powerpc_4_0_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* powerpc 4.0 FK_MREMAP */
 static const struct flag_entry t_powerpc_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_0_mremap_byname[] = { 1, 0 };
 
 /* powerpc 4.0 FK_MSYNC */
 static const struct flag_entry t_powerpc_4_0_msync[] = {
@@ -794,7 +739,6 @@ static const struct flag_entry t_powerpc_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* powerpc 4.0 FK_VM */
 static const struct flag_entry t_powerpc_4_0_vm[] = {
@@ -829,7 +773,6 @@ static const struct flag_entry t_powerpc_4_0_vm[] = {
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_SAO", NULL },
 };
-static const uint16_t t_powerpc_4_0_vm_byname[] = { 18, 29, 22, 11, 16, 23, 17, 3, 9, 26, 20, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 19, 10, 15, 1, 21, 14, 4, 24, 2 };
 
 /* sparc 4.0 FK_MMAP */
 static const struct flag_entry t_sparc_4_0_mmap[] = {
@@ -852,7 +795,6 @@ static const struct flag_entry t_sparc_4_0_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_sparc_4_0_mmap_byname[] = { 16, 3, 8, 9, 15, 2, 7, 13, 5, 6, 11, 4, 10, 1, 17, 0, 12, 14 };
 
 /* sparc 4.0 FK_PROT */
 static const struct flag_entry t_sparc_4_0_prot[] = {
@@ -864,18 +806,15 @@ static const struct flag_entry t_sparc_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* sparc 4.0 FK_MLOCKALL */
 static const struct flag_entry t_sparc_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x2000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_0_mlockall_byname[] = { 0, 1 };
 
 /* sparc 4.0 FK_MLOCK2 */
 #define t_sparc_4_0_mlock2 NULL
-#define t_sparc_4_0_mlock2_byname NULL
 
 /* sparc 4.0 FK_MADVISE */
 static const struct flag_entry t_sparc_4_0_madvise[] = {
@@ -896,14 +835,12 @@ static const struct flag_entry t_sparc_4_0_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* sparc 4.0 FK_MREMAP */
 static const struct flag_entry t_sparc_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_0_mremap_byname[] = { 1, 0 };
 
 /* sparc 4.0 FK_MSYNC */
 static const struct flag_entry t_sparc_4_0_msync[] = {
@@ -911,7 +848,6 @@ static const struct flag_entry t_sparc_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* sparc 4.0 FK_VM */
 static const struct flag_entry t_sparc_4_0_vm[] = {
@@ -944,7 +880,6 @@ static const struct flag_entry t_sparc_4_0_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_sparc_4_0_vm_byname[] = { 18, 21, 22, 11, 16, 23, 17, 3, 9, 25, 20, 13, 12, 7, 5, 8, 6, 27, 24, 26, 0, 19, 10, 15, 1, 14, 4, 2 };
 
 /* xtensa 4.0 FK_MMAP */
 static const struct flag_entry t_xtensa_4_0_mmap[] = {
@@ -969,7 +904,6 @@ static const struct flag_entry t_xtensa_4_0_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_xtensa_4_0_mmap_byname[] = { 19, 8, 4, 6, 10, 11, 18, 2, 9, 16, 5, 12, 14, 7, 13, 1, 3, 0, 15, 17 };
 
 /* xtensa 4.0 FK_PROT */
 static const struct flag_entry t_xtensa_4_0_prot[] = {
@@ -981,18 +915,15 @@ static const struct flag_entry t_xtensa_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* xtensa 4.0 FK_MLOCKALL */
 static const struct flag_entry t_xtensa_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_0_mlockall_byname[] = { 0, 1 };
 
 /* xtensa 4.0 FK_MLOCK2 */
 #define t_xtensa_4_0_mlock2 NULL
-#define t_xtensa_4_0_mlock2_byname NULL
 
 /* xtensa 4.0 FK_MADVISE */
 static const struct flag_entry t_xtensa_4_0_madvise[] = {
@@ -1011,14 +942,12 @@ static const struct flag_entry t_xtensa_4_0_madvise[] = {
 	{ "MADV_DONTDUMP", 0x10ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 8, 11, 0, 1, 5, 2, 9, 3 };
 
 /* xtensa 4.0 FK_MREMAP */
 static const struct flag_entry t_xtensa_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_0_mremap_byname[] = { 1, 0 };
 
 /* xtensa 4.0 FK_MSYNC */
 static const struct flag_entry t_xtensa_4_0_msync[] = {
@@ -1026,7 +955,6 @@ static const struct flag_entry t_xtensa_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* xtensa 4.0 FK_VM */
 static const struct flag_entry t_xtensa_4_0_vm[] = {
@@ -1059,7 +987,6 @@ static const struct flag_entry t_xtensa_4_0_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_xtensa_4_0_vm_byname[] = { 18, 21, 22, 11, 16, 23, 17, 3, 9, 25, 20, 13, 12, 7, 5, 8, 6, 27, 24, 26, 0, 19, 10, 15, 1, 14, 4, 2 };
 
 /* tile 4.0 FK_MMAP */
 static const struct flag_entry t_tile_4_0_mmap[] = {
@@ -1080,7 +1007,6 @@ static const struct flag_entry t_tile_4_0_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_STACK", 0x100ULL, 0x0ULL, "MAP_GROWSDOWN", NULL },
 };
-static const uint16_t t_tile_4_0_mmap_byname[] = { 14, 3, 9, 10, 13, 2, 6, 11, 7, 5, 8, 4, 1, 0, 15, 12 };
 
 /* tile 4.0 FK_PROT */
 static const struct flag_entry t_tile_4_0_prot[] = {
@@ -1092,18 +1018,15 @@ static const struct flag_entry t_tile_4_0_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_0_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* tile 4.0 FK_MLOCKALL */
 static const struct flag_entry t_tile_4_0_mlockall[] = {
 	{ "MCL_CURRENT", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_0_mlockall_byname[] = { 0, 1 };
 
 /* tile 4.0 FK_MLOCK2 */
 #define t_tile_4_0_mlock2 NULL
-#define t_tile_4_0_mlock2_byname NULL
 
 /* tile 4.0 FK_MADVISE */
 static const struct flag_entry t_tile_4_0_madvise[] = {
@@ -1124,14 +1047,12 @@ static const struct flag_entry t_tile_4_0_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_0_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* tile 4.0 FK_MREMAP */
 static const struct flag_entry t_tile_4_0_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_0_mremap_byname[] = { 1, 0 };
 
 /* tile 4.0 FK_MSYNC */
 static const struct flag_entry t_tile_4_0_msync[] = {
@@ -1139,7 +1060,6 @@ static const struct flag_entry t_tile_4_0_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_0_msync_byname[] = { 0, 1, 2 };
 
 /* tile 4.0 FK_VM */
 static const struct flag_entry t_tile_4_0_vm[] = {
@@ -1172,7 +1092,6 @@ static const struct flag_entry t_tile_4_0_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_tile_4_0_vm_byname[] = { 18, 21, 22, 11, 16, 23, 17, 3, 9, 25, 20, 13, 12, 7, 5, 8, 6, 27, 24, 26, 0, 19, 10, 15, 1, 14, 4, 2 };
 
 /* generic lof-v1 FK_MMAP */
 static const struct flag_entry t_generic_lof_v1_mmap[] = {
@@ -1194,7 +1113,6 @@ static const struct flag_entry t_generic_lof_v1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_generic_lof_v1_mmap_byname[] = { 16, 3, 5, 6, 15, 2, 4, 12, 7, 13, 10, 8, 9, 1, 0, 11, 14 };
 
 /* generic lof-v1 FK_PROT */
 static const struct flag_entry t_generic_lof_v1_prot[] = {
@@ -1206,7 +1124,6 @@ static const struct flag_entry t_generic_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* generic lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_generic_lof_v1_mlockall[] = {
@@ -1214,11 +1131,9 @@ static const struct flag_entry t_generic_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* generic lof-v1 FK_MLOCK2 */
 #define t_generic_lof_v1_mlock2 NULL
-#define t_generic_lof_v1_mlock2_byname NULL
 
 /* generic lof-v1 FK_MADVISE */
 static const struct flag_entry t_generic_lof_v1_madvise[] = {
@@ -1239,14 +1154,12 @@ static const struct flag_entry t_generic_lof_v1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_generic_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* generic lof-v1 FK_MREMAP */
 static const struct flag_entry t_generic_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* generic lof-v1 FK_MSYNC */
 static const struct flag_entry t_generic_lof_v1_msync[] = {
@@ -1254,7 +1167,6 @@ static const struct flag_entry t_generic_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* generic lof-v1 FK_VM */
 static const struct flag_entry t_generic_lof_v1_vm[] = {
@@ -1289,7 +1201,6 @@ static const struct flag_entry t_generic_lof_v1_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_generic_lof_v1_vm_byname[] = { 19, 22, 23, 11, 17, 24, 18, 3, 9, 27, 21, 14, 13, 12, 7, 5, 8, 6, 29, 26, 28, 0, 20, 10, 16, 1, 15, 4, 25, 2 };
 
 /* x86 lof-v1 FK_MMAP */
 static const struct flag_entry t_x86_lof_v1_mmap[] = {
@@ -1314,7 +1225,6 @@ static const struct flag_entry t_x86_lof_v1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_x86_lof_v1_mmap_byname[] = { 6, 19, 5, 8, 9, 18, 4, 7, 15, 3, 2, 10, 16, 13, 11, 12, 1, 0, 14, 17 };
 
 /* x86 lof-v1 FK_PROT */
 static const struct flag_entry t_x86_lof_v1_prot[] = {
@@ -1326,7 +1236,6 @@ static const struct flag_entry t_x86_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* x86 lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_x86_lof_v1_mlockall[] = {
@@ -1334,11 +1243,9 @@ static const struct flag_entry t_x86_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* x86 lof-v1 FK_MLOCK2 */
 #define t_x86_lof_v1_mlock2 NULL
-#define t_x86_lof_v1_mlock2_byname NULL
 
 /* x86 lof-v1 FK_MADVISE */
 static const struct flag_entry t_x86_lof_v1_madvise[] = {
@@ -1359,14 +1266,12 @@ static const struct flag_entry t_x86_lof_v1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_x86_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* x86 lof-v1 FK_MREMAP */
 static const struct flag_entry t_x86_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* x86 lof-v1 FK_MSYNC */
 static const struct flag_entry t_x86_lof_v1_msync[] = {
@@ -1374,7 +1279,6 @@ static const struct flag_entry t_x86_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* x86 lof-v1 FK_VM */
 static const struct flag_entry t_x86_lof_v1_vm[] = {
@@ -1411,7 +1315,6 @@ static const struct flag_entry t_x86_lof_v1_vm[] = {
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_PAT", NULL },
 	{ "VM_ARCH_2", 0x2000000ULL, 0x0ULL, "VM_MPX", NULL },
 };
-static const uint16_t t_x86_lof_v1_vm_byname[] = { 19, 30, 31, 11, 17, 24, 18, 3, 9, 27, 21, 14, 13, 12, 7, 5, 8, 6, 29, 26, 23, 28, 0, 20, 22, 10, 16, 1, 15, 4, 25, 2 };
 
 /* arm64 lof-v1 FK_MMAP */
 static const struct flag_entry t_arm64_lof_v1_mmap[] = {
@@ -1433,7 +1336,6 @@ static const struct flag_entry t_arm64_lof_v1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_arm64_lof_v1_mmap_byname[] = { 16, 3, 5, 6, 15, 2, 4, 12, 7, 13, 10, 8, 9, 1, 0, 11, 14 };
 
 /* arm64 lof-v1 FK_PROT */
 static const struct flag_entry t_arm64_lof_v1_prot[] = {
@@ -1445,7 +1347,6 @@ static const struct flag_entry t_arm64_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* arm64 lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_arm64_lof_v1_mlockall[] = {
@@ -1453,11 +1354,9 @@ static const struct flag_entry t_arm64_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* arm64 lof-v1 FK_MLOCK2 */
 #define t_arm64_lof_v1_mlock2 NULL
-#define t_arm64_lof_v1_mlock2_byname NULL
 
 /* arm64 lof-v1 FK_MADVISE */
 static const struct flag_entry t_arm64_lof_v1_madvise[] = {
@@ -1478,14 +1377,12 @@ static const struct flag_entry t_arm64_lof_v1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_arm64_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* arm64 lof-v1 FK_MREMAP */
 static const struct flag_entry t_arm64_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* arm64 lof-v1 FK_MSYNC */
 static const struct flag_entry t_arm64_lof_v1_msync[] = {
@@ -1493,7 +1390,6 @@ static const struct flag_entry t_arm64_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* arm64 lof-v1 FK_VM */
 static const struct flag_entry t_arm64_lof_v1_vm[] = {
@@ -1527,7 +1423,6 @@ static const struct flag_entry t_arm64_lof_v1_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_arm64_lof_v1_vm_byname[] = { 19, 22, 23, 11, 17, 24, 18, 3, 9, 26, 21, 14, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 20, 10, 16, 1, 15, 4, 2 };
 
 /* alpha lof-v1 FK_MMAP */
 static const struct flag_entry t_alpha_lof_v1_mmap[] = {
@@ -1548,7 +1443,6 @@ static const struct flag_entry t_alpha_lof_v1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_alpha_lof_v1_mmap_byname[] = { 15, 2, 5, 6, 14, 3, 4, 12, 7, 13, 10, 8, 9, 1, 0, 11 };
 
 /* alpha lof-v1 FK_PROT */
 static const struct flag_entry t_alpha_lof_v1_prot[] = {
@@ -1560,7 +1454,6 @@ static const struct flag_entry t_alpha_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* alpha lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_alpha_lof_v1_mlockall[] = {
@@ -1568,11 +1461,9 @@ static const struct flag_entry t_alpha_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* alpha lof-v1 FK_MLOCK2 */
 #define t_alpha_lof_v1_mlock2 NULL
-#define t_alpha_lof_v1_mlock2_byname NULL
 
 /* alpha lof-v1 FK_MADVISE */
 static const struct flag_entry t_alpha_lof_v1_madvise[] = {
@@ -1592,14 +1483,12 @@ static const struct flag_entry t_alpha_lof_v1_madvise[] = {
 	{ "MADV_DONTDUMP", 0x10ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_alpha_lof_v1_madvise_byname[] = { 14, 8, 13, 7, 5, 11, 9, 12, 0, 1, 6, 2, 4, 10, 3 };
 
 /* alpha lof-v1 FK_MREMAP */
 static const struct flag_entry t_alpha_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* alpha lof-v1 FK_MSYNC */
 static const struct flag_entry t_alpha_lof_v1_msync[] = {
@@ -1607,7 +1496,6 @@ static const struct flag_entry t_alpha_lof_v1_msync[] = {
 	{ "MS_SYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_lof_v1_msync_byname[] = { 0, 2, 1 };
 
 /* alpha lof-v1 FK_VM */
 static const struct flag_entry t_alpha_lof_v1_vm[] = {
@@ -1641,7 +1529,6 @@ static const struct flag_entry t_alpha_lof_v1_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_alpha_lof_v1_vm_byname[] = { 19, 22, 23, 11, 17, 24, 18, 3, 9, 26, 21, 14, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 20, 10, 16, 1, 15, 4, 2 };
 
 /* mips lof-v1 FK_MMAP */
 static const struct flag_entry t_mips_lof_v1_mmap[] = {
@@ -1666,7 +1553,6 @@ static const struct flag_entry t_mips_lof_v1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_mips_lof_v1_mmap_byname[] = { 19, 8, 4, 6, 10, 11, 18, 2, 9, 16, 5, 12, 17, 14, 7, 13, 1, 3, 0, 15 };
 
 /* mips lof-v1 FK_PROT */
 static const struct flag_entry t_mips_lof_v1_prot[] = {
@@ -1678,7 +1564,6 @@ static const struct flag_entry t_mips_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* mips lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_mips_lof_v1_mlockall[] = {
@@ -1686,11 +1571,9 @@ static const struct flag_entry t_mips_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* mips lof-v1 FK_MLOCK2 */
 #define t_mips_lof_v1_mlock2 NULL
-#define t_mips_lof_v1_mlock2_byname NULL
 
 /* mips lof-v1 FK_MADVISE */
 static const struct flag_entry t_mips_lof_v1_madvise[] = {
@@ -1710,14 +1593,12 @@ static const struct flag_entry t_mips_lof_v1_madvise[] = {
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_mips_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 9, 3 };
 
 /* mips lof-v1 FK_MREMAP */
 static const struct flag_entry t_mips_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* mips lof-v1 FK_MSYNC */
 static const struct flag_entry t_mips_lof_v1_msync[] = {
@@ -1725,7 +1606,6 @@ static const struct flag_entry t_mips_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* mips lof-v1 FK_VM */
 static const struct flag_entry t_mips_lof_v1_vm[] = {
@@ -1759,7 +1639,6 @@ static const struct flag_entry t_mips_lof_v1_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_mips_lof_v1_vm_byname[] = { 19, 22, 23, 11, 17, 24, 18, 3, 9, 26, 21, 14, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 20, 10, 16, 1, 15, 4, 2 };
 
 /* parisc lof-v1 FK_MMAP */
 static const struct flag_entry t_parisc_lof_v1_mmap[] = {
@@ -1781,7 +1660,6 @@ static const struct flag_entry t_parisc_lof_v1_mmap[] = {
 	{ "MAP_VARIABLE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_parisc_lof_v1_mmap_byname[] = { 16, 3, 4, 5, 14, 2, 8, 12, 6, 13, 10, 7, 9, 1, 0, 11, 15 };
 
 /* parisc lof-v1 FK_PROT */
 static const struct flag_entry t_parisc_lof_v1_prot[] = {
@@ -1793,7 +1671,6 @@ static const struct flag_entry t_parisc_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* parisc lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_parisc_lof_v1_mlockall[] = {
@@ -1801,11 +1678,9 @@ static const struct flag_entry t_parisc_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* parisc lof-v1 FK_MLOCK2 */
 #define t_parisc_lof_v1_mlock2 NULL
-#define t_parisc_lof_v1_mlock2_byname NULL
 
 /* parisc lof-v1 FK_MADVISE */
 static const struct flag_entry t_parisc_lof_v1_madvise[] = {
@@ -1835,14 +1710,12 @@ static const struct flag_entry t_parisc_lof_v1_madvise[] = {
 	{ "MADV_DONTDUMP", 0x45ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x46ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_parisc_lof_v1_madvise_byname[] = { 12, 17, 15, 14, 11, 16, 13, 18, 24, 10, 23, 9, 4, 21, 19, 22, 0, 1, 8, 2, 5, 20, 7, 6, 3 };
 
 /* parisc lof-v1 FK_MREMAP */
 static const struct flag_entry t_parisc_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* parisc lof-v1 FK_MSYNC */
 static const struct flag_entry t_parisc_lof_v1_msync[] = {
@@ -1850,7 +1723,6 @@ static const struct flag_entry t_parisc_lof_v1_msync[] = {
 	{ "MS_ASYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_lof_v1_msync_byname[] = { 1, 2, 0 };
 
 /* parisc lof-v1 FK_VM */
 static const struct flag_entry t_parisc_lof_v1_vm[] = {
@@ -1885,7 +1757,6 @@ static const struct flag_entry t_parisc_lof_v1_vm[] = {
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_GROWSUP", NULL },
 };
-static const uint16_t t_parisc_lof_v1_vm_byname[] = { 19, 29, 23, 11, 17, 24, 18, 3, 9, 22, 26, 21, 14, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 20, 10, 16, 1, 15, 4, 2 };
 
 /* powerpc lof-v1 FK_MMAP */
 static const struct flag_entry t_powerpc_lof_v1_mmap[] = {
@@ -1908,7 +1779,6 @@ static const struct flag_entry t_powerpc_lof_v1_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_powerpc_lof_v1_mmap_byname[] = { 16, 3, 7, 8, 15, 2, 6, 12, 5, 13, 10, 4, 9, 1, 17, 0, 11, 14 };
 
 /* powerpc lof-v1 FK_PROT */
 static const struct flag_entry t_powerpc_lof_v1_prot[] = {
@@ -1921,7 +1791,6 @@ static const struct flag_entry t_powerpc_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_lof_v1_prot_byname[] = { 3, 6, 7, 0, 1, 5, 4, 2 };
 
 /* powerpc lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_powerpc_lof_v1_mlockall[] = {
@@ -1929,11 +1798,9 @@ static const struct flag_entry t_powerpc_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x80000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* powerpc lof-v1 FK_MLOCK2 */
 #define t_powerpc_lof_v1_mlock2 NULL
-#define t_powerpc_lof_v1_mlock2_byname NULL
 
 /* powerpc lof-v1 FK_MADVISE */
 static const struct flag_entry t_powerpc_lof_v1_madvise[] = {
@@ -1954,14 +1821,12 @@ static const struct flag_entry t_powerpc_lof_v1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* powerpc lof-v1 FK_MREMAP */
 static const struct flag_entry t_powerpc_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* powerpc lof-v1 FK_MSYNC */
 static const struct flag_entry t_powerpc_lof_v1_msync[] = {
@@ -1969,7 +1834,6 @@ static const struct flag_entry t_powerpc_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* powerpc lof-v1 FK_VM */
 static const struct flag_entry t_powerpc_lof_v1_vm[] = {
@@ -2005,7 +1869,6 @@ static const struct flag_entry t_powerpc_lof_v1_vm[] = {
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_SAO", NULL },
 };
-static const uint16_t t_powerpc_lof_v1_vm_byname[] = { 19, 30, 23, 11, 17, 24, 18, 3, 9, 27, 21, 14, 13, 12, 7, 5, 8, 6, 29, 26, 28, 0, 20, 10, 16, 1, 22, 15, 4, 25, 2 };
 
 /* sparc lof-v1 FK_MMAP */
 static const struct flag_entry t_sparc_lof_v1_mmap[] = {
@@ -2029,7 +1892,6 @@ static const struct flag_entry t_sparc_lof_v1_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_sparc_lof_v1_mmap_byname[] = { 17, 3, 8, 9, 16, 2, 7, 13, 5, 6, 14, 11, 4, 10, 1, 18, 0, 12, 15 };
 
 /* sparc lof-v1 FK_PROT */
 static const struct flag_entry t_sparc_lof_v1_prot[] = {
@@ -2041,7 +1903,6 @@ static const struct flag_entry t_sparc_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* sparc lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_sparc_lof_v1_mlockall[] = {
@@ -2049,11 +1910,9 @@ static const struct flag_entry t_sparc_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x80000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* sparc lof-v1 FK_MLOCK2 */
 #define t_sparc_lof_v1_mlock2 NULL
-#define t_sparc_lof_v1_mlock2_byname NULL
 
 /* sparc lof-v1 FK_MADVISE */
 static const struct flag_entry t_sparc_lof_v1_madvise[] = {
@@ -2074,14 +1933,12 @@ static const struct flag_entry t_sparc_lof_v1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_sparc_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* sparc lof-v1 FK_MREMAP */
 static const struct flag_entry t_sparc_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* sparc lof-v1 FK_MSYNC */
 static const struct flag_entry t_sparc_lof_v1_msync[] = {
@@ -2089,7 +1946,6 @@ static const struct flag_entry t_sparc_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* sparc lof-v1 FK_VM */
 static const struct flag_entry t_sparc_lof_v1_vm[] = {
@@ -2123,7 +1979,6 @@ static const struct flag_entry t_sparc_lof_v1_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_sparc_lof_v1_vm_byname[] = { 19, 22, 23, 11, 17, 24, 18, 3, 9, 26, 21, 14, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 20, 10, 16, 1, 15, 4, 2 };
 
 /* xtensa lof-v1 FK_MMAP */
 static const struct flag_entry t_xtensa_lof_v1_mmap[] = {
@@ -2149,7 +2004,6 @@ static const struct flag_entry t_xtensa_lof_v1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_xtensa_lof_v1_mmap_byname[] = { 20, 8, 4, 6, 10, 11, 19, 2, 9, 16, 5, 12, 17, 14, 7, 13, 1, 3, 0, 15, 18 };
 
 /* xtensa lof-v1 FK_PROT */
 static const struct flag_entry t_xtensa_lof_v1_prot[] = {
@@ -2161,7 +2015,6 @@ static const struct flag_entry t_xtensa_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* xtensa lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_xtensa_lof_v1_mlockall[] = {
@@ -2169,11 +2022,9 @@ static const struct flag_entry t_xtensa_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* xtensa lof-v1 FK_MLOCK2 */
 #define t_xtensa_lof_v1_mlock2 NULL
-#define t_xtensa_lof_v1_mlock2_byname NULL
 
 /* xtensa lof-v1 FK_MADVISE */
 static const struct flag_entry t_xtensa_lof_v1_madvise[] = {
@@ -2192,14 +2043,12 @@ static const struct flag_entry t_xtensa_lof_v1_madvise[] = {
 	{ "MADV_DONTDUMP", 0x10ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 8, 11, 0, 1, 5, 2, 9, 3 };
 
 /* xtensa lof-v1 FK_MREMAP */
 static const struct flag_entry t_xtensa_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* xtensa lof-v1 FK_MSYNC */
 static const struct flag_entry t_xtensa_lof_v1_msync[] = {
@@ -2207,7 +2056,6 @@ static const struct flag_entry t_xtensa_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* xtensa lof-v1 FK_VM */
 static const struct flag_entry t_xtensa_lof_v1_vm[] = {
@@ -2241,7 +2089,6 @@ static const struct flag_entry t_xtensa_lof_v1_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_xtensa_lof_v1_vm_byname[] = { 19, 22, 23, 11, 17, 24, 18, 3, 9, 26, 21, 14, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 20, 10, 16, 1, 15, 4, 2 };
 
 /* tile lof-v1 FK_MMAP */
 static const struct flag_entry t_tile_lof_v1_mmap[] = {
@@ -2263,7 +2110,6 @@ static const struct flag_entry t_tile_lof_v1_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_STACK", 0x100ULL, 0x0ULL, "MAP_GROWSDOWN", NULL },
 };
-static const uint16_t t_tile_lof_v1_mmap_byname[] = { 15, 3, 9, 10, 14, 2, 6, 11, 7, 12, 5, 8, 4, 1, 0, 16, 13 };
 
 /* tile lof-v1 FK_PROT */
 static const struct flag_entry t_tile_lof_v1_prot[] = {
@@ -2275,7 +2121,6 @@ static const struct flag_entry t_tile_lof_v1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_lof_v1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* tile lof-v1 FK_MLOCKALL */
 static const struct flag_entry t_tile_lof_v1_mlockall[] = {
@@ -2283,11 +2128,9 @@ static const struct flag_entry t_tile_lof_v1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ON_FAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_lof_v1_mlockall_byname[] = { 0, 1, 2 };
 
 /* tile lof-v1 FK_MLOCK2 */
 #define t_tile_lof_v1_mlock2 NULL
-#define t_tile_lof_v1_mlock2_byname NULL
 
 /* tile lof-v1 FK_MADVISE */
 static const struct flag_entry t_tile_lof_v1_madvise[] = {
@@ -2308,14 +2151,12 @@ static const struct flag_entry t_tile_lof_v1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_tile_lof_v1_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* tile lof-v1 FK_MREMAP */
 static const struct flag_entry t_tile_lof_v1_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_lof_v1_mremap_byname[] = { 1, 0 };
 
 /* tile lof-v1 FK_MSYNC */
 static const struct flag_entry t_tile_lof_v1_msync[] = {
@@ -2323,7 +2164,6 @@ static const struct flag_entry t_tile_lof_v1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_lof_v1_msync_byname[] = { 0, 1, 2 };
 
 /* tile lof-v1 FK_VM */
 static const struct flag_entry t_tile_lof_v1_vm[] = {
@@ -2357,7 +2197,6 @@ static const struct flag_entry t_tile_lof_v1_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_tile_lof_v1_vm_byname[] = { 19, 22, 23, 11, 17, 24, 18, 3, 9, 26, 21, 14, 13, 12, 7, 5, 8, 6, 28, 25, 27, 0, 20, 10, 16, 1, 15, 4, 2 };
 
 /* generic 4.4 FK_MMAP */
 static const struct flag_entry t_generic_4_4_mmap[] = {
@@ -2378,7 +2217,6 @@ static const struct flag_entry t_generic_4_4_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_generic_4_4_mmap_byname[] = { 15, 3, 5, 6, 14, 2, 4, 12, 7, 10, 8, 9, 1, 0, 11, 13 };
 
 /* generic 4.4 FK_PROT */
 static const struct flag_entry t_generic_4_4_prot[] = {
@@ -2390,7 +2228,6 @@ static const struct flag_entry t_generic_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* generic 4.4 FK_MLOCKALL */
 static const struct flag_entry t_generic_4_4_mlockall[] = {
@@ -2398,13 +2235,11 @@ static const struct flag_entry t_generic_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* generic 4.4 FK_MLOCK2 */
 static const struct flag_entry t_generic_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_4_mlock2_byname[] = { 0 };
 
 /* generic 4.4 FK_MADVISE */
 static const struct flag_entry t_generic_4_4_madvise[] = {
@@ -2425,14 +2260,12 @@ static const struct flag_entry t_generic_4_4_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* generic 4.4 FK_MREMAP */
 static const struct flag_entry t_generic_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_4_mremap_byname[] = { 1, 0 };
 
 /* generic 4.4 FK_MSYNC */
 static const struct flag_entry t_generic_4_4_msync[] = {
@@ -2440,7 +2273,6 @@ static const struct flag_entry t_generic_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* generic 4.4 FK_VM */
 static const struct flag_entry t_generic_4_4_vm[] = {
@@ -2477,7 +2309,6 @@ static const struct flag_entry t_generic_4_4_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_generic_4_4_vm_byname[] = { 21, 24, 25, 12, 18, 26, 19, 3, 9, 29, 23, 15, 14, 20, 7, 5, 8, 6, 31, 28, 30, 0, 22, 11, 17, 1, 16, 4, 27, 10, 13, 2 };
 
 /* x86 4.4 FK_MMAP */
 static const struct flag_entry t_x86_4_4_mmap[] = {
@@ -2501,7 +2332,6 @@ static const struct flag_entry t_x86_4_4_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_x86_4_4_mmap_byname[] = { 6, 18, 5, 8, 9, 17, 4, 7, 15, 3, 2, 10, 13, 11, 12, 1, 0, 14, 16 };
 
 /* x86 4.4 FK_PROT */
 static const struct flag_entry t_x86_4_4_prot[] = {
@@ -2513,7 +2343,6 @@ static const struct flag_entry t_x86_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* x86 4.4 FK_MLOCKALL */
 static const struct flag_entry t_x86_4_4_mlockall[] = {
@@ -2521,13 +2350,11 @@ static const struct flag_entry t_x86_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* x86 4.4 FK_MLOCK2 */
 static const struct flag_entry t_x86_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_4_mlock2_byname[] = { 0 };
 
 /* x86 4.4 FK_MADVISE */
 static const struct flag_entry t_x86_4_4_madvise[] = {
@@ -2548,14 +2375,12 @@ static const struct flag_entry t_x86_4_4_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* x86 4.4 FK_MREMAP */
 static const struct flag_entry t_x86_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_4_mremap_byname[] = { 1, 0 };
 
 /* x86 4.4 FK_MSYNC */
 static const struct flag_entry t_x86_4_4_msync[] = {
@@ -2563,7 +2388,6 @@ static const struct flag_entry t_x86_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* x86 4.4 FK_VM */
 static const struct flag_entry t_x86_4_4_vm[] = {
@@ -2602,7 +2426,6 @@ static const struct flag_entry t_x86_4_4_vm[] = {
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_PAT", NULL },
 	{ "VM_ARCH_2", 0x2000000ULL, 0x0ULL, "VM_MPX", NULL },
 };
-static const uint16_t t_x86_4_4_vm_byname[] = { 21, 32, 33, 12, 18, 26, 19, 3, 9, 29, 23, 15, 14, 20, 7, 5, 8, 6, 31, 28, 25, 30, 0, 22, 24, 11, 17, 1, 16, 4, 27, 10, 13, 2 };
 
 /* arm64 4.4 FK_MMAP */
 static const struct flag_entry t_arm64_4_4_mmap[] = {
@@ -2623,7 +2446,6 @@ static const struct flag_entry t_arm64_4_4_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_arm64_4_4_mmap_byname[] = { 15, 3, 5, 6, 14, 2, 4, 12, 7, 10, 8, 9, 1, 0, 11, 13 };
 
 /* arm64 4.4 FK_PROT */
 static const struct flag_entry t_arm64_4_4_prot[] = {
@@ -2635,7 +2457,6 @@ static const struct flag_entry t_arm64_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* arm64 4.4 FK_MLOCKALL */
 static const struct flag_entry t_arm64_4_4_mlockall[] = {
@@ -2643,13 +2464,11 @@ static const struct flag_entry t_arm64_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* arm64 4.4 FK_MLOCK2 */
 static const struct flag_entry t_arm64_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_4_mlock2_byname[] = { 0 };
 
 /* arm64 4.4 FK_MADVISE */
 static const struct flag_entry t_arm64_4_4_madvise[] = {
@@ -2670,14 +2489,12 @@ static const struct flag_entry t_arm64_4_4_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* arm64 4.4 FK_MREMAP */
 static const struct flag_entry t_arm64_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_4_mremap_byname[] = { 1, 0 };
 
 /* arm64 4.4 FK_MSYNC */
 static const struct flag_entry t_arm64_4_4_msync[] = {
@@ -2685,7 +2502,6 @@ static const struct flag_entry t_arm64_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* arm64 4.4 FK_VM */
 static const struct flag_entry t_arm64_4_4_vm[] = {
@@ -2721,7 +2537,6 @@ static const struct flag_entry t_arm64_4_4_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_arm64_4_4_vm_byname[] = { 21, 24, 25, 12, 18, 26, 19, 3, 9, 28, 23, 15, 14, 20, 7, 5, 8, 6, 30, 27, 29, 0, 22, 11, 17, 1, 16, 4, 10, 13, 2 };
 
 /* alpha 4.4 FK_MMAP */
 static const struct flag_entry t_alpha_4_4_mmap[] = {
@@ -2741,7 +2556,6 @@ static const struct flag_entry t_alpha_4_4_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_alpha_4_4_mmap_byname[] = { 14, 2, 5, 6, 13, 3, 4, 12, 7, 10, 8, 9, 1, 0, 11 };
 
 /* alpha 4.4 FK_PROT */
 static const struct flag_entry t_alpha_4_4_prot[] = {
@@ -2753,7 +2567,6 @@ static const struct flag_entry t_alpha_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* alpha 4.4 FK_MLOCKALL */
 static const struct flag_entry t_alpha_4_4_mlockall[] = {
@@ -2761,13 +2574,11 @@ static const struct flag_entry t_alpha_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* alpha 4.4 FK_MLOCK2 */
 static const struct flag_entry t_alpha_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_4_mlock2_byname[] = { 0 };
 
 /* alpha 4.4 FK_MADVISE */
 static const struct flag_entry t_alpha_4_4_madvise[] = {
@@ -2787,14 +2598,12 @@ static const struct flag_entry t_alpha_4_4_madvise[] = {
 	{ "MADV_DONTDUMP", 0x10ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_4_madvise_byname[] = { 14, 8, 13, 7, 5, 11, 9, 12, 0, 1, 6, 2, 4, 10, 3 };
 
 /* alpha 4.4 FK_MREMAP */
 static const struct flag_entry t_alpha_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_4_mremap_byname[] = { 1, 0 };
 
 /* alpha 4.4 FK_MSYNC */
 static const struct flag_entry t_alpha_4_4_msync[] = {
@@ -2802,7 +2611,6 @@ static const struct flag_entry t_alpha_4_4_msync[] = {
 	{ "MS_SYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_4_4_msync_byname[] = { 0, 2, 1 };
 
 /* alpha 4.4 FK_VM */
 static const struct flag_entry t_alpha_4_4_vm[] = {
@@ -2838,7 +2646,6 @@ static const struct flag_entry t_alpha_4_4_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_alpha_4_4_vm_byname[] = { 21, 24, 25, 12, 18, 26, 19, 3, 9, 28, 23, 15, 14, 20, 7, 5, 8, 6, 30, 27, 29, 0, 22, 11, 17, 1, 16, 4, 10, 13, 2 };
 
 /* mips 4.4 FK_MMAP */
 static const struct flag_entry t_mips_4_4_mmap[] = {
@@ -2862,7 +2669,6 @@ static const struct flag_entry t_mips_4_4_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_mips_4_4_mmap_byname[] = { 18, 8, 4, 6, 10, 11, 17, 2, 9, 16, 5, 12, 14, 7, 13, 1, 3, 0, 15 };
 
 /* mips 4.4 FK_PROT */
 static const struct flag_entry t_mips_4_4_prot[] = {
@@ -2874,7 +2680,6 @@ static const struct flag_entry t_mips_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* mips 4.4 FK_MLOCKALL */
 static const struct flag_entry t_mips_4_4_mlockall[] = {
@@ -2882,13 +2687,11 @@ static const struct flag_entry t_mips_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* mips 4.4 FK_MLOCK2 */
 static const struct flag_entry t_mips_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_4_mlock2_byname[] = { 0 };
 
 /* mips 4.4 FK_MADVISE */
 static const struct flag_entry t_mips_4_4_madvise[] = {
@@ -2908,14 +2711,12 @@ static const struct flag_entry t_mips_4_4_madvise[] = {
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 9, 3 };
 
 /* mips 4.4 FK_MREMAP */
 static const struct flag_entry t_mips_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_4_mremap_byname[] = { 1, 0 };
 
 /* mips 4.4 FK_MSYNC */
 static const struct flag_entry t_mips_4_4_msync[] = {
@@ -2923,7 +2724,6 @@ static const struct flag_entry t_mips_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* mips 4.4 FK_VM */
 static const struct flag_entry t_mips_4_4_vm[] = {
@@ -2959,7 +2759,6 @@ static const struct flag_entry t_mips_4_4_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_mips_4_4_vm_byname[] = { 21, 24, 25, 12, 18, 26, 19, 3, 9, 28, 23, 15, 14, 20, 7, 5, 8, 6, 30, 27, 29, 0, 22, 11, 17, 1, 16, 4, 10, 13, 2 };
 
 /* parisc 4.4 FK_MMAP */
 static const struct flag_entry t_parisc_4_4_mmap[] = {
@@ -2980,7 +2779,6 @@ static const struct flag_entry t_parisc_4_4_mmap[] = {
 	{ "MAP_VARIABLE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_parisc_4_4_mmap_byname[] = { 15, 3, 4, 5, 13, 2, 8, 12, 6, 10, 7, 9, 1, 0, 11, 14 };
 
 /* parisc 4.4 FK_PROT */
 static const struct flag_entry t_parisc_4_4_prot[] = {
@@ -2992,7 +2790,6 @@ static const struct flag_entry t_parisc_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* parisc 4.4 FK_MLOCKALL */
 static const struct flag_entry t_parisc_4_4_mlockall[] = {
@@ -3000,13 +2797,11 @@ static const struct flag_entry t_parisc_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* parisc 4.4 FK_MLOCK2 */
 static const struct flag_entry t_parisc_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_4_mlock2_byname[] = { 0 };
 
 /* parisc 4.4 FK_MADVISE */
 static const struct flag_entry t_parisc_4_4_madvise[] = {
@@ -3028,14 +2823,12 @@ static const struct flag_entry t_parisc_4_4_madvise[] = {
 	{ "MADV_DONTDUMP", 0x45ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x46ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_4_madvise_byname[] = { 16, 10, 15, 9, 4, 13, 11, 14, 0, 1, 8, 2, 5, 12, 7, 6, 3 };
 
 /* parisc 4.4 FK_MREMAP */
 static const struct flag_entry t_parisc_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_4_mremap_byname[] = { 1, 0 };
 
 /* parisc 4.4 FK_MSYNC */
 static const struct flag_entry t_parisc_4_4_msync[] = {
@@ -3043,7 +2836,6 @@ static const struct flag_entry t_parisc_4_4_msync[] = {
 	{ "MS_ASYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_4_4_msync_byname[] = { 1, 2, 0 };
 
 /* parisc 4.4 FK_VM */
 static const struct flag_entry t_parisc_4_4_vm[] = {
@@ -3080,7 +2872,6 @@ static const struct flag_entry t_parisc_4_4_vm[] = {
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_GROWSUP", NULL },
 };
-static const uint16_t t_parisc_4_4_vm_byname[] = { 21, 31, 25, 12, 18, 26, 19, 3, 9, 24, 28, 23, 15, 14, 20, 7, 5, 8, 6, 30, 27, 29, 0, 22, 11, 17, 1, 16, 4, 10, 13, 2 };
 
 /* powerpc 4.4 FK_MMAP */
 static const struct flag_entry t_powerpc_4_4_mmap[] = {
@@ -3102,7 +2893,6 @@ static const struct flag_entry t_powerpc_4_4_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_powerpc_4_4_mmap_byname[] = { 15, 3, 7, 8, 14, 2, 6, 12, 5, 10, 4, 9, 1, 16, 0, 11, 13 };
 
 /* powerpc 4.4 FK_PROT */
 static const struct flag_entry t_powerpc_4_4_prot[] = {
@@ -3115,7 +2905,6 @@ static const struct flag_entry t_powerpc_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_4_prot_byname[] = { 3, 6, 7, 0, 1, 5, 4, 2 };
 
 /* powerpc 4.4 FK_MLOCKALL */
 static const struct flag_entry t_powerpc_4_4_mlockall[] = {
@@ -3123,13 +2912,11 @@ static const struct flag_entry t_powerpc_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* powerpc 4.4 FK_MLOCK2 */
 static const struct flag_entry t_powerpc_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_4_mlock2_byname[] = { 0 };
 
 /* powerpc 4.4 FK_MADVISE */
 static const struct flag_entry t_powerpc_4_4_madvise[] = {
@@ -3150,14 +2937,12 @@ static const struct flag_entry t_powerpc_4_4_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* powerpc 4.4 FK_MREMAP */
 static const struct flag_entry t_powerpc_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_4_mremap_byname[] = { 1, 0 };
 
 /* powerpc 4.4 FK_MSYNC */
 static const struct flag_entry t_powerpc_4_4_msync[] = {
@@ -3165,7 +2950,6 @@ static const struct flag_entry t_powerpc_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* powerpc 4.4 FK_VM */
 static const struct flag_entry t_powerpc_4_4_vm[] = {
@@ -3203,7 +2987,6 @@ static const struct flag_entry t_powerpc_4_4_vm[] = {
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_SAO", NULL },
 };
-static const uint16_t t_powerpc_4_4_vm_byname[] = { 21, 32, 25, 12, 18, 26, 19, 3, 9, 29, 23, 15, 14, 20, 7, 5, 8, 6, 31, 28, 30, 0, 22, 11, 17, 1, 24, 16, 4, 27, 10, 13, 2 };
 
 /* sparc 4.4 FK_MMAP */
 static const struct flag_entry t_sparc_4_4_mmap[] = {
@@ -3226,7 +3009,6 @@ static const struct flag_entry t_sparc_4_4_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_sparc_4_4_mmap_byname[] = { 16, 3, 8, 9, 15, 2, 7, 13, 5, 6, 11, 4, 10, 1, 17, 0, 12, 14 };
 
 /* sparc 4.4 FK_PROT */
 static const struct flag_entry t_sparc_4_4_prot[] = {
@@ -3238,7 +3020,6 @@ static const struct flag_entry t_sparc_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* sparc 4.4 FK_MLOCKALL */
 static const struct flag_entry t_sparc_4_4_mlockall[] = {
@@ -3246,13 +3027,11 @@ static const struct flag_entry t_sparc_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* sparc 4.4 FK_MLOCK2 */
 static const struct flag_entry t_sparc_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_4_mlock2_byname[] = { 0 };
 
 /* sparc 4.4 FK_MADVISE */
 static const struct flag_entry t_sparc_4_4_madvise[] = {
@@ -3273,14 +3052,12 @@ static const struct flag_entry t_sparc_4_4_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* sparc 4.4 FK_MREMAP */
 static const struct flag_entry t_sparc_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_4_mremap_byname[] = { 1, 0 };
 
 /* sparc 4.4 FK_MSYNC */
 static const struct flag_entry t_sparc_4_4_msync[] = {
@@ -3288,7 +3065,6 @@ static const struct flag_entry t_sparc_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* sparc 4.4 FK_VM */
 static const struct flag_entry t_sparc_4_4_vm[] = {
@@ -3324,7 +3100,6 @@ static const struct flag_entry t_sparc_4_4_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_sparc_4_4_vm_byname[] = { 21, 24, 25, 12, 18, 26, 19, 3, 9, 28, 23, 15, 14, 20, 7, 5, 8, 6, 30, 27, 29, 0, 22, 11, 17, 1, 16, 4, 10, 13, 2 };
 
 /* xtensa 4.4 FK_MMAP */
 static const struct flag_entry t_xtensa_4_4_mmap[] = {
@@ -3349,7 +3124,6 @@ static const struct flag_entry t_xtensa_4_4_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_xtensa_4_4_mmap_byname[] = { 19, 8, 4, 6, 10, 11, 18, 2, 9, 16, 5, 12, 14, 7, 13, 1, 3, 0, 15, 17 };
 
 /* xtensa 4.4 FK_PROT */
 static const struct flag_entry t_xtensa_4_4_prot[] = {
@@ -3361,7 +3135,6 @@ static const struct flag_entry t_xtensa_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* xtensa 4.4 FK_MLOCKALL */
 static const struct flag_entry t_xtensa_4_4_mlockall[] = {
@@ -3369,13 +3142,11 @@ static const struct flag_entry t_xtensa_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* xtensa 4.4 FK_MLOCK2 */
 static const struct flag_entry t_xtensa_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_4_mlock2_byname[] = { 0 };
 
 /* xtensa 4.4 FK_MADVISE */
 static const struct flag_entry t_xtensa_4_4_madvise[] = {
@@ -3394,14 +3165,12 @@ static const struct flag_entry t_xtensa_4_4_madvise[] = {
 	{ "MADV_DONTDUMP", 0x10ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_DODUMP", 0x11ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 8, 11, 0, 1, 5, 2, 9, 3 };
 
 /* xtensa 4.4 FK_MREMAP */
 static const struct flag_entry t_xtensa_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_4_mremap_byname[] = { 1, 0 };
 
 /* xtensa 4.4 FK_MSYNC */
 static const struct flag_entry t_xtensa_4_4_msync[] = {
@@ -3409,7 +3178,6 @@ static const struct flag_entry t_xtensa_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* xtensa 4.4 FK_VM */
 static const struct flag_entry t_xtensa_4_4_vm[] = {
@@ -3445,7 +3213,6 @@ static const struct flag_entry t_xtensa_4_4_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_xtensa_4_4_vm_byname[] = { 21, 24, 25, 12, 18, 26, 19, 3, 9, 28, 23, 15, 14, 20, 7, 5, 8, 6, 30, 27, 29, 0, 22, 11, 17, 1, 16, 4, 10, 13, 2 };
 
 /* tile 4.4 FK_MMAP */
 static const struct flag_entry t_tile_4_4_mmap[] = {
@@ -3466,7 +3233,6 @@ static const struct flag_entry t_tile_4_4_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_STACK", 0x100ULL, 0x0ULL, "MAP_GROWSDOWN", NULL },
 };
-static const uint16_t t_tile_4_4_mmap_byname[] = { 14, 3, 9, 10, 13, 2, 6, 11, 7, 5, 8, 4, 1, 0, 15, 12 };
 
 /* tile 4.4 FK_PROT */
 static const struct flag_entry t_tile_4_4_prot[] = {
@@ -3478,7 +3244,6 @@ static const struct flag_entry t_tile_4_4_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_4_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* tile 4.4 FK_MLOCKALL */
 static const struct flag_entry t_tile_4_4_mlockall[] = {
@@ -3486,13 +3251,11 @@ static const struct flag_entry t_tile_4_4_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_4_mlockall_byname[] = { 0, 1, 2 };
 
 /* tile 4.4 FK_MLOCK2 */
 static const struct flag_entry t_tile_4_4_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_4_mlock2_byname[] = { 0 };
 
 /* tile 4.4 FK_MADVISE */
 static const struct flag_entry t_tile_4_4_madvise[] = {
@@ -3513,14 +3276,12 @@ static const struct flag_entry t_tile_4_4_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_4_madvise_byname[] = { 13, 7, 12, 6, 4, 10, 14, 8, 11, 0, 1, 5, 2, 15, 9, 3 };
 
 /* tile 4.4 FK_MREMAP */
 static const struct flag_entry t_tile_4_4_mremap[] = {
 	{ "MREMAP_MAYMOVE", 0x1ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_4_mremap_byname[] = { 1, 0 };
 
 /* tile 4.4 FK_MSYNC */
 static const struct flag_entry t_tile_4_4_msync[] = {
@@ -3528,7 +3289,6 @@ static const struct flag_entry t_tile_4_4_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_tile_4_4_msync_byname[] = { 0, 1, 2 };
 
 /* tile 4.4 FK_VM */
 static const struct flag_entry t_tile_4_4_vm[] = {
@@ -3564,7 +3324,6 @@ static const struct flag_entry t_tile_4_4_vm[] = {
 	{ "VM_NOHUGEPAGE", 0x40000000ULL, 0x0ULL, NULL, "nh" },
 	{ "VM_MERGEABLE", 0x80000000ULL, 0x0ULL, NULL, "mg" },
 };
-static const uint16_t t_tile_4_4_vm_byname[] = { 21, 24, 25, 12, 18, 26, 19, 3, 9, 28, 23, 15, 14, 20, 7, 5, 8, 6, 30, 27, 29, 0, 22, 11, 17, 1, 16, 4, 10, 13, 2 };
 
 /* generic 6.1 FK_MMAP */
 static const struct flag_entry t_generic_6_1_mmap[] = {
@@ -3601,7 +3360,6 @@ static const struct flag_entry t_generic_6_1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_generic_6_1_mmap_byname[] = { 31, 17, 19, 20, 30, 16, 28, 18, 26, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 21, 24, 22, 23, 1, 0, 2, 25, 27, 29 };
 
 /* generic 6.1 FK_PROT */
 static const struct flag_entry t_generic_6_1_prot[] = {
@@ -3613,7 +3371,6 @@ static const struct flag_entry t_generic_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* generic 6.1 FK_MLOCKALL */
 static const struct flag_entry t_generic_6_1_mlockall[] = {
@@ -3621,13 +3378,11 @@ static const struct flag_entry t_generic_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* generic 6.1 FK_MLOCK2 */
 static const struct flag_entry t_generic_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_1_mlock2_byname[] = { 0 };
 
 /* generic 6.1 FK_MADVISE */
 static const struct flag_entry t_generic_6_1_madvise[] = {
@@ -3657,7 +3412,6 @@ static const struct flag_entry t_generic_6_1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* generic 6.1 FK_MREMAP */
 static const struct flag_entry t_generic_6_1_mremap[] = {
@@ -3665,7 +3419,6 @@ static const struct flag_entry t_generic_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* generic 6.1 FK_MSYNC */
 static const struct flag_entry t_generic_6_1_msync[] = {
@@ -3673,7 +3426,6 @@ static const struct flag_entry t_generic_6_1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_1_msync_byname[] = { 0, 1, 2 };
 
 /* generic 6.1 FK_VM */
 static const struct flag_entry t_generic_6_1_vm[] = {
@@ -3712,7 +3464,6 @@ static const struct flag_entry t_generic_6_1_vm[] = {
 	{ "VM_UFFD_MINOR", 0x2000000000ULL, 0x0ULL, NULL, "ui" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_generic_6_1_vm_byname[] = { 20, 24, 17, 26, 18, 3, 9, 29, 22, 14, 13, 19, 7, 5, 8, 6, 31, 28, 30, 0, 21, 11, 16, 1, 15, 4, 27, 33, 23, 32, 10, 12, 25, 2 };
 
 /* x86 6.1 FK_MMAP */
 static const struct flag_entry t_x86_6_1_mmap[] = {
@@ -3750,7 +3501,6 @@ static const struct flag_entry t_x86_6_1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_x86_6_1_mmap_byname[] = { 18, 32, 17, 20, 21, 31, 16, 29, 19, 27, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 22, 25, 23, 24, 1, 0, 2, 26, 28, 30 };
 
 /* x86 6.1 FK_PROT */
 static const struct flag_entry t_x86_6_1_prot[] = {
@@ -3762,7 +3512,6 @@ static const struct flag_entry t_x86_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* x86 6.1 FK_MLOCKALL */
 static const struct flag_entry t_x86_6_1_mlockall[] = {
@@ -3770,13 +3519,11 @@ static const struct flag_entry t_x86_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* x86 6.1 FK_MLOCK2 */
 static const struct flag_entry t_x86_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_1_mlock2_byname[] = { 0 };
 
 /* x86 6.1 FK_MADVISE */
 static const struct flag_entry t_x86_6_1_madvise[] = {
@@ -3806,7 +3553,6 @@ static const struct flag_entry t_x86_6_1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* x86 6.1 FK_MREMAP */
 static const struct flag_entry t_x86_6_1_mremap[] = {
@@ -3814,7 +3560,6 @@ static const struct flag_entry t_x86_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* x86 6.1 FK_MSYNC */
 static const struct flag_entry t_x86_6_1_msync[] = {
@@ -3822,7 +3567,6 @@ static const struct flag_entry t_x86_6_1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_1_msync_byname[] = { 0, 1, 2 };
 
 /* x86 6.1 FK_VM */
 static const struct flag_entry t_x86_6_1_vm[] = {
@@ -3871,7 +3615,6 @@ static const struct flag_entry t_x86_6_1_vm[] = {
 	{ "VM_HIGH_ARCH_2", 0x400000000ULL, 0x0ULL, "VM_PKEY_BIT2", NULL },
 	{ "VM_HIGH_ARCH_3", 0x800000000ULL, 0x0ULL, "VM_PKEY_BIT3", NULL },
 };
-static const uint16_t t_x86_6_1_vm_byname[] = { 20, 39, 17, 26, 18, 3, 9, 40, 41, 42, 43, 36, 29, 22, 14, 13, 19, 7, 5, 8, 6, 31, 28, 30, 0, 21, 24, 11, 32, 33, 34, 35, 16, 1, 15, 4, 27, 38, 23, 37, 10, 12, 25, 2 };
 
 /* arm64 6.1 FK_MMAP */
 static const struct flag_entry t_arm64_6_1_mmap[] = {
@@ -3908,7 +3651,6 @@ static const struct flag_entry t_arm64_6_1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_arm64_6_1_mmap_byname[] = { 31, 17, 19, 20, 30, 16, 28, 18, 26, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 21, 24, 22, 23, 1, 0, 2, 25, 27, 29 };
 
 /* arm64 6.1 FK_PROT */
 static const struct flag_entry t_arm64_6_1_prot[] = {
@@ -3922,7 +3664,6 @@ static const struct flag_entry t_arm64_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_1_prot_byname[] = { 5, 3, 7, 8, 6, 0, 1, 4, 2 };
 
 /* arm64 6.1 FK_MLOCKALL */
 static const struct flag_entry t_arm64_6_1_mlockall[] = {
@@ -3930,13 +3671,11 @@ static const struct flag_entry t_arm64_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* arm64 6.1 FK_MLOCK2 */
 static const struct flag_entry t_arm64_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_1_mlock2_byname[] = { 0 };
 
 /* arm64 6.1 FK_MADVISE */
 static const struct flag_entry t_arm64_6_1_madvise[] = {
@@ -3966,7 +3705,6 @@ static const struct flag_entry t_arm64_6_1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* arm64 6.1 FK_MREMAP */
 static const struct flag_entry t_arm64_6_1_mremap[] = {
@@ -3974,7 +3712,6 @@ static const struct flag_entry t_arm64_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* arm64 6.1 FK_MSYNC */
 static const struct flag_entry t_arm64_6_1_msync[] = {
@@ -3982,7 +3719,6 @@ static const struct flag_entry t_arm64_6_1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_1_msync_byname[] = { 0, 1, 2 };
 
 /* arm64 6.1 FK_VM */
 static const struct flag_entry t_arm64_6_1_vm[] = {
@@ -4028,7 +3764,6 @@ static const struct flag_entry t_arm64_6_1_vm[] = {
 	{ "VM_HIGH_ARCH_0", 0x100000000ULL, 0x0ULL, "VM_MTE", NULL },
 	{ "VM_HIGH_ARCH_1", 0x200000000ULL, 0x0ULL, "VM_MTE_ALLOWED", NULL },
 };
-static const uint16_t t_arm64_6_1_vm_byname[] = { 20, 38, 24, 17, 26, 18, 3, 9, 39, 40, 33, 34, 35, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 31, 32, 29, 0, 21, 11, 16, 1, 15, 4, 37, 23, 36, 10, 12, 25, 2 };
 
 /* alpha 6.1 FK_MMAP */
 static const struct flag_entry t_alpha_6_1_mmap[] = {
@@ -4063,7 +3798,6 @@ static const struct flag_entry t_alpha_6_1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_alpha_6_1_mmap_byname[] = { 29, 16, 19, 20, 28, 17, 27, 18, 26, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 21, 24, 22, 23, 1, 0, 2, 25 };
 
 /* alpha 6.1 FK_PROT */
 static const struct flag_entry t_alpha_6_1_prot[] = {
@@ -4075,7 +3809,6 @@ static const struct flag_entry t_alpha_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* alpha 6.1 FK_MLOCKALL */
 static const struct flag_entry t_alpha_6_1_mlockall[] = {
@@ -4083,13 +3816,11 @@ static const struct flag_entry t_alpha_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* alpha 6.1 FK_MLOCK2 */
 static const struct flag_entry t_alpha_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_1_mlock2_byname[] = { 0 };
 
 /* alpha 6.1 FK_MADVISE */
 static const struct flag_entry t_alpha_6_1_madvise[] = {
@@ -4118,7 +3849,6 @@ static const struct flag_entry t_alpha_6_1_madvise[] = {
 	{ "MADV_DONTNEED_LOCKED", 0x18ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_COLLAPSE", 0x19ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_1_madvise_byname[] = { 18, 23, 15, 9, 14, 8, 5, 22, 6, 12, 17, 10, 13, 0, 19, 20, 21, 1, 7, 2, 4, 11, 3, 16 };
 
 /* alpha 6.1 FK_MREMAP */
 static const struct flag_entry t_alpha_6_1_mremap[] = {
@@ -4126,7 +3856,6 @@ static const struct flag_entry t_alpha_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* alpha 6.1 FK_MSYNC */
 static const struct flag_entry t_alpha_6_1_msync[] = {
@@ -4134,7 +3863,6 @@ static const struct flag_entry t_alpha_6_1_msync[] = {
 	{ "MS_SYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_1_msync_byname[] = { 0, 2, 1 };
 
 /* alpha 6.1 FK_VM */
 static const struct flag_entry t_alpha_6_1_vm[] = {
@@ -4172,7 +3900,6 @@ static const struct flag_entry t_alpha_6_1_vm[] = {
 	{ "VM_UFFD_MINOR", 0x2000000000ULL, 0x0ULL, NULL, "ui" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_alpha_6_1_vm_byname[] = { 20, 24, 17, 26, 18, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 15, 4, 32, 23, 31, 10, 12, 25, 2 };
 
 /* mips 6.1 FK_MMAP */
 static const struct flag_entry t_mips_6_1_mmap[] = {
@@ -4211,7 +3938,6 @@ static const struct flag_entry t_mips_6_1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_mips_6_1_mmap_byname[] = { 33, 22, 18, 20, 24, 25, 32, 16, 31, 23, 30, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 19, 26, 28, 21, 27, 1, 17, 0, 2, 29 };
 
 /* mips 6.1 FK_PROT */
 static const struct flag_entry t_mips_6_1_prot[] = {
@@ -4223,7 +3949,6 @@ static const struct flag_entry t_mips_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* mips 6.1 FK_MLOCKALL */
 static const struct flag_entry t_mips_6_1_mlockall[] = {
@@ -4231,13 +3956,11 @@ static const struct flag_entry t_mips_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* mips 6.1 FK_MLOCK2 */
 static const struct flag_entry t_mips_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_1_mlock2_byname[] = { 0 };
 
 /* mips 6.1 FK_MADVISE */
 static const struct flag_entry t_mips_6_1_madvise[] = {
@@ -4266,7 +3989,6 @@ static const struct flag_entry t_mips_6_1_madvise[] = {
 	{ "MADV_COLLAPSE", 0x19ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 10, 3, 15 };
 
 /* mips 6.1 FK_MREMAP */
 static const struct flag_entry t_mips_6_1_mremap[] = {
@@ -4274,7 +3996,6 @@ static const struct flag_entry t_mips_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* mips 6.1 FK_MSYNC */
 static const struct flag_entry t_mips_6_1_msync[] = {
@@ -4282,7 +4003,6 @@ static const struct flag_entry t_mips_6_1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_1_msync_byname[] = { 0, 1, 2 };
 
 /* mips 6.1 FK_VM */
 static const struct flag_entry t_mips_6_1_vm[] = {
@@ -4320,7 +4040,6 @@ static const struct flag_entry t_mips_6_1_vm[] = {
 	{ "VM_UFFD_MINOR", 0x2000000000ULL, 0x0ULL, NULL, "ui" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_mips_6_1_vm_byname[] = { 20, 24, 17, 26, 18, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 15, 4, 32, 23, 31, 10, 12, 25, 2 };
 
 /* parisc 6.1 FK_MMAP */
 static const struct flag_entry t_parisc_6_1_mmap[] = {
@@ -4356,7 +4075,6 @@ static const struct flag_entry t_parisc_6_1_mmap[] = {
 	{ "MAP_UNINITIALIZED", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_parisc_6_1_mmap_byname[] = { 30, 17, 18, 19, 28, 16, 27, 22, 26, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 20, 24, 21, 23, 1, 0, 2, 25, 29 };
 
 /* parisc 6.1 FK_PROT */
 static const struct flag_entry t_parisc_6_1_prot[] = {
@@ -4368,7 +4086,6 @@ static const struct flag_entry t_parisc_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* parisc 6.1 FK_MLOCKALL */
 static const struct flag_entry t_parisc_6_1_mlockall[] = {
@@ -4376,13 +4093,11 @@ static const struct flag_entry t_parisc_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* parisc 6.1 FK_MLOCK2 */
 static const struct flag_entry t_parisc_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_1_mlock2_byname[] = { 0 };
 
 /* parisc 6.1 FK_MADVISE */
 static const struct flag_entry t_parisc_6_1_madvise[] = {
@@ -4412,7 +4127,6 @@ static const struct flag_entry t_parisc_6_1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* parisc 6.1 FK_MREMAP */
 static const struct flag_entry t_parisc_6_1_mremap[] = {
@@ -4420,7 +4134,6 @@ static const struct flag_entry t_parisc_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* parisc 6.1 FK_MSYNC */
 static const struct flag_entry t_parisc_6_1_msync[] = {
@@ -4428,7 +4141,6 @@ static const struct flag_entry t_parisc_6_1_msync[] = {
 	{ "MS_ASYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_1_msync_byname[] = { 1, 2, 0 };
 
 /* parisc 6.1 FK_VM */
 static const struct flag_entry t_parisc_6_1_vm[] = {
@@ -4467,7 +4179,6 @@ static const struct flag_entry t_parisc_6_1_vm[] = {
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_GROWSUP", NULL },
 };
-static const uint16_t t_parisc_6_1_vm_byname[] = { 20, 33, 17, 26, 18, 3, 9, 24, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 15, 4, 32, 23, 31, 10, 12, 25, 2 };
 
 /* powerpc 6.1 FK_MMAP */
 static const struct flag_entry t_powerpc_6_1_mmap[] = {
@@ -4505,7 +4216,6 @@ static const struct flag_entry t_powerpc_6_1_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_powerpc_6_1_mmap_byname[] = { 31, 17, 21, 22, 30, 16, 28, 20, 26, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 19, 24, 18, 23, 1, 32, 0, 2, 25, 27, 29 };
 
 /* powerpc 6.1 FK_PROT */
 static const struct flag_entry t_powerpc_6_1_prot[] = {
@@ -4518,7 +4228,6 @@ static const struct flag_entry t_powerpc_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_1_prot_byname[] = { 3, 6, 7, 0, 1, 5, 4, 2 };
 
 /* powerpc 6.1 FK_MLOCKALL */
 static const struct flag_entry t_powerpc_6_1_mlockall[] = {
@@ -4526,13 +4235,11 @@ static const struct flag_entry t_powerpc_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* powerpc 6.1 FK_MLOCK2 */
 static const struct flag_entry t_powerpc_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_1_mlock2_byname[] = { 0 };
 
 /* powerpc 6.1 FK_MADVISE */
 static const struct flag_entry t_powerpc_6_1_madvise[] = {
@@ -4562,7 +4269,6 @@ static const struct flag_entry t_powerpc_6_1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* powerpc 6.1 FK_MREMAP */
 static const struct flag_entry t_powerpc_6_1_mremap[] = {
@@ -4570,7 +4276,6 @@ static const struct flag_entry t_powerpc_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* powerpc 6.1 FK_MSYNC */
 static const struct flag_entry t_powerpc_6_1_msync[] = {
@@ -4578,7 +4283,6 @@ static const struct flag_entry t_powerpc_6_1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_1_msync_byname[] = { 0, 1, 2 };
 
 /* powerpc 6.1 FK_VM */
 static const struct flag_entry t_powerpc_6_1_vm[] = {
@@ -4628,7 +4332,6 @@ static const struct flag_entry t_powerpc_6_1_vm[] = {
 	{ "VM_HIGH_ARCH_3", 0x800000000ULL, 0x0ULL, "VM_PKEY_BIT3", NULL },
 	{ "VM_HIGH_ARCH_4", 0x1000000000ULL, 0x0ULL, "VM_PKEY_BIT4", NULL },
 };
-static const uint16_t t_powerpc_6_1_vm_byname[] = { 20, 39, 17, 26, 18, 3, 9, 40, 41, 42, 43, 44, 29, 22, 14, 13, 19, 7, 5, 8, 6, 31, 28, 30, 0, 21, 11, 32, 33, 34, 35, 36, 16, 1, 24, 15, 4, 27, 38, 23, 37, 10, 12, 25, 2 };
 
 /* sparc 6.1 FK_MMAP */
 static const struct flag_entry t_sparc_6_1_mmap[] = {
@@ -4667,7 +4370,6 @@ static const struct flag_entry t_sparc_6_1_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_sparc_6_1_mmap_byname[] = { 32, 17, 22, 23, 31, 16, 29, 21, 27, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 19, 20, 25, 18, 24, 1, 33, 0, 2, 26, 28, 30 };
 
 /* sparc 6.1 FK_PROT */
 static const struct flag_entry t_sparc_6_1_prot[] = {
@@ -4680,7 +4382,6 @@ static const struct flag_entry t_sparc_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_1_prot_byname[] = { 5, 3, 6, 7, 0, 1, 4, 2 };
 
 /* sparc 6.1 FK_MLOCKALL */
 static const struct flag_entry t_sparc_6_1_mlockall[] = {
@@ -4688,13 +4389,11 @@ static const struct flag_entry t_sparc_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* sparc 6.1 FK_MLOCK2 */
 static const struct flag_entry t_sparc_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_1_mlock2_byname[] = { 0 };
 
 /* sparc 6.1 FK_MADVISE */
 static const struct flag_entry t_sparc_6_1_madvise[] = {
@@ -4724,7 +4423,6 @@ static const struct flag_entry t_sparc_6_1_madvise[] = {
 	{ "MADV_HWPOISON", 0x64ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_SOFT_OFFLINE", 0x65ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* sparc 6.1 FK_MREMAP */
 static const struct flag_entry t_sparc_6_1_mremap[] = {
@@ -4732,7 +4430,6 @@ static const struct flag_entry t_sparc_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* sparc 6.1 FK_MSYNC */
 static const struct flag_entry t_sparc_6_1_msync[] = {
@@ -4740,7 +4437,6 @@ static const struct flag_entry t_sparc_6_1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_1_msync_byname[] = { 0, 1, 2 };
 
 /* sparc 6.1 FK_VM */
 static const struct flag_entry t_sparc_6_1_vm[] = {
@@ -4779,7 +4475,6 @@ static const struct flag_entry t_sparc_6_1_vm[] = {
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_SPARC_ADI", NULL },
 };
-static const uint16_t t_sparc_6_1_vm_byname[] = { 20, 33, 17, 26, 18, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 15, 4, 24, 32, 23, 31, 10, 12, 25, 2 };
 
 /* xtensa 6.1 FK_MMAP */
 static const struct flag_entry t_xtensa_6_1_mmap[] = {
@@ -4819,7 +4514,6 @@ static const struct flag_entry t_xtensa_6_1_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_xtensa_6_1_mmap_byname[] = { 34, 22, 18, 20, 24, 25, 33, 16, 31, 23, 30, 15, 3, 9, 13, 6, 11, 14, 7, 10, 5, 12, 4, 8, 19, 26, 28, 21, 27, 1, 17, 0, 2, 29, 32 };
 
 /* xtensa 6.1 FK_PROT */
 static const struct flag_entry t_xtensa_6_1_prot[] = {
@@ -4831,7 +4525,6 @@ static const struct flag_entry t_xtensa_6_1_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_1_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* xtensa 6.1 FK_MLOCKALL */
 static const struct flag_entry t_xtensa_6_1_mlockall[] = {
@@ -4839,13 +4532,11 @@ static const struct flag_entry t_xtensa_6_1_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_1_mlockall_byname[] = { 0, 1, 2 };
 
 /* xtensa 6.1 FK_MLOCK2 */
 static const struct flag_entry t_xtensa_6_1_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_1_mlock2_byname[] = { 0 };
 
 /* xtensa 6.1 FK_MADVISE */
 static const struct flag_entry t_xtensa_6_1_madvise[] = {
@@ -4873,7 +4564,6 @@ static const struct flag_entry t_xtensa_6_1_madvise[] = {
 	{ "MADV_DONTNEED_LOCKED", 0x18ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_COLLAPSE", 0x19ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_1_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 11, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 10, 3, 15 };
 
 /* xtensa 6.1 FK_MREMAP */
 static const struct flag_entry t_xtensa_6_1_mremap[] = {
@@ -4881,7 +4571,6 @@ static const struct flag_entry t_xtensa_6_1_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_1_mremap_byname[] = { 2, 1, 0 };
 
 /* xtensa 6.1 FK_MSYNC */
 static const struct flag_entry t_xtensa_6_1_msync[] = {
@@ -4889,7 +4578,6 @@ static const struct flag_entry t_xtensa_6_1_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_1_msync_byname[] = { 0, 1, 2 };
 
 /* xtensa 6.1 FK_VM */
 static const struct flag_entry t_xtensa_6_1_vm[] = {
@@ -4927,7 +4615,6 @@ static const struct flag_entry t_xtensa_6_1_vm[] = {
 	{ "VM_UFFD_MINOR", 0x2000000000ULL, 0x0ULL, NULL, "ui" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_xtensa_6_1_vm_byname[] = { 20, 24, 17, 26, 18, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 15, 4, 32, 23, 31, 10, 12, 25, 2 };
 
 /* generic 6.18 FK_MMAP */
 static const struct flag_entry t_generic_6_18_mmap[] = {
@@ -4965,7 +4652,6 @@ static const struct flag_entry t_generic_6_18_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_generic_6_18_mmap_byname[] = { 32, 18, 20, 3, 21, 31, 17, 29, 19, 27, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 22, 25, 23, 24, 1, 0, 2, 26, 28, 30 };
 
 /* generic 6.18 FK_PROT */
 static const struct flag_entry t_generic_6_18_prot[] = {
@@ -4977,7 +4663,6 @@ static const struct flag_entry t_generic_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_18_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* generic 6.18 FK_MLOCKALL */
 static const struct flag_entry t_generic_6_18_mlockall[] = {
@@ -4985,13 +4670,11 @@ static const struct flag_entry t_generic_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* generic 6.18 FK_MLOCK2 */
 static const struct flag_entry t_generic_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_18_mlock2_byname[] = { 0 };
 
 /* generic 6.18 FK_MADVISE */
 static const struct flag_entry t_generic_6_18_madvise[] = {
@@ -5023,7 +4706,6 @@ static const struct flag_entry t_generic_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 25, 26, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* generic 6.18 FK_MREMAP */
 static const struct flag_entry t_generic_6_18_mremap[] = {
@@ -5031,7 +4713,6 @@ static const struct flag_entry t_generic_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* generic 6.18 FK_MSYNC */
 static const struct flag_entry t_generic_6_18_msync[] = {
@@ -5039,7 +4720,6 @@ static const struct flag_entry t_generic_6_18_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_generic_6_18_msync_byname[] = { 0, 1, 2 };
 
 /* generic 6.18 FK_VM */
 static const struct flag_entry t_generic_6_18_vm[] = {
@@ -5081,7 +4761,6 @@ static const struct flag_entry t_generic_6_18_vm[] = {
 	{ "VM_SEALED", 0x40000000000ULL, 0x0ULL, NULL, "sl" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_generic_6_18_vm_byname[] = { 20, 32, 24, 17, 26, 18, 33, 3, 9, 29, 22, 14, 13, 19, 7, 5, 8, 6, 31, 28, 30, 0, 21, 11, 16, 1, 35, 15, 4, 27, 36, 23, 34, 10, 12, 25, 2 };
 
 /* x86 6.18 FK_MMAP */
 static const struct flag_entry t_x86_6_18_mmap[] = {
@@ -5121,7 +4800,6 @@ static const struct flag_entry t_x86_6_18_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_x86_6_18_mmap_byname[] = { 19, 20, 34, 18, 22, 3, 23, 33, 17, 31, 21, 29, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 24, 27, 25, 26, 1, 0, 2, 28, 30, 32 };
 
 /* x86 6.18 FK_PROT */
 static const struct flag_entry t_x86_6_18_prot[] = {
@@ -5133,7 +4811,6 @@ static const struct flag_entry t_x86_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_18_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* x86 6.18 FK_MLOCKALL */
 static const struct flag_entry t_x86_6_18_mlockall[] = {
@@ -5141,13 +4818,11 @@ static const struct flag_entry t_x86_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* x86 6.18 FK_MLOCK2 */
 static const struct flag_entry t_x86_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_18_mlock2_byname[] = { 0 };
 
 /* x86 6.18 FK_MADVISE */
 static const struct flag_entry t_x86_6_18_madvise[] = {
@@ -5179,7 +4854,6 @@ static const struct flag_entry t_x86_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 25, 26, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* x86 6.18 FK_MREMAP */
 static const struct flag_entry t_x86_6_18_mremap[] = {
@@ -5187,7 +4861,6 @@ static const struct flag_entry t_x86_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* x86 6.18 FK_MSYNC */
 static const struct flag_entry t_x86_6_18_msync[] = {
@@ -5195,7 +4868,6 @@ static const struct flag_entry t_x86_6_18_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_x86_6_18_msync_byname[] = { 0, 1, 2 };
 
 /* x86 6.18 FK_VM */
 static const struct flag_entry t_x86_6_18_vm[] = {
@@ -5248,7 +4920,6 @@ static const struct flag_entry t_x86_6_18_vm[] = {
 	{ "VM_HIGH_ARCH_2", 0x400000000ULL, 0x0ULL, "VM_PKEY_BIT2", NULL },
 	{ "VM_HIGH_ARCH_3", 0x800000000ULL, 0x0ULL, "VM_PKEY_BIT3", NULL },
 };
-static const uint16_t t_x86_6_18_vm_byname[] = { 20, 38, 43, 17, 26, 18, 39, 3, 9, 44, 45, 46, 47, 36, 29, 22, 14, 13, 19, 7, 5, 8, 6, 31, 28, 30, 0, 21, 24, 11, 32, 33, 34, 35, 16, 1, 41, 15, 37, 4, 27, 42, 23, 40, 10, 12, 25, 2 };
 
 /* arm64 6.18 FK_MMAP */
 static const struct flag_entry t_arm64_6_18_mmap[] = {
@@ -5286,7 +4957,6 @@ static const struct flag_entry t_arm64_6_18_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_arm64_6_18_mmap_byname[] = { 32, 18, 20, 3, 21, 31, 17, 29, 19, 27, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 22, 25, 23, 24, 1, 0, 2, 26, 28, 30 };
 
 /* arm64 6.18 FK_PROT */
 static const struct flag_entry t_arm64_6_18_prot[] = {
@@ -5300,7 +4970,6 @@ static const struct flag_entry t_arm64_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_18_prot_byname[] = { 5, 3, 7, 8, 6, 0, 1, 4, 2 };
 
 /* arm64 6.18 FK_MLOCKALL */
 static const struct flag_entry t_arm64_6_18_mlockall[] = {
@@ -5308,13 +4977,11 @@ static const struct flag_entry t_arm64_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* arm64 6.18 FK_MLOCK2 */
 static const struct flag_entry t_arm64_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_18_mlock2_byname[] = { 0 };
 
 /* arm64 6.18 FK_MADVISE */
 static const struct flag_entry t_arm64_6_18_madvise[] = {
@@ -5346,7 +5013,6 @@ static const struct flag_entry t_arm64_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 25, 26, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* arm64 6.18 FK_MREMAP */
 static const struct flag_entry t_arm64_6_18_mremap[] = {
@@ -5354,7 +5020,6 @@ static const struct flag_entry t_arm64_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* arm64 6.18 FK_MSYNC */
 static const struct flag_entry t_arm64_6_18_msync[] = {
@@ -5362,7 +5027,6 @@ static const struct flag_entry t_arm64_6_18_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_arm64_6_18_msync_byname[] = { 0, 1, 2 };
 
 /* arm64 6.18 FK_VM */
 static const struct flag_entry t_arm64_6_18_vm[] = {
@@ -5412,7 +5076,6 @@ static const struct flag_entry t_arm64_6_18_vm[] = {
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_ARM64_BTI", NULL },
 	{ "VM_HIGH_ARCH_4", 0x1000000000ULL, 0x0ULL, "VM_MTE", NULL },
 };
-static const uint16_t t_arm64_6_18_vm_byname[] = { 20, 38, 43, 24, 17, 26, 18, 39, 3, 9, 31, 32, 33, 34, 44, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 35, 36, 29, 0, 21, 11, 16, 1, 41, 15, 37, 4, 42, 23, 40, 10, 12, 25, 2 };
 
 /* alpha 6.18 FK_MMAP */
 static const struct flag_entry t_alpha_6_18_mmap[] = {
@@ -5448,7 +5111,6 @@ static const struct flag_entry t_alpha_6_18_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_alpha_6_18_mmap_byname[] = { 30, 17, 20, 3, 21, 29, 18, 28, 19, 27, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 22, 25, 23, 24, 1, 0, 2, 26 };
 
 /* alpha 6.18 FK_PROT */
 static const struct flag_entry t_alpha_6_18_prot[] = {
@@ -5460,7 +5122,6 @@ static const struct flag_entry t_alpha_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_18_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* alpha 6.18 FK_MLOCKALL */
 static const struct flag_entry t_alpha_6_18_mlockall[] = {
@@ -5468,13 +5129,11 @@ static const struct flag_entry t_alpha_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* alpha 6.18 FK_MLOCK2 */
 static const struct flag_entry t_alpha_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_18_mlock2_byname[] = { 0 };
 
 /* alpha 6.18 FK_MADVISE */
 static const struct flag_entry t_alpha_6_18_madvise[] = {
@@ -5505,7 +5164,6 @@ static const struct flag_entry t_alpha_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_18_madvise_byname[] = { 18, 23, 15, 9, 14, 8, 5, 22, 6, 24, 25, 12, 17, 10, 13, 0, 19, 20, 21, 1, 7, 2, 4, 11, 3, 16 };
 
 /* alpha 6.18 FK_MREMAP */
 static const struct flag_entry t_alpha_6_18_mremap[] = {
@@ -5513,7 +5171,6 @@ static const struct flag_entry t_alpha_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* alpha 6.18 FK_MSYNC */
 static const struct flag_entry t_alpha_6_18_msync[] = {
@@ -5521,7 +5178,6 @@ static const struct flag_entry t_alpha_6_18_msync[] = {
 	{ "MS_SYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_alpha_6_18_msync_byname[] = { 0, 2, 1 };
 
 /* alpha 6.18 FK_VM */
 static const struct flag_entry t_alpha_6_18_vm[] = {
@@ -5562,7 +5218,6 @@ static const struct flag_entry t_alpha_6_18_vm[] = {
 	{ "VM_SEALED", 0x40000000000ULL, 0x0ULL, NULL, "sl" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_alpha_6_18_vm_byname[] = { 20, 31, 24, 17, 26, 18, 32, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 34, 15, 4, 35, 23, 33, 10, 12, 25, 2 };
 
 /* mips 6.18 FK_MMAP */
 static const struct flag_entry t_mips_6_18_mmap[] = {
@@ -5602,7 +5257,6 @@ static const struct flag_entry t_mips_6_18_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_mips_6_18_mmap_byname[] = { 34, 23, 19, 21, 25, 3, 26, 33, 17, 32, 24, 31, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 20, 27, 29, 22, 28, 1, 18, 0, 2, 30 };
 
 /* mips 6.18 FK_PROT */
 static const struct flag_entry t_mips_6_18_prot[] = {
@@ -5614,7 +5268,6 @@ static const struct flag_entry t_mips_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_18_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* mips 6.18 FK_MLOCKALL */
 static const struct flag_entry t_mips_6_18_mlockall[] = {
@@ -5622,13 +5275,11 @@ static const struct flag_entry t_mips_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* mips 6.18 FK_MLOCK2 */
 static const struct flag_entry t_mips_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_18_mlock2_byname[] = { 0 };
 
 /* mips 6.18 FK_MADVISE */
 static const struct flag_entry t_mips_6_18_madvise[] = {
@@ -5659,7 +5310,6 @@ static const struct flag_entry t_mips_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 24, 25, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 10, 3, 15 };
 
 /* mips 6.18 FK_MREMAP */
 static const struct flag_entry t_mips_6_18_mremap[] = {
@@ -5667,7 +5317,6 @@ static const struct flag_entry t_mips_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* mips 6.18 FK_MSYNC */
 static const struct flag_entry t_mips_6_18_msync[] = {
@@ -5675,7 +5324,6 @@ static const struct flag_entry t_mips_6_18_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_mips_6_18_msync_byname[] = { 0, 1, 2 };
 
 /* mips 6.18 FK_VM */
 static const struct flag_entry t_mips_6_18_vm[] = {
@@ -5716,7 +5364,6 @@ static const struct flag_entry t_mips_6_18_vm[] = {
 	{ "VM_SEALED", 0x40000000000ULL, 0x0ULL, NULL, "sl" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_mips_6_18_vm_byname[] = { 20, 31, 24, 17, 26, 18, 32, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 34, 15, 4, 35, 23, 33, 10, 12, 25, 2 };
 
 /* parisc 6.18 FK_MMAP */
 static const struct flag_entry t_parisc_6_18_mmap[] = {
@@ -5753,7 +5400,6 @@ static const struct flag_entry t_parisc_6_18_mmap[] = {
 	{ "MAP_UNINITIALIZED", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x10ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_parisc_6_18_mmap_byname[] = { 31, 18, 19, 3, 20, 29, 17, 28, 23, 27, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 21, 25, 22, 24, 1, 0, 2, 26, 30 };
 
 /* parisc 6.18 FK_PROT */
 static const struct flag_entry t_parisc_6_18_prot[] = {
@@ -5765,7 +5411,6 @@ static const struct flag_entry t_parisc_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_18_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* parisc 6.18 FK_MLOCKALL */
 static const struct flag_entry t_parisc_6_18_mlockall[] = {
@@ -5773,13 +5418,11 @@ static const struct flag_entry t_parisc_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* parisc 6.18 FK_MLOCK2 */
 static const struct flag_entry t_parisc_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_18_mlock2_byname[] = { 0 };
 
 /* parisc 6.18 FK_MADVISE */
 static const struct flag_entry t_parisc_6_18_madvise[] = {
@@ -5811,7 +5454,6 @@ static const struct flag_entry t_parisc_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 25, 26, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* parisc 6.18 FK_MREMAP */
 static const struct flag_entry t_parisc_6_18_mremap[] = {
@@ -5819,7 +5461,6 @@ static const struct flag_entry t_parisc_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* parisc 6.18 FK_MSYNC */
 static const struct flag_entry t_parisc_6_18_msync[] = {
@@ -5827,7 +5468,6 @@ static const struct flag_entry t_parisc_6_18_msync[] = {
 	{ "MS_ASYNC", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_INVALIDATE", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_parisc_6_18_msync_byname[] = { 1, 2, 0 };
 
 /* parisc 6.18 FK_VM */
 static const struct flag_entry t_parisc_6_18_vm[] = {
@@ -5869,7 +5509,6 @@ static const struct flag_entry t_parisc_6_18_vm[] = {
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_GROWSUP", NULL },
 };
-static const uint16_t t_parisc_6_18_vm_byname[] = { 20, 31, 36, 17, 26, 18, 32, 3, 9, 24, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 34, 15, 4, 35, 23, 33, 10, 12, 25, 2 };
 
 /* powerpc 6.18 FK_MMAP */
 static const struct flag_entry t_powerpc_6_18_mmap[] = {
@@ -5908,7 +5547,6 @@ static const struct flag_entry t_powerpc_6_18_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_powerpc_6_18_mmap_byname[] = { 32, 18, 22, 3, 23, 31, 17, 29, 21, 27, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 20, 25, 19, 24, 1, 33, 0, 2, 26, 28, 30 };
 
 /* powerpc 6.18 FK_PROT */
 static const struct flag_entry t_powerpc_6_18_prot[] = {
@@ -5921,7 +5559,6 @@ static const struct flag_entry t_powerpc_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_18_prot_byname[] = { 3, 6, 7, 0, 1, 5, 4, 2 };
 
 /* powerpc 6.18 FK_MLOCKALL */
 static const struct flag_entry t_powerpc_6_18_mlockall[] = {
@@ -5929,13 +5566,11 @@ static const struct flag_entry t_powerpc_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* powerpc 6.18 FK_MLOCK2 */
 static const struct flag_entry t_powerpc_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_18_mlock2_byname[] = { 0 };
 
 /* powerpc 6.18 FK_MADVISE */
 static const struct flag_entry t_powerpc_6_18_madvise[] = {
@@ -5967,7 +5602,6 @@ static const struct flag_entry t_powerpc_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 25, 26, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* powerpc 6.18 FK_MREMAP */
 static const struct flag_entry t_powerpc_6_18_mremap[] = {
@@ -5975,7 +5609,6 @@ static const struct flag_entry t_powerpc_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* powerpc 6.18 FK_MSYNC */
 static const struct flag_entry t_powerpc_6_18_msync[] = {
@@ -5983,7 +5616,6 @@ static const struct flag_entry t_powerpc_6_18_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_powerpc_6_18_msync_byname[] = { 0, 1, 2 };
 
 /* powerpc 6.18 FK_VM */
 static const struct flag_entry t_powerpc_6_18_vm[] = {
@@ -6036,7 +5668,6 @@ static const struct flag_entry t_powerpc_6_18_vm[] = {
 	{ "VM_HIGH_ARCH_3", 0x800000000ULL, 0x0ULL, "VM_PKEY_BIT3", NULL },
 	{ "VM_HIGH_ARCH_4", 0x1000000000ULL, 0x0ULL, "VM_PKEY_BIT4", NULL },
 };
-static const uint16_t t_powerpc_6_18_vm_byname[] = { 20, 37, 42, 17, 26, 18, 38, 3, 9, 43, 44, 45, 46, 47, 29, 22, 14, 13, 19, 7, 5, 8, 6, 31, 28, 30, 0, 21, 11, 32, 33, 34, 35, 36, 16, 1, 24, 40, 15, 4, 27, 41, 23, 39, 10, 12, 25, 2 };
 
 /* sparc 6.18 FK_MMAP */
 static const struct flag_entry t_sparc_6_18_mmap[] = {
@@ -6076,7 +5707,6 @@ static const struct flag_entry t_sparc_6_18_mmap[] = {
 	{ "MAP_ANON", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 	{ "MAP_RENAME", 0x20ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_sparc_6_18_mmap_byname[] = { 33, 18, 23, 3, 24, 32, 17, 30, 22, 28, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 20, 21, 26, 19, 25, 1, 34, 0, 2, 27, 29, 31 };
 
 /* sparc 6.18 FK_PROT */
 static const struct flag_entry t_sparc_6_18_prot[] = {
@@ -6089,7 +5719,6 @@ static const struct flag_entry t_sparc_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_18_prot_byname[] = { 5, 3, 6, 7, 0, 1, 4, 2 };
 
 /* sparc 6.18 FK_MLOCKALL */
 static const struct flag_entry t_sparc_6_18_mlockall[] = {
@@ -6097,13 +5726,11 @@ static const struct flag_entry t_sparc_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x4000ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x8000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* sparc 6.18 FK_MLOCK2 */
 static const struct flag_entry t_sparc_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_18_mlock2_byname[] = { 0 };
 
 /* sparc 6.18 FK_MADVISE */
 static const struct flag_entry t_sparc_6_18_madvise[] = {
@@ -6135,7 +5762,6 @@ static const struct flag_entry t_sparc_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 25, 26, 11, 23, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 24, 10, 3, 15 };
 
 /* sparc 6.18 FK_MREMAP */
 static const struct flag_entry t_sparc_6_18_mremap[] = {
@@ -6143,7 +5769,6 @@ static const struct flag_entry t_sparc_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* sparc 6.18 FK_MSYNC */
 static const struct flag_entry t_sparc_6_18_msync[] = {
@@ -6151,7 +5776,6 @@ static const struct flag_entry t_sparc_6_18_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_sparc_6_18_msync_byname[] = { 0, 1, 2 };
 
 /* sparc 6.18 FK_VM */
 static const struct flag_entry t_sparc_6_18_vm[] = {
@@ -6193,7 +5817,6 @@ static const struct flag_entry t_sparc_6_18_vm[] = {
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 	{ "VM_ARCH_1", 0x1000000ULL, 0x0ULL, "VM_SPARC_ADI", NULL },
 };
-static const uint16_t t_sparc_6_18_vm_byname[] = { 20, 31, 36, 17, 26, 18, 32, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 34, 15, 4, 24, 35, 23, 33, 10, 12, 25, 2 };
 
 /* xtensa 6.18 FK_MMAP */
 static const struct flag_entry t_xtensa_6_18_mmap[] = {
@@ -6234,7 +5857,6 @@ static const struct flag_entry t_xtensa_6_18_mmap[] = {
 	{ "MAP_FILE", 0x0ULL, 0x0ULL, "0", NULL },
 	{ "MAP_ANON", 0x800ULL, 0x0ULL, "MAP_ANONYMOUS", NULL },
 };
-static const uint16_t t_xtensa_6_18_mmap_byname[] = { 35, 23, 19, 21, 25, 3, 26, 34, 17, 32, 24, 31, 16, 4, 10, 14, 7, 12, 15, 8, 11, 6, 13, 5, 9, 20, 27, 29, 22, 28, 1, 18, 0, 2, 30, 33 };
 
 /* xtensa 6.18 FK_PROT */
 static const struct flag_entry t_xtensa_6_18_prot[] = {
@@ -6246,7 +5868,6 @@ static const struct flag_entry t_xtensa_6_18_prot[] = {
 	{ "PROT_GROWSDOWN", 0x1000000ULL, 0x0ULL, NULL, NULL },
 	{ "PROT_GROWSUP", 0x2000000ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_18_prot_byname[] = { 3, 5, 6, 0, 1, 4, 2 };
 
 /* xtensa 6.18 FK_MLOCKALL */
 static const struct flag_entry t_xtensa_6_18_mlockall[] = {
@@ -6254,13 +5875,11 @@ static const struct flag_entry t_xtensa_6_18_mlockall[] = {
 	{ "MCL_FUTURE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MCL_ONFAULT", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_18_mlockall_byname[] = { 0, 1, 2 };
 
 /* xtensa 6.18 FK_MLOCK2 */
 static const struct flag_entry t_xtensa_6_18_mlock2[] = {
 	{ "MLOCK_ONFAULT", 0x1ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_18_mlock2_byname[] = { 0 };
 
 /* xtensa 6.18 FK_MADVISE */
 static const struct flag_entry t_xtensa_6_18_madvise[] = {
@@ -6290,7 +5909,6 @@ static const struct flag_entry t_xtensa_6_18_madvise[] = {
 	{ "MADV_GUARD_INSTALL", 0x66ULL, 0xffffffffffffffffULL, NULL, NULL },
 	{ "MADV_GUARD_REMOVE", 0x67ULL, 0xffffffffffffffffULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_18_madvise_byname[] = { 17, 22, 14, 8, 13, 7, 4, 21, 5, 23, 24, 11, 16, 9, 12, 0, 18, 19, 20, 1, 6, 2, 10, 3, 15 };
 
 /* xtensa 6.18 FK_MREMAP */
 static const struct flag_entry t_xtensa_6_18_mremap[] = {
@@ -6298,7 +5916,6 @@ static const struct flag_entry t_xtensa_6_18_mremap[] = {
 	{ "MREMAP_FIXED", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MREMAP_DONTUNMAP", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_18_mremap_byname[] = { 2, 1, 0 };
 
 /* xtensa 6.18 FK_MSYNC */
 static const struct flag_entry t_xtensa_6_18_msync[] = {
@@ -6306,7 +5923,6 @@ static const struct flag_entry t_xtensa_6_18_msync[] = {
 	{ "MS_INVALIDATE", 0x2ULL, 0x0ULL, NULL, NULL },
 	{ "MS_SYNC", 0x4ULL, 0x0ULL, NULL, NULL },
 };
-static const uint16_t t_xtensa_6_18_msync_byname[] = { 0, 1, 2 };
 
 /* xtensa 6.18 FK_VM */
 static const struct flag_entry t_xtensa_6_18_vm[] = {
@@ -6347,7 +5963,6 @@ static const struct flag_entry t_xtensa_6_18_vm[] = {
 	{ "VM_SEALED", 0x40000000000ULL, 0x0ULL, NULL, "sl" },
 	{ "VM_STACK", 0x100ULL, 0x0ULL, "VM_GROWSDOWN", NULL },
 };
-static const uint16_t t_xtensa_6_18_vm_byname[] = { 20, 31, 24, 17, 26, 18, 32, 3, 9, 28, 22, 14, 13, 19, 7, 5, 8, 6, 30, 27, 29, 0, 21, 11, 16, 1, 34, 15, 4, 35, 23, 33, 10, 12, 25, 2 };
 
 const struct flag_table flagtab_tables[] = {
 	{ "generic", "4.0", FK_MMAP, t_generic_4_0_mmap, 16 },
@@ -6734,393 +6349,6 @@ const struct flag_table flagtab_tables[] = {
 	{ "xtensa", "6.18", FK_MREMAP, t_xtensa_6_18_mremap, 3 },
 	{ "xtensa", "6.18", FK_MSYNC, t_xtensa_6_18_msync, 3 },
 	{ "xtensa", "6.18", FK_VM, t_xtensa_6_18_vm, 36 },
-};
-
-const uint16_t *const flagtab_byname[] = {
-	t_generic_4_0_mmap_byname,
-	t_generic_4_0_prot_byname,
-	t_generic_4_0_mlockall_byname,
-	t_generic_4_0_mlock2_byname,
-	t_generic_4_0_madvise_byname,
-	t_generic_4_0_mremap_byname,
-	t_generic_4_0_msync_byname,
-	t_generic_4_0_vm_byname,
-	t_x86_4_0_mmap_byname,
-	t_x86_4_0_prot_byname,
-	t_x86_4_0_mlockall_byname,
-	t_x86_4_0_mlock2_byname,
-	t_x86_4_0_madvise_byname,
-	t_x86_4_0_mremap_byname,
-	t_x86_4_0_msync_byname,
-	t_x86_4_0_vm_byname,
-	t_arm64_4_0_mmap_byname,
-	t_arm64_4_0_prot_byname,
-	t_arm64_4_0_mlockall_byname,
-	t_arm64_4_0_mlock2_byname,
-	t_arm64_4_0_madvise_byname,
-	t_arm64_4_0_mremap_byname,
-	t_arm64_4_0_msync_byname,
-	t_arm64_4_0_vm_byname,
-	t_alpha_4_0_mmap_byname,
-	t_alpha_4_0_prot_byname,
-	t_alpha_4_0_mlockall_byname,
-	t_alpha_4_0_mlock2_byname,
-	t_alpha_4_0_madvise_byname,
-	t_alpha_4_0_mremap_byname,
-	t_alpha_4_0_msync_byname,
-	t_alpha_4_0_vm_byname,
-	t_mips_4_0_mmap_byname,
-	t_mips_4_0_prot_byname,
-	t_mips_4_0_mlockall_byname,
-	t_mips_4_0_mlock2_byname,
-	t_mips_4_0_madvise_byname,
-	t_mips_4_0_mremap_byname,
-	t_mips_4_0_msync_byname,
-	t_mips_4_0_vm_byname,
-	t_parisc_4_0_mmap_byname,
-	t_parisc_4_0_prot_byname,
-	t_parisc_4_0_mlockall_byname,
-	t_parisc_4_0_mlock2_byname,
-	t_parisc_4_0_madvise_byname,
-	t_parisc_4_0_mremap_byname,
-	t_parisc_4_0_msync_byname,
-	t_parisc_4_0_vm_byname,
-	t_powerpc_4_0_mmap_byname,
-	t_powerpc_4_0_prot_byname,
-	t_powerpc_4_0_mlockall_byname,
-	t_powerpc_4_0_mlock2_byname,
-	t_powerpc_4_0_madvise_byname,
-	t_powerpc_4_0_mremap_byname,
-	t_powerpc_4_0_msync_byname,
-	t_powerpc_4_0_vm_byname,
-	t_sparc_4_0_mmap_byname,
-	t_sparc_4_0_prot_byname,
-	t_sparc_4_0_mlockall_byname,
-	t_sparc_4_0_mlock2_byname,
-	t_sparc_4_0_madvise_byname,
-	t_sparc_4_0_mremap_byname,
-	t_sparc_4_0_msync_byname,
-	t_sparc_4_0_vm_byname,
-	t_xtensa_4_0_mmap_byname,
-	t_xtensa_4_0_prot_byname,
-	t_xtensa_4_0_mlockall_byname,
-	t_xtensa_4_0_mlock2_byname,
-	t_xtensa_4_0_madvise_byname,
-	t_xtensa_4_0_mremap_byname,
-	t_xtensa_4_0_msync_byname,
-	t_xtensa_4_0_vm_byname,
-	t_tile_4_0_mmap_byname,
-	t_tile_4_0_prot_byname,
-	t_tile_4_0_mlockall_byname,
-	t_tile_4_0_mlock2_byname,
-	t_tile_4_0_madvise_byname,
-	t_tile_4_0_mremap_byname,
-	t_tile_4_0_msync_byname,
-	t_tile_4_0_vm_byname,
-	t_generic_lof_v1_mmap_byname,
-	t_generic_lof_v1_prot_byname,
-	t_generic_lof_v1_mlockall_byname,
-	t_generic_lof_v1_mlock2_byname,
-	t_generic_lof_v1_madvise_byname,
-	t_generic_lof_v1_mremap_byname,
-	t_generic_lof_v1_msync_byname,
-	t_generic_lof_v1_vm_byname,
-	t_x86_lof_v1_mmap_byname,
-	t_x86_lof_v1_prot_byname,
-	t_x86_lof_v1_mlockall_byname,
-	t_x86_lof_v1_mlock2_byname,
-	t_x86_lof_v1_madvise_byname,
-	t_x86_lof_v1_mremap_byname,
-	t_x86_lof_v1_msync_byname,
-	t_x86_lof_v1_vm_byname,
-	t_arm64_lof_v1_mmap_byname,
-	t_arm64_lof_v1_prot_byname,
-	t_arm64_lof_v1_mlockall_byname,
-	t_arm64_lof_v1_mlock2_byname,
-	t_arm64_lof_v1_madvise_byname,
-	t_arm64_lof_v1_mremap_byname,
-	t_arm64_lof_v1_msync_byname,
-	t_arm64_lof_v1_vm_byname,
-	t_alpha_lof_v1_mmap_byname,
-	t_alpha_lof_v1_prot_byname,
-	t_alpha_lof_v1_mlockall_byname,
-	t_alpha_lof_v1_mlock2_byname,
-	t_alpha_lof_v1_madvise_byname,
-	t_alpha_lof_v1_mremap_byname,
-	t_alpha_lof_v1_msync_byname,
-	t_alpha_lof_v1_vm_byname,
-	t_mips_lof_v1_mmap_byname,
-	t_mips_lof_v1_prot_byname,
-	t_mips_lof_v1_mlockall_byname,
-	t_mips_lof_v1_mlock2_byname,
-	t_mips_lof_v1_madvise_byname,
-	t_mips_lof_v1_mremap_byname,
-	t_mips_lof_v1_msync_byname,
-	t_mips_lof_v1_vm_byname,
-	t_parisc_lof_v1_mmap_byname,
-	t_parisc_lof_v1_prot_byname,
-	t_parisc_lof_v1_mlockall_byname,
-	t_parisc_lof_v1_mlock2_byname,
-	t_parisc_lof_v1_madvise_byname,
-	t_parisc_lof_v1_mremap_byname,
-	t_parisc_lof_v1_msync_byname,
-	t_parisc_lof_v1_vm_byname,
-	t_powerpc_lof_v1_mmap_byname,
-	t_powerpc_lof_v1_prot_byname,
-	t_powerpc_lof_v1_mlockall_byname,
-	t_powerpc_lof_v1_mlock2_byname,
-	t_powerpc_lof_v1_madvise_byname,
-	t_powerpc_lof_v1_mremap_byname,
-	t_powerpc_lof_v1_msync_byname,
-	t_powerpc_lof_v1_vm_byname,
-	t_sparc_lof_v1_mmap_byname,
-	t_sparc_lof_v1_prot_byname,
-	t_sparc_lof_v1_mlockall_byname,
-	t_sparc_lof_v1_mlock2_byname,
-	t_sparc_lof_v1_madvise_byname,
-	t_sparc_lof_v1_mremap_byname,
-	t_sparc_lof_v1_msync_byname,
-	t_sparc_lof_v1_vm_byname,
-	t_xtensa_lof_v1_mmap_byname,
-	t_xtensa_lof_v1_prot_byname,
-	t_xtensa_lof_v1_mlockall_byname,
-	t_xtensa_lof_v1_mlock2_byname,
-	t_xtensa_lof_v1_madvise_byname,
-	t_xtensa_lof_v1_mremap_byname,
-	t_xtensa_lof_v1_msync_byname,
-	t_xtensa_lof_v1_vm_byname,
-	t_tile_lof_v1_mmap_byname,
-	t_tile_lof_v1_prot_byname,
-	t_tile_lof_v1_mlockall_byname,
-	t_tile_lof_v1_mlock2_byname,
-	t_tile_lof_v1_madvise_byname,
-	t_tile_lof_v1_mremap_byname,
-	t_tile_lof_v1_msync_byname,
-	t_tile_lof_v1_vm_byname,
-	t_generic_4_4_mmap_byname,
-	t_generic_4_4_prot_byname,
-	t_generic_4_4_mlockall_byname,
-	t_generic_4_4_mlock2_byname,
-	t_generic_4_4_madvise_byname,
-	t_generic_4_4_mremap_byname,
-	t_generic_4_4_msync_byname,
-	t_generic_4_4_vm_byname,
-	t_x86_4_4_mmap_byname,
-	t_x86_4_4_prot_byname,
-	t_x86_4_4_mlockall_byname,
-	t_x86_4_4_mlock2_byname,
-	t_x86_4_4_madvise_byname,
-	t_x86_4_4_mremap_byname,
-	t_x86_4_4_msync_byname,
-	t_x86_4_4_vm_byname,
-	t_arm64_4_4_mmap_byname,
-	t_arm64_4_4_prot_byname,
-	t_arm64_4_4_mlockall_byname,
-	t_arm64_4_4_mlock2_byname,
-	t_arm64_4_4_madvise_byname,
-	t_arm64_4_4_mremap_byname,
-	t_arm64_4_4_msync_byname,
-	t_arm64_4_4_vm_byname,
-	t_alpha_4_4_mmap_byname,
-	t_alpha_4_4_prot_byname,
-	t_alpha_4_4_mlockall_byname,
-	t_alpha_4_4_mlock2_byname,
-	t_alpha_4_4_madvise_byname,
-	t_alpha_4_4_mremap_byname,
-	t_alpha_4_4_msync_byname,
-	t_alpha_4_4_vm_byname,
-	t_mips_4_4_mmap_byname,
-	t_mips_4_4_prot_byname,
-	t_mips_4_4_mlockall_byname,
-	t_mips_4_4_mlock2_byname,
-	t_mips_4_4_madvise_byname,
-	t_mips_4_4_mremap_byname,
-	t_mips_4_4_msync_byname,
-	t_mips_4_4_vm_byname,
-	t_parisc_4_4_mmap_byname,
-	t_parisc_4_4_prot_byname,
-	t_parisc_4_4_mlockall_byname,
-	t_parisc_4_4_mlock2_byname,
-	t_parisc_4_4_madvise_byname,
-	t_parisc_4_4_mremap_byname,
-	t_parisc_4_4_msync_byname,
-	t_parisc_4_4_vm_byname,
-	t_powerpc_4_4_mmap_byname,
-	t_powerpc_4_4_prot_byname,
-	t_powerpc_4_4_mlockall_byname,
-	t_powerpc_4_4_mlock2_byname,
-	t_powerpc_4_4_madvise_byname,
-	t_powerpc_4_4_mremap_byname,
-	t_powerpc_4_4_msync_byname,
-	t_powerpc_4_4_vm_byname,
-	t_sparc_4_4_mmap_byname,
-	t_sparc_4_4_prot_byname,
-	t_sparc_4_4_mlockall_byname,
-	t_sparc_4_4_mlock2_byname,
-	t_sparc_4_4_madvise_byname,
-	t_sparc_4_4_mremap_byname,
-	t_sparc_4_4_msync_byname,
-	t_sparc_4_4_vm_byname,
-	t_xtensa_4_4_mmap_byname,
-	t_xtensa_4_4_prot_byname,
-	t_xtensa_4_4_mlockall_byname,
-	t_xtensa_4_4_mlock2_byname,
-	t_xtensa_4_4_madvise_byname,
-	t_xtensa_4_4_mremap_byname,
-	t_xtensa_4_4_msync_byname,
-	t_xtensa_4_4_vm_byname,
-	t_tile_4_4_mmap_byname,
-	t_tile_4_4_prot_byname,
-	t_tile_4_4_mlockall_byname,
-	t_tile_4_4_mlock2_byname,
-	t_tile_4_4_madvise_byname,
-	t_tile_4_4_mremap_byname,
-	t_tile_4_4_msync_byname,
-	t_tile_4_4_vm_byname,
-	t_generic_6_1_mmap_byname,
-	t_generic_6_1_prot_byname,
-	t_generic_6_1_mlockall_byname,
-	t_generic_6_1_mlock2_byname,
-	t_generic_6_1_madvise_byname,
-	t_generic_6_1_mremap_byname,
-	t_generic_6_1_msync_byname,
-	t_generic_6_1_vm_byname,
-	t_x86_6_1_mmap_byname,
-	t_x86_6_1_prot_byname,
-	t_x86_6_1_mlockall_byname,
-	t_x86_6_1_mlock2_byname,
-	t_x86_6_1_madvise_byname,
-	t_x86_6_1_mremap_byname,
-	t_x86_6_1_msync_byname,
-	t_x86_6_1_vm_byname,
-	t_arm64_6_1_mmap_byname,
-	t_arm64_6_1_prot_byname,
-	t_arm64_6_1_mlockall_byname,
-	t_arm64_6_1_mlock2_byname,
-	t_arm64_6_1_madvise_byname,
-	t_arm64_6_1_mremap_byname,
-	t_arm64_6_1_msync_byname,
-	t_arm64_6_1_vm_byname,
-	t_alpha_6_1_mmap_byname,
-	t_alpha_6_1_prot_byname,
-	t_alpha_6_1_mlockall_byname,
-	t_alpha_6_1_mlock2_byname,
-	t_alpha_6_1_madvise_byname,
-	t_alpha_6_1_mremap_byname,
-	t_alpha_6_1_msync_byname,
-	t_alpha_6_1_vm_byname,
-	t_mips_6_1_mmap_byname,
-	t_mips_6_1_prot_byname,
-	t_mips_6_1_mlockall_byname,
-	t_mips_6_1_mlock2_byname,
-	t_mips_6_1_madvise_byname,
-	t_mips_6_1_mremap_byname,
-	t_mips_6_1_msync_byname,
-	t_mips_6_1_vm_byname,
-	t_parisc_6_1_mmap_byname,
-	t_parisc_6_1_prot_byname,
-	t_parisc_6_1_mlockall_byname,
-	t_parisc_6_1_mlock2_byname,
-	t_parisc_6_1_madvise_byname,
-	t_parisc_6_1_mremap_byname,
-	t_parisc_6_1_msync_byname,
-	t_parisc_6_1_vm_byname,
-	t_powerpc_6_1_mmap_byname,
-	t_powerpc_6_1_prot_byname,
-	t_powerpc_6_1_mlockall_byname,
-	t_powerpc_6_1_mlock2_byname,
-	t_powerpc_6_1_madvise_byname,
-	t_powerpc_6_1_mremap_byname,
-	t_powerpc_6_1_msync_byname,
-	t_powerpc_6_1_vm_byname,
-	t_sparc_6_1_mmap_byname,
-	t_sparc_6_1_prot_byname,
-	t_sparc_6_1_mlockall_byname,
-	t_sparc_6_1_mlock2_byname,
-	t_sparc_6_1_madvise_byname,
-	t_sparc_6_1_mremap_byname,
-	t_sparc_6_1_msync_byname,
-	t_sparc_6_1_vm_byname,
-	t_xtensa_6_1_mmap_byname,
-	t_xtensa_6_1_prot_byname,
-	t_xtensa_6_1_mlockall_byname,
-	t_xtensa_6_1_mlock2_byname,
-	t_xtensa_6_1_madvise_byname,
-	t_xtensa_6_1_mremap_byname,
-	t_xtensa_6_1_msync_byname,
-	t_xtensa_6_1_vm_byname,
-	t_generic_6_18_mmap_byname,
-	t_generic_6_18_prot_byname,
-	t_generic_6_18_mlockall_byname,
-	t_generic_6_18_mlock2_byname,
-	t_generic_6_18_madvise_byname,
-	t_generic_6_18_mremap_byname,
-	t_generic_6_18_msync_byname,
-	t_generic_6_18_vm_byname,
-	t_x86_6_18_mmap_byname,
-	t_x86_6_18_prot_byname,
-	t_x86_6_18_mlockall_byname,
-	t_x86_6_18_mlock2_byname,
-	t_x86_6_18_madvise_byname,
-	t_x86_6_18_mremap_byname,
-	t_x86_6_18_msync_byname,
-	t_x86_6_18_vm_byname,
-	t_arm64_6_18_mmap_byname,
-	t_arm64_6_18_prot_byname,
-	t_arm64_6_18_mlockall_byname,
-	t_arm64_6_18_mlock2_byname,
-	t_arm64_6_18_madvise_byname,
-	t_arm64_6_18_mremap_byname,
-	t_arm64_6_18_msync_byname,
-	t_arm64_6_18_vm_byname,
-	t_alpha_6_18_mmap_byname,
-	t_alpha_6_18_prot_byname,
-	t_alpha_6_18_mlockall_byname,
-	t_alpha_6_18_mlock2_byname,
-	t_alpha_6_18_madvise_byname,
-	t_alpha_6_18_mremap_byname,
-	t_alpha_6_18_msync_byname,
-	t_alpha_6_18_vm_byname,
-	t_mips_6_18_mmap_byname,
-	t_mips_6_18_prot_byname,
-	t_mips_6_18_mlockall_byname,
-	t_mips_6_18_mlock2_byname,
-	t_mips_6_18_madvise_byname,
-	t_mips_6_18_mremap_byname,
-	t_mips_6_18_msync_byname,
-	t_mips_6_18_vm_byname,
-	t_parisc_6_18_mmap_byname,
-	t_parisc_6_18_prot_byname,
-	t_parisc_6_18_mlockall_byname,
-	t_parisc_6_18_mlock2_byname,
-	t_parisc_6_18_madvise_byname,
-	t_parisc_6_18_mremap_byname,
-	t_parisc_6_18_msync_byname,
-	t_parisc_6_18_vm_byname,
-	t_powerpc_6_18_mmap_byname,
-	t_powerpc_6_18_prot_byname,
-	t_powerpc_6_18_mlockall_byname,
-	t_powerpc_6_18_mlock2_byname,
-	t_powerpc_6_18_madvise_byname,
-	t_powerpc_6_18_mremap_byname,
-	t_powerpc_6_18_msync_byname,
-	t_powerpc_6_18_vm_byname,
-	t_sparc_6_18_mmap_byname,
-	t_sparc_6_18_prot_byname,
-	t_sparc_6_18_mlockall_byname,
-	t_sparc_6_18_mlock2_byname,
-	t_sparc_6_18_madvise_byname,
-	t_sparc_6_18_mremap_byname,
-	t_sparc_6_18_msync_byname,
-	t_sparc_6_18_vm_byname,
-	t_xtensa_6_18_mmap_byname,
-	t_xtensa_6_18_prot_byname,
-	t_xtensa_6_18_mlockall_byname,
-	t_xtensa_6_18_mlock2_byname,
-	t_xtensa_6_18_madvise_byname,
-	t_xtensa_6_18_mremap_byname,
-	t_xtensa_6_18_msync_byname,
-	t_xtensa_6_18_vm_byname,
 };
 
 const size_t flagtab_ntables = sizeof flagtab_tables / sizeof flagtab_tables[0];

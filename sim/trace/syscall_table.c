@@ -330,17 +330,6 @@ const struct sym *systab_table(enum symkind k, size_t *n)
 	return sym_tabs[k].t;
 }
 
-int systab_sym(enum symkind k, const char *name, size_t len, uint64_t *value)
-{
-	const struct sym *t = sym_tabs[k].t;
-	for (size_t i = 0; i < sym_tabs[k].n; i++)
-		if (strncmp(t[i].name, name, len) == 0 && t[i].name[len] == '\0') {
-			*value = t[i].value;
-			return 0;
-		}
-	return -1;
-}
-
 const char *systab_sym_name(enum symkind k, uint64_t value)
 {
 	const struct sym *t = sym_tabs[k].t;
@@ -411,16 +400,87 @@ static const struct {
 	{ 95, "ENOTSUP", NULL, 1 },
 };
 
+/* The symbolic constants of every kind and the errno names, found by a
+ * hash of (kind, name) built once, as the syscall names are: a plain
+ * strace log names an O_ flag, a signal or an errno on most lines, and
+ * walking the tables with strncmp() cost 5% of its replay.  Entries go in
+ * table order, so that of two entries of one name the first is found
+ * first, as the walk found it.  Kind SK_NKINDS is the errno names, each
+ * with kerr_from_name()'s number where the model has one. */
+#define SYMHASH_SLOTS 2048
+struct symslot {
+	uint16_t idx1;   /* 1 + the index in its table; 0: empty */
+	uint8_t kind;
+	uint8_t len;
+};
+static struct symslot symhash[SYMHASH_SLOTS];
+static int errno_value[ARRAY_SIZE(errno_tab)];
+static once_flag symhash_once = ONCE_FLAG_INIT;
+
+static unsigned symhash_of(unsigned kind, const char *name, size_t len)
+{
+	uint32_t h = 2166136261u ^ kind;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return (h ^ h >> 15) & (SYMHASH_SLOTS - 1);
+}
+
+static const char *sym_name_at(unsigned kind, size_t i)
+{
+	return kind == SK_NKINDS ? errno_tab[i].name : sym_tabs[kind].t[i].name;
+}
+
+static void symhash_put(unsigned kind, size_t i)
+{
+	const char *name = sym_name_at(kind, i);
+	size_t len = strlen(name);
+	unsigned h = symhash_of(kind, name, len);
+	while (symhash[h].idx1)
+		h = (h + 1) & (SYMHASH_SLOTS - 1);
+	symhash[h] = (struct symslot){ (uint16_t)(i + 1), (uint8_t)kind, (uint8_t)len };
+}
+
+static void symhash_build(void)
+{
+	for (unsigned k = 0; k < SK_NKINDS; k++)
+		for (size_t i = 0; i < sym_tabs[k].n; i++)
+			symhash_put(k, i);
+	for (size_t i = 0; i < ARRAY_SIZE(errno_tab); i++) {
+		int e = kerr_from_name(errno_tab[i].name, (unsigned)strlen(errno_tab[i].name));
+		errno_value[i] = e ? e : errno_tab[i].err;
+		symhash_put(SK_NKINDS, i);
+	}
+}
+
+/* the index of (kind, name) in its table, or -1 */
+static long symhash_find(unsigned kind, const char *name, size_t len)
+{
+	if (len == 0 || len > UINT8_MAX)
+		return -1;
+	call_once(&symhash_once, symhash_build);
+	for (unsigned h = symhash_of(kind, name, len); symhash[h].idx1;
+	     h = (h + 1) & (SYMHASH_SLOTS - 1)) {
+		const struct symslot *sl = &symhash[h];
+		if (sl->kind == kind && sl->len == len &&
+		    memcmp(sym_name_at(kind, sl->idx1 - 1u), name, len) == 0)
+			return (long)sl->idx1 - 1;
+	}
+	return -1;
+}
+
+int systab_sym(enum symkind k, const char *name, size_t len, uint64_t *value)
+{
+	long i = symhash_find(k, name, len);
+	if (i < 0)
+		return -1;
+	*value = sym_tabs[k].t[i].value;
+	return 0;
+}
+
 int systab_errno(const char *name, size_t len)
 {
-	int e = kerr_from_name(name, (unsigned)len);
-	if (e)
-		return e;
-	for (size_t i = 0; i < ARRAY_SIZE(errno_tab); i++)
-		if (strncmp(errno_tab[i].name, name, len) == 0 &&
-		    errno_tab[i].name[len] == '\0')
-			return errno_tab[i].err;
-	return 0;
+	long i = symhash_find(SK_NKINDS, name, len);
+	return i < 0 ? 0 : errno_value[i];
 }
 
 const char *systab_errno_name(int err)

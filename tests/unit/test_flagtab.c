@@ -26,6 +26,15 @@ static int has(const char *arch, const char *kernel, enum flag_kind k,
 	return t && flagtab_lookup(t, name, strlen(name), &v) == 0;
 }
 
+/* whether t names an entry exactly name[0..n) (a near miss may be one) */
+static int has_name(const struct flag_table *t, const char *name, size_t n)
+{
+	for (size_t i = 0; i < t->nentries; i++)
+		if (strlen(t->entries[i].name) == n && !memcmp(t->entries[i].name, name, n))
+			return 1;
+	return 0;
+}
+
 static const char *dec(const char *arch, const char *kernel, enum flag_kind k,
 		       uint64_t v)
 {
@@ -170,6 +179,48 @@ START_TEST(names)
 }
 END_TEST
 
+/* Every name of every generated table is found, as its own entry (the
+ * lookup's hash assumes no table names an entry twice), through a copy
+ * (not the table's own pointer), and its near misses are not: one letter
+ * short, one letter more, a NUL inside, another table's name. */
+extern const struct flag_table flagtab_tables[];
+extern const size_t flagtab_ntables;
+
+START_TEST(lookup_every_entry)
+{
+	char buf[300];
+	for (size_t ti = 0; ti < flagtab_ntables; ti++) {
+		const struct flag_table *t = &flagtab_tables[ti];
+		for (size_t i = 0; i < t->nentries; i++) {
+			const char *name = t->entries[i].name;
+			size_t n = strlen(name);
+			ck_assert_uint_lt(n, sizeof(buf) - 2);
+			memcpy(buf, name, n + 1);
+			for (size_t j = 0; j < t->nentries; j++)
+				ck_assert_msg(j == i || strcmp(t->entries[j].name, name),
+					      "%s named twice in %s %s %d", name, t->arch,
+					      t->kernel, (int)t->kind);
+			uint64_t v = ~0ull;
+			ck_assert_int_eq(flagtab_lookup(t, buf, n, &v), 0);
+			ck_assert_uint_eq(v, t->entries[i].value);
+			if (n > 1)
+				ck_assert_msg(flagtab_lookup(t, buf, n - 1, &v) == -1 ||
+					      has_name(t, buf, n - 1), "%.*s", (int)(n - 1), buf);
+			buf[n] = 'Q';
+			buf[n + 1] = '\0';
+			ck_assert_msg(flagtab_lookup(t, buf, n + 1, &v) == -1 ||
+				      has_name(t, buf, n + 1), "%sQ", name);
+			memcpy(buf, name, n + 1);
+			buf[n / 2] = '\0';
+			ck_assert_int_eq(flagtab_lookup(t, buf, n, &v), -1);
+		}
+	}
+	const struct flag_table *x86 = flagtab_get("x86_64", "6.18", FK_MMAP);
+	uint64_t v;
+	ck_assert_int_eq(flagtab_lookup(x86, "PROT_READ", 9, &v), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("flagtab");
@@ -180,6 +231,7 @@ int main(void)
 	tcase_add_test(tc, mnemonics);
 	tcase_add_test(tc, decode_encode);
 	tcase_add_test(tc, names);
+	tcase_add_test(tc, lookup_every_entry);
 	suite_add_tcase(s, tc);
 	return run_check_suite(s);
 }
