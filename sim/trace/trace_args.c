@@ -15,11 +15,26 @@ static int count_unknown(struct trace_reader *r, const char *name, size_t len)
 {
 	if (r->parent)
 		r = r->parent; /* a merged log counts in one place */
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	uint16_t *memo = &r->unk_memo[(h ^ h >> 8) & 255];
+	if (*memo) {
+		struct unk *u = &r->unk[*memo - 1];
+		if (u->len == len && memcmp(u->name, name, len) == 0) {
+			u->count++;
+			return 0;
+		}
+	}
 	for (size_t i = 0; i < r->nunk; i++)
 		if (r->unk[i].len == len && memcmp(r->unk[i].name, name, len) == 0) {
 			r->unk[i].count++;
+			if (i < UINT16_MAX)
+				*memo = (uint16_t)(i + 1);
 			return 0;
 		}
+	if (r->nunk < UINT16_MAX)
+		*memo = (uint16_t)(r->nunk + 1);
 	if (r->nunk == r->capunk) {
 		size_t nc = r->capunk ? r->capunk * 2 : 16;
 		struct unk *u = vm_realloc(r->unk, nc * sizeof(*u));
@@ -129,6 +144,29 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 		    r->kernel);
 }
 
+/* flag_name() through r->flag_memo: a name of at most 16 bytes read before
+ * costs a hash of two words, not the tables' lookups (a plain strace log
+ * names a flag on most lines).  Only names found are kept, so every
+ * message still comes from flag_name(). */
+static int flag_name_memo(struct trace_reader *r, int what, char *p, size_t n, uint64_t *v)
+{
+	if (n == 0 || n > 16)
+		return flag_name(r, what, p, n, v);
+	uint64_t w[2] = { 0, 0 };
+	memcpy(w, p, n);
+	uint64_t h = (w[0] * UINT64_C(0x9e3779b97f4a7c15)) ^ (w[1] * UINT64_C(0xc2b2ae3d27d4eb4f)) ^
+		     (uint64_t)what;
+	struct flag_memo *m = &r->flag_memo[(h ^ h >> 29) >> 56];
+	if (m->len == n && m->what == what && m->w[0] == w[0] && m->w[1] == w[1]) {
+		*v = m->value;
+		return 0;
+	}
+	if (flag_name(r, what, p, n, v) < 0)
+		return -1;
+	*m = (struct flag_memo){ { w[0], w[1] }, *v, (uint8_t)what, (uint8_t)n };
+	return 0;
+}
+
 /* NAME|NAME|0x10, N<<NAME, 1<<CAP_X, (..), ~(..); trailing comment allowed. */
 static int arg_flags(struct trace_reader *r, char *s, char *e, int what,
 		     uint64_t *out)
@@ -158,7 +196,7 @@ static int arg_flags(struct trace_reader *r, char *s, char *e, int what,
 				p += 2;
 				n = id_len(p);
 				if (n) {
-					if (flag_name(r, what, p, n, &sh) < 0)
+					if (flag_name_memo(r, what, p, n, &sh) < 0)
 						return -1;
 					p += n;
 				} else {
@@ -172,7 +210,7 @@ static int arg_flags(struct trace_reader *r, char *s, char *e, int what,
 				piece <<= sh;
 			}
 		} else if (n) {
-			if (flag_name(r, what, p, n, &piece) < 0)
+			if (flag_name_memo(r, what, p, n, &piece) < 0)
 				return -1;
 			if (what == W_CAP) {
 				if (piece >= 64)
@@ -849,7 +887,14 @@ static int parse_result(struct trace_reader *r, char *p, struct event *ev)
 
 void tr_ev_clear(struct event *ev)
 {
-	memset(ev, 0, offsetof(struct event, exp));
+	/* in pieces of 64 bytes, which the compiler stores inline: one memset()
+	 * of the whole became "rep stos", which starts slowly (4% of the
+	 * replay of a plain strace log) */
+	char *b = (char *)ev;
+	size_t n = offsetof(struct event, exp), i = 0;
+	for (; i + 64 <= n; i += 64)
+		memset(b + i, 0, 64);
+	memset(b + i, 0, n - i);
 	ev->exp.nkv = 0;
 	ev->signo = 0;
 	ev->si_addr = 0;

@@ -106,15 +106,17 @@ char *tr_scan_u64(char *p, uint64_t *v, bool *ovf)
 		*v = x;
 		return q;
 	}
-	while (is_digit(*p)) {
-		unsigned d = (unsigned)(*p - '0');
+	/* 19 digits never overflow: only a 20th and later are checked */
+	char *q = p;
+	for (unsigned d; q - p < 19 && (d = (unsigned)(*q - '0')) < 10; q++)
+		x = x * 10 + d;
+	for (unsigned d; (d = (unsigned)(*q - '0')) < 10; q++) {
 		if (x > (UINT64_MAX - d) / 10)
 			*ovf = true;
 		x = x * 10 + d;
-		p++;
 	}
 	*v = x;
-	return p;
+	return q;
 }
 
 /* p at the start of a comment: the position after the comment and the blanks after it,
@@ -192,12 +194,26 @@ int tr_arg_num(struct trace_reader *r, char *s, char *e, uint64_t *v)
 	return tr_arg_end(r, q, e);
 }
 
+/* p just after a string's opening quote: its closing quote, or its NUL
+ * when it has none.  strcspn() skips the plain bytes many at a time: a
+ * plain strace log's lines are mostly paths and buffers in quotes. */
+static char *skip_string_body(char *p)
+{
+	for (;;) {
+		p += strcspn(p, "\"\\");
+		if (*p != '\\')
+			return p;
+		p += p[1] ? 2 : 1;
+	}
+}
+
 /* Unescape the quoted string at s in place. */
 int tr_arg_str(struct trace_reader *r, char *s, char *e, struct strslice *out)
 {
 	if (*s != '"')
 		return tr_fail(r, s, "expected a string");
-	char *p = s + 1, *w = s + 1;
+	/* the common string has no escape: it stays where it is */
+	char *p = s + 1 + strcspn(s + 1, "\"\\"), *w = p;
 	while (*p != '"') {
 		if (*p == '\0')
 			return tr_fail(r, s, "unterminated string");
@@ -268,12 +284,7 @@ char *tr_scan_item(struct trace_reader *r, char *p)
 		case '\0':
 			return p;
 		case '"': {
-			char *q = p + 1;
-			while (*q && *q != '"') {
-				if (*q == '\\' && q[1])
-					q++;
-				q++;
-			}
+			char *q = skip_string_body(p + 1);
 			if (!*q) {
 				tr_fail(r, p, "unterminated string");
 				return NULL;
@@ -363,7 +374,15 @@ int tr_next_line(struct trace_reader *r)
 	for (;;) {
 		char *s = r->buf + r->pos;
 		size_t avail = r->end - r->pos;
-		char *nl = avail ? memchr(s, '\n', avail) : NULL;
+		/* one pass finds the newline and any NUL before it (the bytes
+		 * read end in a NUL, buf[end]) */
+		char *nl = avail ? strchrnul(s, '\n') : NULL;
+		r->line_nul = NULL;
+		if (nl && *nl != '\n') {
+			if (nl < r->buf + r->end)
+				r->line_nul = nl; /* before any newline: inside this line */
+			nl = memchr(nl, '\n', (size_t)(r->buf + r->end - nl));
+		}
 		if (nl) {
 			r->line = s;
 			r->len = (size_t)(nl - s);
@@ -377,7 +396,7 @@ int tr_next_line(struct trace_reader *r)
 			r->len = avail;
 			r->pos = r->end;
 			r->unterminated = true;
-			break;
+			break; /* line_nul: set by the scan above (avail > 0) */
 		}
 		if (r->pos > 0) {
 			memmove(r->buf, s, avail);

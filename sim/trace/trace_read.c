@@ -513,13 +513,15 @@ static bool fast_ok(const struct trace_reader *r)
 
 static int fast_line(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
 {
-	if (!fast_ok(r))
+	if (!fast_ok(r) || r->cold)
 		return 0;
 	struct access_rec a;
 	const char *open, *close;
 	const char *p = parse_access_line(r, r->line, &a, &open, &close);
-	if (!p || p != r->line + r->len)
+	if (!p || p != r->line + r->len) {
+		r->cold = true;
 		return 0; /* not canonical, more after the result, or a NUL inside the line */
+	}
 	a.line = r->lineno;
 	fill_access(r, ev, prev_fast, &a, (struct strslice){ open + 6, (size_t)(close - (open + 6)) });
 	return 1;
@@ -529,7 +531,7 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 
 size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t max)
 {
-	if (r->nparts || r->reprocess || !fast_ok(r))
+	if (r->nparts || r->reprocess || !fast_ok(r) || r->cold)
 		return 0;
 	if (r->bin)
 		return bin_accesses(r, a, max);
@@ -763,8 +765,8 @@ int trace_read(struct trace_reader *r, struct event *ev)
 			}
 			if (!r->slow_only && fast_line(r, ev, prev_fast))
 				return 1;
-			char *nul = memchr(r->line, '\0', r->len);
-			if (nul)
+			char *nul = r->line_nul;
+			if (nul && nul < r->line + r->len)
 				return tr_fail_col(r, r->lineno, (long)(nul - r->line) + 1,
 						"NUL byte in line");
 			int sk = tr_strip_notices(r);
@@ -796,6 +798,8 @@ int trace_read(struct trace_reader *r, struct event *ev)
 		    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
 		     ev->sys == SYS_CLONE3) && ev->value <= INT_MAX && tr_add_kid(r, (int)ev->value) < 0)
 			return tr_fail_col(r, ev->line, 1, "out of memory");
+		if (rc > 0 && r->cold)
+			r->cold = !(ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT));
 		if (rc != 0)
 			return rc;
 	}

@@ -75,7 +75,14 @@ struct trace_reader {
 	bool reprocess;        /* handle the current line again */
 	bool unterminated;     /* the current line is the input's last and has no newline */
 	bool truncated;        /* the input ends in the middle of a line or a block */
+	char *line_nul;        /* the first NUL byte of the line tr_next_line() found,
+				* if any (NULL: none) */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
+	bool cold;             /* the last line was no access line: the next is most
+				* likely none either (a plain strace log), so it goes
+				* to the general parser without a try of the fast path
+				* (which decodes access lines only); an access event
+				* from the general parser makes the reader warm again */
 	struct event *fast_ev; /* the event the hot path filled last (all else zero in it) */
 	/* the binary form (trace_bin.h): the records of the block in buf */
 	bool bin;
@@ -112,6 +119,14 @@ struct trace_reader {
 	size_t pidx_cap, pidx_used;
 	struct unk *unk;
 	size_t nunk, capunk;
+	uint16_t unk_memo[256]; /* 1 + an index in unk by a hash of its name: a
+				 * guess, checked (count_unknown()) */
+	struct flag_memo {       /* flag names read before, by a hash of the
+				  * name's first 16 bytes: a guess, checked */
+		uint64_t w[2];
+		uint64_t value;
+		uint8_t what, len;
+	} flag_memo[256];
 	char *work;            /* a joined unfinished+resumed call */
 	size_t workcap;
 	char *splice;          /* a line strace's "Process N attached" notice split */
@@ -183,9 +198,11 @@ static inline size_t id_len(const char *p)
 		n++;
 	return n;
 }
+/* p[0..n) is the word w (a literal: its length is known at compile time,
+ * so a mismatch costs a comparison of lengths) */
 static inline bool word_is(const char *p, size_t n, const char *w)
 {
-	return strncmp(p, w, n) == 0 && w[n] == '\0';
+	return n == strlen(w) && memcmp(p, w, n) == 0;
 }
 
 
