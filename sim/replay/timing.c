@@ -67,7 +67,12 @@ void timing_note(struct timing *tm, const struct session *ss, const struct event
 		tm->nrecent++;
 	p->ordinal = ss->consumed;
 	p->line = ev->line;
-	snprintf(p->src, sizeof(p->src), "%s", ev->src ? ev->src : ss->path);
+	/* what snprintf("%s") would write, without its cost: this runs after
+	 * every event that leaves a batch filled, most faults */
+	const char *src = ev->src ? ev->src : ss->path;
+	size_t n = strnlen(src, sizeof(p->src) - 1);
+	memcpy(p->src, src, n);
+	p->src[n] = '\0';
 }
 
 /* the drains taken and k, ascending, into tm->spare */

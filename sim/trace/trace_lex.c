@@ -278,8 +278,23 @@ char *tr_scan_item(struct trace_reader *r, char *p)
 {
 	int depth = 0;
 	for (;; p++) {
-		while (!item_stop[(unsigned char)*p])
-			p++;
+		/* four bytes a round: most bytes of an item pass */
+		for (;; p += 4) {
+			if (item_stop[(unsigned char)p[0]])
+				break;
+			if (item_stop[(unsigned char)p[1]]) {
+				p += 1;
+				break;
+			}
+			if (item_stop[(unsigned char)p[2]]) {
+				p += 2;
+				break;
+			}
+			if (item_stop[(unsigned char)p[3]]) {
+				p += 3;
+				break;
+			}
+		}
 		switch (*p) {
 		case '\0':
 			return p;

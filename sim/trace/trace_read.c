@@ -30,6 +30,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 
 static int merged_read(struct trace_reader *r, struct event *ev);
@@ -385,8 +389,9 @@ static bool fast_mode(const char **pp, uint8_t *v)
 
 /* The access line at l (ended by a NUL or a newline) into *a, all but its
  * line number; the byte after its result, or NULL when it is not in the
- * canonical form (then it is the general parser's).  *close: its ')'. */
-static const char *parse_access(const char *l, struct access_rec *a, const char **close)
+ * canonical form (then it is the general parser's).  *close: its ')'.
+ * Byte by byte: parse_access() takes the common lines 8 bytes at a time. */
+static const char *parse_access_bytes(const char *l, struct access_rec *a, const char **close)
 {
 	bool touch;
 	if (starts(l, "touch("))
@@ -432,15 +437,182 @@ static const char *parse_access(const char *l, struct access_rec *a, const char 
 	return p;
 }
 
+/* ---- the same, a word at a time ------------------------------------------ */
+
+/* The 8 bytes at p as a word, the first byte lowest */
+static inline uint64_t word_at(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof(w));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* the word of 8 characters, the first lowest (as word_at() reads them) */
+#define W8(s) ((uint64_t)(unsigned char)(s)[0] | (uint64_t)(unsigned char)(s)[1] << 8 | \
+	       (uint64_t)(unsigned char)(s)[2] << 16 | (uint64_t)(unsigned char)(s)[3] << 24 | \
+	       (uint64_t)(unsigned char)(s)[4] << 32 | (uint64_t)(unsigned char)(s)[5] << 40 | \
+	       (uint64_t)(unsigned char)(s)[6] << 48 | (uint64_t)(unsigned char)(s)[7] << 56)
+#define ONES UINT64_C(0x0101010101010101)
+
+#if defined(__SSE2__) && defined(__x86_64__)
+/* The hex digits (either case, as hex_value1[]) that begin the 16 bytes at
+ * p as a number: *k of them (0-16; at 16 the number may go on, and the
+ * value is not given).  SSE2, which every x86-64 has: the 16 bytes are
+ * classified, valued and paired in registers, in about 20 instructions. */
+static inline uint64_t hex_digits16(const char *p, unsigned *k)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* a digit is x - '0' below 10, a letter (x | 0x20) - 'a' below 6:
+	 * unsigned, as min(t, limit) == t */
+	__m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+	__m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+	__m128i l = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+	__m128i letter = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
+	*k = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter)));
+	if (*k == 0 || *k == 16)
+		return 0;
+	/* each byte's value, 0 past the digits */
+	__m128i v = _mm_or_si128(_mm_and_si128(digit, d),
+				 _mm_and_si128(letter, _mm_add_epi8(l, _mm_set1_epi8(10))));
+	/* each 16-bit lane holds two digits, the earlier one low: one byte of
+	 * both, the earlier in the high nibble; then the 8 bytes, first
+	 * digits most significant */
+	__m128i pairs = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0xff)), 4),
+				     _mm_srli_epi16(v, 8));
+	uint64_t w = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs));
+	return __builtin_bswap64(w) >> (4 * (16 - *k));
+}
+#else
+/* The high bit of each byte of w that is above lo and below hi (both
+ * below 0x80; a byte from 0x80 up is in no range) */
+static inline uint64_t bytes_between(uint64_t w, unsigned lo, unsigned hi)
+{
+	uint64_t low7 = w & ONES * 127;
+	return (ONES * (127 + hi) - low7) & ~w & (low7 + ONES * (127 - lo)) & ONES * 128;
+}
+
+/* The hex digits (either case) that begin w as a number: *k of them (0-8) */
+static inline uint64_t hex_word(uint64_t w, unsigned *k)
+{
+	uint64_t hex = bytes_between(w, '0' - 1, '9' + 1) | bytes_between(w, 'a' - 1, 'f' + 1) |
+		       bytes_between(w, 'A' - 1, 'F' + 1);
+	uint64_t other = ~hex & ONES * 128;
+	*k = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
+	if (*k == 0)
+		return 0;
+	/* each byte's value: its low nibble, and 9 more for a letter (bit 6) */
+	uint64_t v = (w & ONES * 15) + 9 * (w >> 6 & ONES);
+	if (*k < 8)
+		v &= (UINT64_C(1) << (8 * *k)) - 1;
+	/* the first byte is the most significant digit: pairs, quads, all */
+	v = (v & UINT64_C(0x000f000f000f000f)) << 4 | (v >> 8 & UINT64_C(0x000f000f000f000f));
+	v = (v & UINT64_C(0x000000ff000000ff)) << 8 | (v >> 16 & UINT64_C(0x000000ff000000ff));
+	v = (v & 0xffff) << 16 | (v >> 32 & 0xffff);
+	return v >> (4 * (8 - *k));
+}
+
+/* hex_digits16() a word at a time, where there is no SSE2 */
+static inline uint64_t hex_digits16(const char *p, unsigned *k)
+{
+	unsigned k2 = 0;
+	uint64_t v = hex_word(word_at(p), k);
+	if (*k == 8) {
+		uint64_t lo = hex_word(word_at(p + 8), &k2);
+		v = k2 == 8 ? 0 : k2 ? v << (4 * k2) | lo : v;
+		*k += k2;
+	}
+	return v;
+}
+#endif
+
+/* parse_access_bytes() with the record's hit key */
+static const char *access_bytes_keyed(const char *l, struct access_rec *a, const char **close)
+{
+	const char *p = parse_access_bytes(l, a, close);
+	if (p)
+		a->hit_key = access_hit_key(a);
+	return p;
+}
+
+/* The access line at l as parse_access_bytes() decodes it, the lines a
+ * generator writes ("touch(0x7f12a000, 4096, READ) = ?") a word at a time:
+ * the name and "(0x" as one word, the address's hex digits 16 at a time,
+ * the usual length and each mode with its ") = " as one comparison.  Any
+ * other line - a decimal address, another length or result, a blank
+ * more - goes to parse_access_bytes(), so the two decoders cannot
+ * differ.  The caller sees that 64 bytes from l on were read in (the
+ * words must not pass them): parse_access() does. */
+static inline __attribute__((always_inline)) const char *
+parse_access_words(const char *l, struct access_rec *a, const char **close)
+{
+	uint64_t w = word_at(l);
+	bool touch = w == W8("touch(0x");
+	if (!touch && w != W8("fault(0x"))
+		return access_bytes_keyed(l, a, close);
+	unsigned k;
+	uint64_t addr = hex_digits16(l + 8, &k);
+	if (k == 0 || k == 16)
+		return access_bytes_keyed(l, a, close); /* none, or 16 digits or more */
+	const char *p = l + 8 + k;
+	w = word_at(p);
+	if (touch && w == W8(", 4096, ")) {
+		a->len = 4096;
+		p += 8;
+	} else if (!touch && (w & 0xffff) == (W8(", xxxxxx") & 0xffff)) {
+		a->len = 0;
+		p += 2;
+	} else {
+		return access_bytes_keyed(l, a, close);
+	}
+	w = word_at(p);
+	uint8_t mode;
+	if (w == W8("READ) = ")) {
+		mode = ACC_READ;
+	} else if (w == W8("WRITE) =") && p[8] == ' ') {
+		mode = ACC_WRITE;
+		p++;
+	} else if (w == W8("EXEC) = ")) {
+		mode = ACC_EXEC;
+	} else {
+		return access_bytes_keyed(l, a, close);
+	}
+	*close = p + 4; /* its ")" */
+	p += 8;
+	if (*p != '?')
+		return access_bytes_keyed(l, a, close);
+	a->addr = addr;
+	a->mode = mode;
+	a->res = RES_UNKNOWN;
+	a->value = 0;
+	a->touch = touch;
+	/* access_hit_key() of what is known here: a touch of 4096 bytes that
+	 * is no EXEC is a hit candidate when it starts a page */
+	a->hit_key = touch && mode != ACC_EXEC && !(addr & 4095) ?
+		addr >> 12 << 1 | (mode == ACC_WRITE) : ACCESS_NOT_HIT;
+	return p + 1;
+}
+
+static inline __attribute__((always_inline)) const char *
+parse_access(const char *l, const char *lim, struct access_rec *a, const char **close)
+{
+	if (lim - l < 64)
+		return access_bytes_keyed(l, a, close);
+	return parse_access_words(l, a, close);
+}
+
 /* The access line at l with its prefix: "PID " (digits, then blanks) in a
  * trace whose first event line had one, nothing in one whose first line
  * had none (a line of the other kind is the general parser's, as is "[pid
  * N]" or a timestamp).  *open: the name's start. */
-static const char *parse_access_line(const struct trace_reader *r, const char *l,
-				     struct access_rec *a, const char **open, const char **close)
+static inline __attribute__((always_inline)) const char *
+parse_access_line(bool prefixed, const char *l, const char *lim,
+		  struct access_rec *a, const char **open, const char **close)
 {
 	int pid = 0;
-	if (!r->lead_unprefixed) {
+	if (prefixed) {
 		long v = 0;
 		if ((unsigned)(*l - '0') >= 10)
 			return NULL;
@@ -453,11 +625,9 @@ static const char *parse_access_line(const struct trace_reader *r, const char *l
 		pid = (int)v;
 	}
 	*open = l;
-	const char *p = parse_access(l, a, close);
-	if (p) {
+	const char *p = parse_access(l, lim, a, close);
+	if (p)
 		a->pid = pid;
-		a->hit_key = access_hit_key(a);
-	}
 	return p;
 }
 
@@ -517,7 +687,8 @@ static int fast_line(struct trace_reader *r, struct event *ev, const struct even
 		return 0;
 	struct access_rec a;
 	const char *open, *close;
-	const char *p = parse_access_line(r, r->line, &a, &open, &close);
+	const char *p = parse_access_line(!r->lead_unprefixed, r->line, r->buf + r->end, &a, &open,
+					  &close);
 	if (!p || p != r->line + r->len) {
 		r->cold = true;
 		return 0; /* not canonical, more after the result, or a NUL inside the line */
@@ -539,10 +710,26 @@ size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 	 * after them: a line the block cuts short fails the decoding there */
 	const char *b = r->buf;
 	size_t pos = r->pos, end = r->end, n = 0;
+	/* in locals: the records' byte fields may alias the reader */
+	unsigned long line = r->lineno;
+	bool prefixed = !r->lead_unprefixed;
 	const char *open, *close;
+	if (!prefixed) {
+		/* a generator's trace, lines without a pid: while 64 bytes are read
+		 * in past a line's start, a loop with nothing else to test */
+		size_t stop = end >= 64 ? end - 64 : 0;
+		while (n < max && pos <= stop) {
+			const char *p = parse_access_words(b + pos, &a[n], &close);
+			if (!p || *p != '\n')
+				break; /* for the loop below to see */
+			a[n].pid = 0;
+			a[n++].line = ++line;
+			pos = (size_t)(p - b) + 1;
+		}
+	}
 	while (n < max && end - pos >= 8) {
-		const char *p = parse_access_line(r, b + pos, &a[n], &open, &close);
-		if (!p || (n && a[n].pid != a[0].pid))
+		const char *p = parse_access_line(prefixed, b + pos, b + end, &a[n], &open, &close);
+		if (!p || (prefixed && n && a[n].pid != a[0].pid))
 			break; /* not an access line, or another process's */
 		size_t k = (size_t)(p - b);
 		if (k < end && b[k] == '\n')
@@ -551,9 +738,10 @@ size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 			k += 2;
 		else
 			break; /* more on the line, or its newline not yet read */
-		a[n++].line = ++r->lineno;
+		a[n++].line = ++line;
 		pos = k;
 	}
+	r->lineno = line;
 	r->pos = pos;
 	if (n)
 		r->line_pid = a[n - 1].pid;
@@ -749,8 +937,10 @@ int trace_read(struct trace_reader *r, struct event *ev)
 	for (;;) {
 		if (!r->reprocess) {
 			int k = r->bin ? bin_next(r, ev, prev_fast) : tr_next_line(r);
-			if (k == 2)
+			if (k == 2) {
+				r->cold = false; /* an access record of the binary form */
 				return 1;
+			}
 			if (k < 0)
 				return -1;
 			if (k == 0) {
