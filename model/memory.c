@@ -1240,9 +1240,20 @@ size_t vm_touch_hits(struct vmsys *s, struct task *t, const uint64_t *key, size_
 	s->nevents = 0;
 	const char *k0 = (const char *)key;
 #define KEY(i) (*(const uint64_t *)(k0 + (i) * stride))
-	for (size_t k = 0; k < VM_HITS_AHEAD && k < n; k++)
+	if (!n)
+		return 0;
+	/* the first access alone first: after a miss the caller's full path
+	 * takes it and calls again, so a stream of faults would prefetch the
+	 * next VM_HITS_AHEAD pages for every access (a third of the cost of
+	 * a fault, a random stream's fault-arounds included) */
+	uint64_t k0key = KEY(0);
+	if (k0key == VM_NOT_HIT ||
+	    (!(mm->hm.slot && hitmap_test(mm->hm.slot, s->pt_gen, k0key >> 1, k0key & 1)) &&
+	     !touch_hit_pte(s, mm, k0key >> 1, k0key & 1)))
+		return 0;
+	for (size_t k = 1; k <= VM_HITS_AHEAD && k < n; k++)
 		prefetch_vpn(mm, KEY(k) >> 1);
-	size_t i = 0;
+	size_t i = 1;
 	while (i < n && !mm->hm.slot) { /* the first hit makes the map */
 		if (KEY(i) == VM_NOT_HIT || !touch_hit_pte(s, mm, KEY(i) >> 1, KEY(i) & 1))
 			return i;

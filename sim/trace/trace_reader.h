@@ -182,7 +182,10 @@ static inline bool is_idstart(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-static inline bool is_id(char c) { return is_idstart(c) || is_digit(c); }
+/* letters, digits and '_': a table, where the range tests of is_idstart()
+ * and is_digit() mispredicted on every name a plain strace log has */
+extern const unsigned char tr_id_char[256];
+static inline bool is_id(char c) { return tr_id_char[(unsigned char)c]; }
 static inline char *skip_ws(char *p)
 {
 	while (is_ws(*p))
