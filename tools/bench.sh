@@ -41,6 +41,20 @@
 #      differ between 6.18 and 6.1 (mprotect keeps VM_ACCOUNT there), then
 #      random reads; and the lock-on-fault stream, 6.18 against lof-v1
 #      (16,385 differing events) and 6.1 (none)
+#  12. a plain `strace -f -o` log of 200 `python3 -c pass` runs, recorded
+#      here once (build/bench/py200.strace; skipped without strace or
+#      python3): events per CPU second
+#  13. instructions (callgrind; this machine has no hardware counters, and
+#      counts do not move with the load): the reader's a line, text and
+#      binary form (trace_read_accesses() and trace_read() of a replay of
+#      10^6 lines of the lock-on-fault stream, each form's own), and the
+#      model's a faulted page: a private anonymous mapping of 65,536 pages
+#      written once each and unmapped (vm_touch(), the hot loop's tries and
+#      vm_munmap()), and the lock-on-fault stream's fault path a page it
+#      maps (handle_fault())
+#  14. vmsim report and vmsim explain of 10^6 events over 8,000 VMAs (the
+#      trace of section 11): CPU s, max RSS, the HTML's size, against a
+#      replay
 # CPU time is the task clock of the process and its children (perf stat;
 # /usr/bin/time's user + system where perf is missing); BASELINE, when given,
 # runs every figure but the kernel's and gen-trace's own memory count again
@@ -516,4 +530,81 @@ for k in lof-v1 6.1; do
 done
 row "  max RSS, 6.18/lof-v1, KB" "$(rss "$vmsim" diff --all --kernel 6.18 --kernel lof-v1 "$T")" \
 	"$(rss "$vmsim" replay -q --kernel 6.18 "$T")" ""
+
+echo "12. replay of a plain strace -f log (200 python3 -c pass runs, recorded here)"
+py=$out/py200.strace
+runs=$((200 / q))
+[ -n "$BENCH_QUICK" ] && py=$out/py20.strace
+if [ ! -s "$py" ] && command -v strace >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	strace -f -o "$py.tmp" sh -c "i=0; while [ \$i -lt $runs ]; do python3 -c pass; i=\$((i + 1)); done" \
+		>/dev/null 2>&1 && mv "$py.tmp" "$py"
+fi
+if [ -s "$py" ]; then
+	ev=$("$vmsim" replay -q "$py" 2>&1 | sed -n 's/.*: \([0-9]*\) events.*/\1/p')
+	t=$(cpu5 "$vmsim" replay -q "$py")
+	row "" "vmsim" "${base:+baseline}" "${base:+speedup}"
+	if [ -n "$base" ]; then
+		tb=$(cpu5 "$base" replay -q "$py")
+		row "$ev events: M events/CPU s" "$(rate "$t" "$ev")" "$(rate "$tb" "$ev")" "$(ratio "$tb" "$t")"
+	else
+		row "$ev events: M events/CPU s" "$(rate "$t" "$ev")" "" ""
+	fi
+	row "  ns an event" "$(ns "$t" "$ev")" "${base:+$(ns "$tb" "$ev")}" ""
+else
+	echo "  skipped: strace or python3 missing (no log to replay)"
+fi
+
+echo "13. instructions (callgrind): the reader a line, the model a faulted page"
+if command -v valgrind >/dev/null 2>&1; then
+	# ir FUNCTIONS BINARY ARGS...: the instructions BINARY runs inside the
+	# functions (comma-separated) and what they call: callgrind collecting
+	# only there
+	ir() {
+		fns=$1; b=$2; shift 2
+		tog=$(echo "$fns" | sed 's/\([^,]*\)/--toggle-collect=\1/g; s/,/ /g')
+		valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" $tog "$b" "$@" >/dev/null 2>&1 &&
+			sed -n 's/^totals: *//p' "$out/cg.out"
+	}
+	n13=$((1000000 / q))
+	L=$(trace lof-random-13-$q lof-random $n13 5)
+	anon=$out/anon-fault-$q.trace
+	pages=$((65536 / q))
+	[ -s "$anon" ] || awk -v n=$pages 'BEGIN { b = 0x7f0000000000; print "# vmsim-trace: 1"; print "# kernel: 6.18"
+		printf "mmap(0x%x, %d, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = 0x%x\n", b, n * 4096, b
+		for (i = 0; i < n; i++) printf "touch(0x%x, 4096, WRITE) = ?\n", b + i * 4096
+		printf "munmap(0x%x, %d) = 0\n", b, n * 4096 }' >"$anon"
+	row "" "vmsim" "${base:+baseline}" "${base:+ratio}"
+	for who in vmsim base; do
+		eval b=\$$who
+		[ -n "$b" ] || continue
+		"$b" convert "$L" "$out/cg-$who.bin" >/dev/null 2>&1 || rm -f "$out/cg-$who.bin"
+		eval "${who}_text=\$(ir trace_read_accesses,trace_read \"$b\" replay -q \"$L\")"
+		[ -s "$out/cg-$who.bin" ] &&
+			eval "${who}_bin=\$(ir trace_read_accesses,trace_read \"$b\" replay -q \"$out/cg-$who.bin\")"
+		eval "${who}_anon=\$(ir vm_touch,vm_touch_hits,vm_munmap \"$b\" replay -q \"$anon\")"
+		eval "${who}_lof=\$(ir handle_fault \"$b\" replay -q \"$L\")"
+	done
+	per() { awk -v a="$1" -v n="$2" 'BEGIN { if (a != "" && a > 0) printf "%.0f", a / n; else printf "-" }'; }
+	lofpages=$("$vmsim" show meminfo "$L" 2>/dev/null | awk '/^Mapped:/ { printf "%d", $2 / 4 }')
+	row "text reader, a line ($n13 lines)" "$(per "$vmsim_text" $n13)" "$(per "$base_text" $n13)" \
+		"$(ratio "$(per "$vmsim_text" $n13)" "$(per "$base_text" $n13)")"
+	row "binary reader, a record" "$(per "$vmsim_bin" $n13)" "$(per "$base_bin" $n13)" ""
+	row "  text over binary" "$(ratio "$(per "$vmsim_text" $n13)" "$(per "$vmsim_bin" $n13)")" "" ""
+	row "fault and teardown, a page (anonymous, $pages)" "$(per "$vmsim_anon" $pages)" \
+		"$(per "$base_anon" $pages)" "$(ratio "$(per "$vmsim_anon" $pages)" "$(per "$base_anon" $pages)")"
+	row "lock-on-fault fault path, a page mapped" "$(per "$vmsim_lof" $lofpages)" \
+		"$(per "$base_lof" $lofpages)" "$(ratio "$(per "$vmsim_lof" $lofpages)" "$(per "$base_lof" $lofpages)")"
+else
+	echo "  skipped: valgrind (callgrind) missing"
+fi
+
+echo "14. vmsim report and explain at $((1000000 / q)) events over 8,000 VMAs"
+f=$(vmas8k $((1000000 / q)))
+row "" "CPU s" "max RSS KB" "output"
+tr=$(cpu "$vmsim" report -o "$out/report.html" "$f")
+row "report" "$tr" "$(rss "$vmsim" report -o "$out/report.html" "$f")" "$(wc -c <"$out/report.html") B"
+te=$(cpu "$vmsim" explain "$f")
+"$vmsim" explain "$f" >"$out/explain.txt" 2>/dev/null
+row "explain" "$te" "$(rss "$vmsim" explain "$f")" "$(wc -c <"$out/explain.txt") B"
+row "replay" "$(cpu "$vmsim" replay -q "$f")" "$(rss "$vmsim" replay -q "$f")" ""
 exit 0
