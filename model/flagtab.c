@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdatomic.h>
 #include <threads.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,7 @@ struct flagslot {
 };
 static struct flagslot flaghash[FLAGHASH_SLOTS];
 static once_flag flaghash_once = ONCE_FLAG_INIT;
+static atomic_bool flaghash_built; /* flaghash_build() is done: call_once() skipped */
 
 static unsigned flaghash_of(size_t table, const char *name, size_t len)
 {
@@ -171,6 +173,7 @@ static void flaghash_build(void)
 			flaghash[h] = (struct flagslot){ (uint16_t)(ti + 1), (uint16_t)i, (uint8_t)len };
 		}
 	}
+	atomic_store_explicit(&flaghash_built, true, memory_order_release);
 }
 
 static const struct flag_entry *find_entry(const struct flag_table *t,
@@ -178,7 +181,8 @@ static const struct flag_entry *find_entry(const struct flag_table *t,
 {
 	if (in_tables(t) && len <= UINT8_MAX) {
 		size_t ti = (size_t)(t - flagtab_tables);
-		call_once(&flaghash_once, flaghash_build);
+		if (!atomic_load_explicit(&flaghash_built, memory_order_acquire))
+			call_once(&flaghash_once, flaghash_build);
 		for (unsigned h = flaghash_of(ti, name, len); flaghash[h].table1;
 		     h = (h + 1) & (FLAGHASH_SLOTS - 1)) {
 			const struct flagslot *sl = &flaghash[h];

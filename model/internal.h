@@ -291,8 +291,9 @@ struct vmsys {
 	struct objpool vma_pool, avc_pool, anon_vma_pool;
 	/* the readahead state of each open file description, by its id (ofd 0:
 	 * a mapping without one, e.g. a VMA the process had before the trace) */
-	struct file_ra *ra_tab;
-	size_t ra_cap;
+	struct file_ra **ra_chunks;  /* by ofd, RA_CHUNK entries a chunk, each
+				      * made zeroed when first needed */
+	size_t ra_nchunks;
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */
 	uint64_t jiffies;          /* the machine's clock: moved only by the ticks of

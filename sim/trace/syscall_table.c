@@ -5,6 +5,7 @@
 #include "syscall_table.h"
 
 #include <string.h>
+#include <stdatomic.h>
 #include <threads.h>
 
 #include "flagtab.h"
@@ -117,6 +118,7 @@ static const struct {
 #define SYSHASH_SLOTS 1024
 static uint16_t syshash[SYSHASH_SLOTS];
 static once_flag syshash_once = ONCE_FLAG_INIT;
+static atomic_bool syshash_built; /* syshash_build() is done: call_once() skipped */
 
 static unsigned syshash_of(const char *name, size_t len)
 {
@@ -132,16 +134,19 @@ static void syshash_build(void)
 			h = (h + 1) & (SYSHASH_SLOTS - 1);
 		syshash[h] = (uint16_t)(i + 1);
 	}
+	atomic_store_explicit(&syshash_built, true, memory_order_release);
 }
 
 enum sysno systab_lookup(const char *name, size_t len)
 {
 	if (!len)
 		return SYS_UNKNOWN;
-	call_once(&syshash_once, syshash_build);
+	if (!atomic_load_explicit(&syshash_built, memory_order_acquire))
+		call_once(&syshash_once, syshash_build);
 	for (unsigned h = syshash_of(name, len); syshash[h]; h = (h + 1) & (SYSHASH_SLOTS - 1)) {
 		size_t i = syshash[h] - 1u;
-		if (sys_lookup_tab[i].len == len && memcmp(sys_lookup_tab[i].name, name, len) == 0)
+		if (sys_lookup_tab[i].len == len && sys_lookup_tab[i].name[len - 1] == name[len - 1] &&
+		    memcmp(sys_lookup_tab[i].name, name, len) == 0)
 			return (enum sysno)sys_lookup_tab[i].sys;
 	}
 	return SYS_UNKNOWN;
@@ -416,6 +421,7 @@ struct symslot {
 static struct symslot symhash[SYMHASH_SLOTS];
 static int errno_value[ARRAY_SIZE(errno_tab)];
 static once_flag symhash_once = ONCE_FLAG_INIT;
+static atomic_bool symhash_built; /* symhash_build() is done: call_once() skipped */
 
 static unsigned symhash_of(unsigned kind, const char *name, size_t len)
 {
@@ -450,6 +456,7 @@ static void symhash_build(void)
 		errno_value[i] = e ? e : errno_tab[i].err;
 		symhash_put(SK_NKINDS, i);
 	}
+	atomic_store_explicit(&symhash_built, true, memory_order_release);
 }
 
 /* the index of (kind, name) in its table, or -1 */
@@ -457,7 +464,8 @@ static long symhash_find(unsigned kind, const char *name, size_t len)
 {
 	if (len == 0 || len > UINT8_MAX)
 		return -1;
-	call_once(&symhash_once, symhash_build);
+	if (!atomic_load_explicit(&symhash_built, memory_order_acquire))
+		call_once(&symhash_once, symhash_build);
 	for (unsigned h = symhash_of(kind, name, len); symhash[h].idx1;
 	     h = (h + 1) & (SYMHASH_SLOTS - 1)) {
 		const struct symslot *sl = &symhash[h];

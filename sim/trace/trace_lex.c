@@ -78,6 +78,13 @@ const unsigned char tr_id_char[256] = {
 	['Y'] = 1, ['Z'] = 1,
 };
 
+/* 1 + the value of each hex digit (either case), 0 for any other byte */
+static const unsigned char hex_value1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* ---- numbers and arguments ------------------------------------------- */
 
 /* Unsigned number: 0x hex, 0 octal, or decimal.  NULL when there is none;
@@ -89,23 +96,17 @@ char *tr_scan_u64(char *p, uint64_t *v, bool *ovf)
 	if (!is_digit(*p))
 		return NULL;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		/* a digit's value + 1 by a table, 0 for other bytes; a digit shifted
+		 * out of the top is an overflow */
 		char *q = p + 2;
-		for (;; q++) {
-			unsigned d;
-			if (is_digit(*q))
-				d = (unsigned)(*q - '0');
-			else if (*q >= 'a' && *q <= 'f')
-				d = (unsigned)(*q - 'a' + 10);
-			else if (*q >= 'A' && *q <= 'F')
-				d = (unsigned)(*q - 'A' + 10);
-			else
-				break;
-			if (x >> 60)
-				*ovf = true;
-			x = x << 4 | d;
+		uint64_t lost = 0;
+		for (unsigned d; (d = hex_value1[(unsigned char)*q]) != 0; q++) {
+			lost |= x >> 60;
+			x = x << 4 | (d - 1);
 		}
 		if (q == p + 2)
 			return NULL;
+		*ovf = lost != 0;
 		*v = x;
 		return q;
 	}
@@ -287,7 +288,7 @@ static const unsigned char item_stop[256] = {
 	[')'] = 1, [']'] = 1, ['}'] = 1, [','] = 1, ['<'] = 1,
 };
 
-char *tr_scan_item(struct trace_reader *r, char *p)
+static inline __attribute__((always_inline)) char *scan_item(struct trace_reader *r, char *p)
 {
 	int depth = 0;
 	for (;; p++) {
@@ -355,6 +356,11 @@ char *tr_scan_item(struct trace_reader *r, char *p)
 	}
 }
 
+char *tr_scan_item(struct trace_reader *r, char *p)
+{
+	return scan_item(r, p);
+}
+
 /* p is just after '('; returns the position after the matching ')'. */
 char *tr_split_args(struct trace_reader *r, char *open, struct argv *a)
 {
@@ -365,7 +371,7 @@ char *tr_split_args(struct trace_reader *r, char *open, struct argv *a)
 	for (;;) {
 		p = skip_ws(p);
 		char *s = p;
-		char *q = tr_scan_item(r, p);
+		char *q = scan_item(r, p);
 		if (!q)
 			return NULL;
 		char *e = q;

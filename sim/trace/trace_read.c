@@ -241,8 +241,8 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 	} else if (is_digit(*p)) {
 		char *q = p;
 		long v = 0;
-		while (is_digit(*q) && v <= INT_MAX)
-			v = v * 10 + (*q++ - '0');
+		for (unsigned d; (d = (unsigned)(*q - '0')) < 10 && v <= INT_MAX; q++)
+			v = v * 10 + d;
 		if (is_ws(*q)) {
 			if (v > INT_MAX)
 				return tr_fail(r, p, "pid too large");
