@@ -64,14 +64,16 @@ const char *trace_sys_name(enum sysno s)
 	return sys_names[s];
 }
 
-/* Lookup by length then bytes: names are short and few, and the first
- * byte plus length filters out almost every candidate. */
+/* The names the reader knows, each in its entry (a lookup reads no
+ * pointer more), found through syshash below. */
+#define SYSNAME_MAX 20
 static const struct {
-	const char *name;
+	char name[SYSNAME_MAX];
 	unsigned char len;
 	unsigned char sys;
 } sys_lookup_tab[] = {
 #define S(n, s) { n, sizeof(n) - 1, s }
+	/* (a name longer than SYSNAME_MAX does not compile) */
 	S("mmap", SYS_MMAP), S("munmap", SYS_MUNMAP), S("mprotect", SYS_MPROTECT),
 	S("mremap", SYS_MREMAP), S("madvise", SYS_MADVISE), S("msync", SYS_MSYNC),
 	S("brk", SYS_BRK), S("mlock", SYS_MLOCK), S("mlock2", SYS_MLOCK2),

@@ -110,6 +110,8 @@ struct trace_reader {
 	 * is unfinished (tr_fork_returned()) */
 	int *seen;
 	size_t seen_cap, seen_n;
+	int seen_last;         /* the pid seen_add() met last (0: none): lines come
+				* in runs of one process's */
 	/* the pids whose fork-like call is unfinished and not returned yet */
 	int *forking;
 	size_t nforking, capforking;

@@ -441,6 +441,8 @@ static int seen_add(struct trace_reader *r, int pid)
 
 void tr_pid_gone(struct trace_reader *r, int pid)
 {
+	if (pid == r->seen_last)
+		r->seen_last = 0;
 	if (!r->seen_n)
 		return;
 	size_t m = r->seen_cap - 1, j = pend_slot(r->seen_cap, pid);
@@ -473,9 +475,12 @@ void tr_pid_gone(struct trace_reader *r, int pid)
  */
 int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev)
 {
+	if (pid == r->seen_last)
+		return 0; /* seen before (seen_add() would say 0) */
 	int k = seen_add(r, pid);
 	if (k < 0)
 		return tr_fail(r, r->line, "out of memory");
+	r->seen_last = pid;
 	/* two forks unfinished: whose child it is is not known */
 	if (!k || r->nforking != 1 || r->forking[0] == pid)
 		return 0;
