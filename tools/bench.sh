@@ -60,6 +60,7 @@
 # runs every figure but the kernel's and gen-trace's own memory count again
 # with that binary.
 # BENCH_QUICK=1 scales every count down by 10 (a smoke run).
+# BENCH_SECTIONS="12 13" runs those sections only (default: all).
 vmsim=${1:-./vmsim}
 base=${2:-$BASELINE}
 out=build/bench
@@ -127,9 +128,29 @@ trace() { # name args...: generate build/bench/NAME.trace once
 	echo "$f"
 }
 
+# 8,000 one-page VMAs (an 8,000-page mapping cut by mprotect) and N random
+# reads over them: every VMA's flags differ between 6.18 and 6.1 from the
+# start, a difference that stands through every read
+vmas8k() {
+	f=$out/diff-vmas8k-$1.trace
+	[ -s "$f" ] || awk -v n="$1" 'BEGIN { b = 268435456; print "# vmsim-trace: 1"; print "# kernel: 6.18"
+		printf "mmap(0x%x, %d, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?\n", b, 8000 * 4096
+		for (i = 0; i < 8000; i += 2) printf "mprotect(0x%x, 4096, PROT_READ) = ?\n", b + i * 4096
+		for (i = 0; i < n; i++) printf "touch(0x%x, 4096, READ) = ?\n", b + (i * 7919 % 8000) * 4096 }' >"$f"
+	echo "$f"
+}
+rss() { /usr/bin/time -f %M -o $out/rss "$@" >/dev/null 2>&1; tail -1 $out/rss; }
+# want N: whether section N runs (BENCH_SECTIONS="1 12 13", default all)
+want() {
+	[ -z "$BENCH_SECTIONS" ] && return 0
+	case " $BENCH_SECTIONS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 echo "vmsim bench ($(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) CPUs)${base:+, baseline $base}"
 echo "(ratios: vmsim over the reference; for ns the reference over vmsim, so > 1 is vmsim faster)"
 
+if want 1; then
 echo "1. replay, seed 001's lock-on-fault benchmark stream, text"
 row "" "vmsim" "${base:+baseline}" "${base:+speedup}"
 n=$((15000000 / q))
@@ -162,7 +183,9 @@ if "$vmsim" convert --to binary "$f" "$out/lof-random-6.18-$q.bin" 2>/dev/null; 
 	row "  binary over text (same binary)" "$(ratio "$tt" "$t")" "" ""
 	rm -f "$out/lof-random-6.18-$q.bin"
 fi
+fi
 
+if want 2; then
 echo "2. the same access stream on the real kernel of this machine"
 pb=../shared/perf-baseline
 if [ -f $pb/eric.c ] && [ -d /dev/shm ]; then
@@ -208,7 +231,9 @@ if [ -f $pb/eric.c ] && [ -d /dev/shm ]; then
 else
 	echo "  skipped: no ../shared/perf-baseline (the real-kernel programs)"
 fi
+fi
 
+if want 3; then
 echo "3. ns/touch against the VMA count (2,000,000 random reads)"
 m=$((2000000 / q))
 for nv in 10 1000 30000 65530; do
@@ -223,7 +248,9 @@ for nv in 10 1000 30000 65530; do
 		row "$nv VMAs: ns/touch (vs 10 VMAs: $(ratio "$t" "$t10"))" "$(ns "$t" $m)" "" ""
 	fi
 done
+fi
 
+if want 4; then
 echo "4. ns/event against the trace length (streamed through a pipe)"
 # "net" is less the setup (a run of 1 event): the cost an event adds
 # tail1 PIPE VMSIM: CPU s of VMSIM replaying the output of PIPE, its own task
@@ -314,7 +341,9 @@ length_rows "munson onfault random %d 5120" "" "setup (the file cached and mappe
 # start, so every event is a hit and nothing but the length changes
 length_rows "munson locked random %d 5120" ", MAP_LOCKED (all present)" "setup (5 GiB mapped and populated)" locked
 [ -n "$kdata" ] && rm -f $kdata
+fi
 
+if want 5; then
 echo "5. memory per simulated page frame"
 f=$(trace touch5g touch 5) || exit 1
 "$gen" replay "$f" | sed -n 's/.*memory: /  /p'
@@ -339,7 +368,9 @@ if [ -x /usr/bin/time ]; then
 			"$(awk -v a="$full" -v b="$one" -v n="$pages" -v m="$pages1" 'BEGIN { printf "%.1f", (a - b) * 1024 / (n - m) }')" "" ""
 	done
 fi
+fi
 
+if want 6; then
 echo "6. vmsim check, 6.18, one job"
 # one 200,000-step run is seed 1's machine alone; 8 runs (seeds 1-8) show
 # the spread of machines that a campaign of long runs meets
@@ -375,7 +406,9 @@ if [ -x /usr/bin/time ]; then
 		row "1 x $steps steps: max RSS MB" "$1" "${2:-}" "$([ -n "${2:-}" ] && ratio "$1" "$2")"
 	done
 fi
+fi
 
+if want 7; then
 echo "7. --check-invariants against plain replay"
 row "" "plain" "checked" "ratio"
 for n in 2000 2000000; do
@@ -387,7 +420,9 @@ for n in 2000 2000000; do
 		row "$n reads of 1 GiB: CPU s$([ "$b" = "$vmsim" ] || echo ", baseline")" "$t" "$ti" "$(ratio "$ti" "$t")"
 	done
 done
+fi
 
+if want 8; then
 echo "8. vmsim check --exhaustive, 6.18, the default alphabet"
 # distinct states per second of one core, and the depth every sequence was
 # explored to in a fixed time: one core, then 2 shards side by side (10
@@ -413,7 +448,9 @@ sps2=$(awk -v s="$s2" -v t="$t2" 'BEGIN { printf "%.0f", (t > 0 ? s / t / 2 : 0)
 row "distinct states/s per core" "$sps1" "$sps2" "$(ratio "$sps2" "$sps1")"
 row "depth complete in $secs s" "$d1" "$d2" ""
 row "distinct states then" "$s1" "$s2" ""
+fi
 
+if want 9; then
 echo "9. vmsim record against the program alone (wall s, best of 3)"
 # a stop of the tracee must wake the recorder at once, with --faults too
 # (it sleeps in poll() on a signalfd and the sample rings)
@@ -459,7 +496,9 @@ if cc -O1 -o $out/loop $out/loop.c 2>/dev/null; then
 else
 	echo "  (no C compiler: section 9 skipped)"
 fi
+fi
 
+if want 10; then
 echo "10. vmsim step: back and goto wherever they go (CPU ms of the command, --timer)"
 # the lock-on-fault benchmark's random reads, 10^6 events (a 5 GiB file's
 # 1.3 M pages cached: a model of 300 MB); the commands' CPU time in every
@@ -493,20 +532,10 @@ a=$(printf 'goto %d\n' $last | "$vmsim" step --timer --no-pictures "$T" 2>/dev/n
 b=$(printf 'goto %d\n' $last | VMSIM_STEP_CHECKPOINT_EVERY=0 "$vmsim" step --timer --no-pictures "$T" 2>/dev/null |
 	sed -n 's/^time: .* ms wall, \([0-9.]*\) ms CPU$/\1/p')
 row "goto the end from the start, ms" "$a" "$b" "$(ratio "$b" "$a")"
+fi
 
+if want 11; then
 echo "11. vmsim diff --all: CPU s against its two replays, max RSS"
-# 8,000 one-page VMAs (an 8,000-page mapping cut by mprotect) and N random
-# reads over them: every VMA's flags differ between 6.18 and 6.1 from the
-# start, a difference that stands through every read
-vmas8k() {
-	f=$out/diff-vmas8k-$1.trace
-	[ -s "$f" ] || awk -v n="$1" 'BEGIN { b = 268435456; print "# vmsim-trace: 1"; print "# kernel: 6.18"
-		printf "mmap(0x%x, %d, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?\n", b, 8000 * 4096
-		for (i = 0; i < 8000; i += 2) printf "mprotect(0x%x, 4096, PROT_READ) = ?\n", b + i * 4096
-		for (i = 0; i < n; i++) printf "touch(0x%x, 4096, READ) = ?\n", b + (i * 7919 % 8000) * 4096 }' >"$f"
-	echo "$f"
-}
-rss() { /usr/bin/time -f %M -o $out/rss "$@" >/dev/null 2>&1; tail -1 $out/rss; }
 row "" "diff" "2 replays" "diff/replays"
 for n in 10000 100000 1000000; do
 	n=$((n / q))
@@ -530,8 +559,10 @@ for k in lof-v1 6.1; do
 done
 row "  max RSS, 6.18/lof-v1, KB" "$(rss "$vmsim" diff --all --kernel 6.18 --kernel lof-v1 "$T")" \
 	"$(rss "$vmsim" replay -q --kernel 6.18 "$T")" ""
+fi
 
-echo "12. replay of a plain strace -f log (200 python3 -c pass runs, recorded here)"
+if want 12; then
+echo "12. replay of a plain strace -f log of python3 -c pass runs (200; 20 quick), recorded here"
 py=$out/py200.strace
 runs=$((200 / q))
 [ -n "$BENCH_QUICK" ] && py=$out/py20.strace
@@ -553,7 +584,9 @@ if [ -s "$py" ]; then
 else
 	echo "  skipped: strace or python3 missing (no log to replay)"
 fi
+fi
 
+if want 13; then
 echo "13. instructions (callgrind): the reader a line, the model a faulted page"
 if command -v valgrind >/dev/null 2>&1; then
 	# ir FUNCTIONS BINARY ARGS...: the instructions BINARY runs inside the
@@ -597,7 +630,9 @@ if command -v valgrind >/dev/null 2>&1; then
 else
 	echo "  skipped: valgrind (callgrind) missing"
 fi
+fi
 
+if want 14; then
 echo "14. vmsim report and explain at $((1000000 / q)) events over 8,000 VMAs"
 f=$(vmas8k $((1000000 / q)))
 row "" "CPU s" "max RSS KB" "output"
@@ -607,4 +642,5 @@ te=$(cpu "$vmsim" explain "$f")
 "$vmsim" explain "$f" >"$out/explain.txt" 2>/dev/null
 row "explain" "$te" "$(rss "$vmsim" explain "$f")" "$(wc -c <"$out/explain.txt") B"
 row "replay" "$(cpu "$vmsim" replay -q "$f")" "$(rss "$vmsim" replay -q "$f")" ""
+fi
 exit 0
