@@ -150,8 +150,14 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 			locked_vm_add(s, mm, (int64_t)(new_len >> PAGE_SHIFT), KFN_MREMAP); /* vrm_stat_account() */
 		if (src) {
 			src->flags &= ~sem->lock_mask;
-			if (whole && src != nv)
+			if (whole && src != nv) {
 				unlink_anon_vmas(s, src); /* dontunmap_complete() */
+				/* unfaulted again, so with the pgoff an unfaulted
+				 * anonymous VMA has: its neighbours merge with it
+				 * only where that lines up (move_vma() @ 6.1.192) */
+				if (sem->dontunmap_resets_pgoff && !src->file)
+					src->pgoff = src->start >> PAGE_SHIFT;
+			}
 		}
 		/* what locked_vm holds without a locked VMA behind it */
 		mm->locked_vm_quirk += (int64_t)(mm->locked_vm - lv0) - ((int64_t)locked_pages(mm) - (int64_t)lp0);

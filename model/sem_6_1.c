@@ -67,6 +67,7 @@ const struct semantics sem_6_1 = {
 	.dontunmap_charges_new = false,
 	.dontunmap_splits_first = true,
 	.dontunmap_keeps_source = true,
+	.dontunmap_resets_pgoff = true,            /* mm/mremap.c:move_vma() @ 6.1.192 */
 	.mremap_checks_first = false,
 	.mremap_multi_vma = false,
 	/* mm/madvise.c @ v6.1: madvise_dontneed_free_valid_vma(), can_madv_lru_vma(),

@@ -69,6 +69,8 @@ const struct semantics sem_6_18 = {
 	.has_dontunmap = true,
 	.dontunmap_charges_new = true,
 	.dontunmap_splits_first = false,
+	.dontunmap_resets_pgoff = false,           /* dontunmap_complete(): a live test here
+						    * (6.18.44) merges the source back */
 	.mremap_checks_first = true,
 	.mremap_multi_vma = true,
 	.madv_refuses_locked = MADV_BIT(MADV_X_DONTNEED) | MADV_BIT(MADV_X_FREE) |

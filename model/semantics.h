@@ -273,6 +273,9 @@ struct semantics {
 				      * an unfaulted anon VMA never merges with its source */
 	bool dontunmap_splits_first; /* 6.1.y: split so only the moved range is unlocked;
 				      * 6.18 unlocks the whole source VMA */
+	bool dontunmap_resets_pgoff; /* 6.1.192 move_vma(): a whole anonymous source whose
+				      * anon_vma links go takes the pgoff of its address
+				      * (unfaulted again); 6.18 keeps it */
 	bool mremap_checks_first;    /* 6.18 (vma_remap_struct rewrite): every source
 				      * check before the MREMAP_FIXED target is unmapped */
 	bool mremap_multi_vma;       /* 6.17+: a pure move (new address, same length)
