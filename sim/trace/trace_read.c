@@ -687,8 +687,12 @@ static int fast_line(struct trace_reader *r, struct event *ev, const struct even
 		return 0;
 	struct access_rec a;
 	const char *open, *close;
-	const char *p = parse_access_line(!r->lead_unprefixed, r->line, r->buf + r->end, &a, &open,
-					  &close);
+	/* the bytes readable past the line: the rest read in when the line
+	 * lies in the input buffer; a binary record's text (its own buffer)
+	 * ends at its NUL */
+	const char *lim = r->line >= r->buf && r->line <= r->buf + r->end ? r->buf + r->end
+									   : r->line + r->len;
+	const char *p = parse_access_line(!r->lead_unprefixed, r->line, lim, &a, &open, &close);
 	if (!p || p != r->line + r->len) {
 		r->cold = true;
 		return 0; /* not canonical, more after the result, or a NUL inside the line */
