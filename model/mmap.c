@@ -385,9 +385,9 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		 * (daxdev_mapping_supported()), which no modelled disk has */
 		if ((vmf & VM_SYNC) && !f->shmem)
 			return -KERR_EOPNOTSUPP;
-		/* an io_uring file lives on anon_inodefs, which is noexec
-		 * (SB_I_NOEXEC): do_mmap()'s path_noexec() test */
-		if (f->ring) {
+		/* an io_uring file lives on anon_inodefs, noexec where the
+		 * kernel says SB_I_NOEXEC: do_mmap()'s path_noexec() test */
+		if (f->ring && s->sem->anon_inode_noexec) {
 			if (vmf & VM_EXEC)
 				return -KERR_EPERM;
 			vmf &= ~VM_MAYEXEC;

@@ -58,6 +58,7 @@ const struct semantics sem_6_1 = {
 	.io_uring_setup_flags = 0x3fff,
 	.io_uring_rings_charged = false,
 	.io_uring_pin_rejects_files = true,
+	.anon_inode_noexec = false,               /* fs/anon_inodes.c @ v6.1: no SB_I_NOEXEC */
 	.lockonfault_populates = false,
 	.onfault_skips_populate = true,
 	.mmap_lockonfault_flag = false,

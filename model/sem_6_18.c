@@ -61,6 +61,7 @@ const struct semantics sem_6_18 = {
 	.io_uring_setup_flags = 0x7ffff,
 	.io_uring_rings_charged = true,
 	.io_uring_pin_rejects_files = false,
+	.anon_inode_noexec = true,
 	.lockonfault_populates = false,
 	.onfault_skips_populate = true,
 	.mmap_lockonfault_flag = false,

@@ -251,6 +251,10 @@ struct semantics {
 	 * leaves file mappings to GUP's FOLL_LONGTERM rules (a shared mapping
 	 * that needs dirty tracking is EFAULT) */
 	bool io_uring_pin_rejects_files;
+	/* fs/anon_inodes.c (SB_I_NOEXEC by 6.18, not in 6.1): an io_uring ring's mmap
+	 * loses VM_MAYEXEC and PROT_EXEC is EPERM (do_mmap()'s path_noexec());
+	 * 6.1's anon_inodefs is not noexec, so the ring keeps VM_MAYEXEC */
+	bool anon_inode_noexec;
 	bool lockonfault_populates;  /* 4.4: populate mlocks present pages of ONFAULT VMAs */
 	bool onfault_skips_populate; /* populate returns at once for LOCKONFAULT VMAs (6.x) */
 	bool mmap_lockonfault_flag;  /* lof-v1 MAP_LOCKONFAULT exists */

@@ -196,6 +196,8 @@ static const struct row_check checks[] = {
 	{ "DONTUNMAP source unfaulted again", "mremap-dontunmap-pgoff.trace", "6.1", "6.18", NULL, C_TEXT, 12, DK_VMAS, "vmas 0x7ffff7fe0000", -1, 0, 0, "[0x7ffff7fe0000, 0x7ffff7fe1000) [0x7ffff7fe1000, 0x7ffff7fe2000)", "[0x7ffff7fe0000, 0x7ffff7fe2000)" },
 	{ "DONTUNMAP source unfaulted again", "mremap-dontunmap-pgoff.trace", "6.1", "6.18", NULL, C_NONE, 11, DK_VMAS },
 	{ "DONTUNMAP source unfaulted again", "mremap-dontunmap-pgoff.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "io_uring ring and VM_MAYEXEC", "io-uring-ring-mayexec.trace", "6.1", "6.18", NULL, C_TEXT, 8, DK_VMFLAGS, "vma 0x7ffff7ffe000", -1, 0, 0, "\"rd wr sh mr mw me ms de mm\"", "\"rd wr sh mr mw ms de mm\"" },
+	{ "io_uring ring and VM_MAYEXEC", "io-uring-ring-mayexec.trace", "6.1", "6.18", NULL, C_DIFF, 9, DK_RESULT, "result", -1, ANY, EPERM_ },
 	{ "mremap source check order", "mremap-fixed-efault-target.trace", "6.1", "6.18", NULL, C_NONE, 9, DK_RESULT },
 	{ "mremap source check order", "mremap-fixed-efault-target.trace", "6.1", "6.18", NULL, C_TEXT, 9, DK_VMAS, "vmas 0x20000000", -1, 0, 0, "(none)", "[0x20000000, 0x20008000)" },
 	{ "mremap source check order", "mremap-fixed-efault-target.trace", "6.18", "6.1", NULL, C_DIFF, 9, DK_VMLCK, "VmLck", -1, KB(32), KB(0) },
