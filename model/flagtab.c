@@ -117,18 +117,11 @@ const struct flag_table *flagtab_get(const char *arch, const char *kernel,
 
 /* ---- lookup ------------------------------------------------------------- */
 
-/* strcmp order between a counted name and a NUL-terminated one; byte by
- * byte inline (a call of strncmp() per probe was most of a lookup, and a
- * plain strace log looks up a flag on most lines).  A NUL inside the
- * name compares unequal to everything, so such a name is never found. */
-static int namecmp(const char *name, size_t len, const char *s)
+/* whether the counted name is the NUL-terminated s (a NUL inside name
+ * never is) */
+static bool name_is(const char *name, size_t len, const char *s)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char a = (unsigned char)name[i], b = (unsigned char)s[i];
-		if (a != b || !a)
-			return a < b ? -1 : 1;
-	}
-	return s[len] ? -1 : 0;
+	return strnlen(s, len + 1) == len && memcmp(name, s, len) == 0;
 }
 
 static bool in_tables(const struct flag_table *t)
@@ -139,8 +132,9 @@ static bool in_tables(const struct flag_table *t)
 /* Every name of every generated table by a hash of (table, name), built
  * once (call_once(): libvmsim may be called from threads).  A binary
  * search of the names compared their shared prefixes ("MAP_", "PROT_")
- * again at each probe; a plain strace log looks a flag up on most lines.  No table names an entry twice (test_flagtab checks it),
- * so any order of insertion finds the same entry. */
+ * again at each probe; a plain strace log looks a flag up on most lines.
+ * No table names an entry twice (test_flagtab checks it), so any order of
+ * insertion finds the same entry. */
 #define FLAGHASH_SLOTS 16384
 struct flagslot {
 	uint16_t table1;  /* 1 + the index in flagtab_tables; 0: empty */
@@ -193,7 +187,7 @@ static const struct flag_entry *find_entry(const struct flag_table *t,
 		return NULL;
 	}
 	for (size_t i = 0; i < t->nentries; i++)
-		if (!namecmp(name, len, t->entries[i].name))
+		if (name_is(name, len, t->entries[i].name))
 			return &t->entries[i];
 	return NULL;
 }

@@ -122,10 +122,17 @@ static uint16_t syshash[SYSHASH_SLOTS];
 static once_flag syshash_once = ONCE_FLAG_INIT;
 static atomic_bool syshash_built; /* syshash_build() is done: call_once() skipped */
 
+unsigned systab_name_hash(const char *name, size_t len)
+{
+	if (!len)
+		return 0;
+	return (unsigned)len * 131u + (unsigned char)name[0] * 31u + (unsigned char)name[len - 1] * 7u +
+	       (len > 2 ? (unsigned char)name[len / 2] : 0u);
+}
+
 static unsigned syshash_of(const char *name, size_t len)
 {
-	return ((unsigned)len * 131u + (unsigned char)name[0] * 31u + (unsigned char)name[len - 1] * 7u +
-		(len > 2 ? (unsigned char)name[len / 2] : 0u)) & (SYSHASH_SLOTS - 1);
+	return systab_name_hash(name, len) & (SYSHASH_SLOTS - 1);
 }
 
 static void syshash_build(void)

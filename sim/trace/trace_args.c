@@ -15,9 +15,7 @@ static int count_unknown(struct trace_reader *r, const char *name, size_t len)
 {
 	if (r->parent)
 		r = r->parent; /* a merged log counts in one place */
-	/* a guess by the length and three letters (checked below) */
-	unsigned h = len ? (unsigned)len * 131u + (unsigned char)name[0] * 31u +
-				   (unsigned char)name[len - 1] * 7u + (unsigned char)name[len / 2] : 0;
+	unsigned h = systab_name_hash(name, len); /* a guess, checked below */
 	uint16_t *memo = &r->unk_memo[(h ^ h >> 8) & 255];
 	if (*memo) {
 		struct unk *u = &r->unk[*memo - 1];

@@ -78,8 +78,7 @@ const unsigned char tr_id_char[256] = {
 	['Y'] = 1, ['Z'] = 1,
 };
 
-/* 1 + the value of each hex digit (either case), 0 for any other byte */
-static const unsigned char hex_value1[256] = {
+const unsigned char tr_hex_value1[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
 	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
 	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
@@ -100,7 +99,7 @@ char *tr_scan_u64(char *p, uint64_t *v, bool *ovf)
 		 * out of the top is an overflow */
 		char *q = p + 2;
 		uint64_t lost = 0;
-		for (unsigned d; (d = hex_value1[(unsigned char)*q]) != 0; q++) {
+		for (unsigned d; (d = tr_hex_value1[(unsigned char)*q]) != 0; q++) {
 			lost |= x >> 60;
 			x = x << 4 | (d - 1);
 		}

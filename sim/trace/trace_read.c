@@ -168,13 +168,6 @@ const struct trace_header *trace_header(struct trace_reader *r)
 size_t trace_unknown_count(struct trace_reader *r) { return r->nunk; }
 void trace_set_slow(struct trace_reader *r, bool on) { r->slow_only = on; }
 
-/* 1 + the value of each hex digit, 0 for any other byte: one load per
- * digit, where two range tests would mispredict on every random address */
-static const uint8_t hex_value1[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
 
 /* The hex digits at p (up to end, if not NULL) as a number: *n digits
  * (the value wraps past 16 of them: the callers bound n); their end. */
@@ -183,7 +176,7 @@ static const char *hex_digits(const char *p, const char *end, uint64_t *x, int *
 	uint64_t v = 0;
 	int k = 0;
 	for (; !end || p < end; p++, k++) {
-		unsigned d = hex_value1[(unsigned char)*p];
+		unsigned d = tr_hex_value1[(unsigned char)*p];
 		if (!d)
 			break;
 		v = v << 4 | (d - 1);
@@ -455,10 +448,9 @@ static inline uint64_t word_at(const char *p)
 	       (uint64_t)(unsigned char)(s)[2] << 16 | (uint64_t)(unsigned char)(s)[3] << 24 | \
 	       (uint64_t)(unsigned char)(s)[4] << 32 | (uint64_t)(unsigned char)(s)[5] << 40 | \
 	       (uint64_t)(unsigned char)(s)[6] << 48 | (uint64_t)(unsigned char)(s)[7] << 56)
-#define ONES UINT64_C(0x0101010101010101)
 
 #if defined(__SSE2__) && defined(__x86_64__)
-/* The hex digits (either case, as hex_value1[]) that begin the 16 bytes at
+/* The hex digits (either case, as tr_hex_value1[]) that begin the 16 bytes at
  * p as a number: *k of them (0-16; at 16 the number may go on, and the
  * value is not given).  SSE2, which every x86-64 has: the 16 bytes are
  * classified, valued and paired in registers, in about 20 instructions. */
@@ -486,6 +478,8 @@ static inline uint64_t hex_digits16(const char *p, unsigned *k)
 	return __builtin_bswap64(w) >> (4 * (16 - *k));
 }
 #else
+#define ONES UINT64_C(0x0101010101010101)
+
 /* The high bit of each byte of w that is above lo and below hi (both
  * below 0x80; a byte from 0x80 up is in no range) */
 static inline uint64_t bytes_between(uint64_t w, unsigned lo, unsigned hi)

@@ -187,6 +187,9 @@ static inline bool is_idstart(char c)
 /* letters, digits and '_': a table, where the range tests of is_idstart()
  * and is_digit() mispredicted on every name a plain strace log has */
 extern const unsigned char tr_id_char[256];
+/* 1 + the value of each hex digit (either case), 0 for any other byte: one
+ * load a digit, where range tests would mispredict on every random address */
+extern const unsigned char tr_hex_value1[256];
 static inline bool is_id(char c) { return tr_id_char[(unsigned char)c]; }
 static inline char *skip_ws(char *p)
 {
