@@ -182,7 +182,8 @@ static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint
 	struct vma *v = NULL;
 	bool shared_anon = !f && (flags & VM_SHARED);
 	if (!shared_anon && !(flags & VM_SPECIAL)) {
-		/* vma_merge_new_range(): expand a neighbour */
+		/* vma_merge_new_range() @ v6.18, vma_merge() @ v4.x,
+		 * __mmap_region()'s vma_expand() @ v6.1: expand a neighbour */
 		struct vma *next = vma_find(&mm->vmas, addr);
 		struct vma *prev = next ? next->prev : mm->vmas.last;
 		if (next && next->start != end)
@@ -195,6 +196,11 @@ static int64_t mmap_region(struct vmsys *s, struct task *t, struct file *f, uint
 		bool mn = next && !((next->flags ^ flags) & ~VM_IGNORE_MERGE) && next->file == f &&
 			  next->ofd == ofd &&
 			  pgoff + (len >> PAGE_SHIFT) == next->pgoff && (next->navc <= 1);
+		/* 6.1: next is expanded first, and prev may join only with
+		 * next's anon_vma (is_mergeable_anon_vma(next's, prev's, prev):
+		 * an unfaulted prev has an empty chain) - __mmap_region() @ v6.1 */
+		if (sem->mmap_expands_next_first && mp && mn && next->anon_vma)
+			mp = prev->anon_vma == next->anon_vma;
 		if (mp && mn && prev->anon_vma && next->anon_vma && prev->anon_vma != next->anon_vma)
 			mn = false;
 		if (mp) {

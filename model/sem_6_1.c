@@ -110,6 +110,7 @@ const struct semantics sem_6_1 = {
 	},
 	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
 	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
+	.mmap_expands_next_first = true, /* mm/mmap.c:__mmap_region() @ 6.1.192 */
 	.mremap_expand_merges = true, /* mm/mremap.c: vma_merge() of the extension */
 	.mremap_refuses_private_dup = true, /* mm/mremap.c:vma_to_resize() */
 	.populate_in_vma_walk = true, /* mm/madvise.c:madvise_vma_behavior() */

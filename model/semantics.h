@@ -396,6 +396,14 @@ struct semantics {
 	 * (mm/vma.c:is_mergeable_anon_vma() @ v6.18, vma_had_uncowed_parents())
 	 * lets it, the neighbour taking the range's anon_vma */
 	bool anon_merge_needs_singular_chain;
+	/* mm/mmap.c:__mmap_region() @ v6.1 (the maple-tree rewrite): a new
+	 * mapping tries to expand next first, then tests prev against next's
+	 * anon_vma (can_vma_merge_after(prev, ..., next->anon_vma)), so a
+	 * faulted next keeps prev out unless both share one anon_vma, and the
+	 * new range joins next.  vma_merge() @ v4.0, v4.4 and
+	 * vma_merge_new_range() @ v6.18 try prev first and join next to it
+	 * only when the two anon_vmas agree */
+	bool mmap_expands_next_first;
 	unsigned lru_batch;          /* per-CPU lru_add batch size (PAGEVEC_SIZE/FOLIO_BATCH_SIZE) */
 	/* __pagevec_lru_add_fn() @ v4.0, v4.4 puts a page on the list its own
 	 * flags name (page_lru()) without asking whether it is evictable: a
