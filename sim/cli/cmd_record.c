@@ -785,8 +785,13 @@ int cmd_record(int argc, char **argv)
 	fprintf(r.out, "# faults: %s\n", r.rf ? "yes" : "no");
 	/* io_uring charges the user's locked_vm, which the perf buffers hold
 	 * too (docs/trace-format.md) */
-	if (r.rf)
-		fprintf(r.out, "# user-locked-vm: %lu\n", rec_faults_user_locked(r.rf));
+	if (r.rf) {
+		unsigned long ul = rec_faults_user_locked(r.rf);
+		if (rec_faults_gift_apart(r.rf))
+			fprintf(r.out, "# note: the perf buffers' pages are not in the user's "
+				       "locked_vm on this kernel (an io_uring probe)\n");
+		fprintf(r.out, "# user-locked-vm: %lu\n", ul);
+	}
 	if (ptrace(PTRACE_SETOPTIONS, child, NULL,
 		   (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 				  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) < 0) {

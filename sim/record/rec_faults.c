@@ -11,7 +11,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +56,8 @@ struct rec_faults {
 	size_t ntp, captp;
 	struct done done[NDONE];
 	unsigned ndone;
+	bool probed;      /* gift_in_locked_vm() asked */
+	int gift_charged; /* its answer */
 };
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
@@ -84,7 +88,7 @@ static long tracepoint_id(const char *name)
 	return -1;
 }
 
-unsigned long rec_faults_user_locked(const struct rec_faults *rf)
+static unsigned long perf_gift(const struct rec_faults *rf)
 {
 	/* kernel/events/core.c:perf_mmap() @ v6.18: each buffer's pages and
 	 * its header page go to the user's locked_vm up to perf_event_mlock_kb
@@ -102,6 +106,74 @@ unsigned long rec_faults_user_locked(const struct rec_faults *rf)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	limit *= (unsigned long)(cpus > 0 ? cpus : 1);
 	return pages < limit ? pages : limit;
+}
+
+/* Whether the perf buffers' gift of `pages` is in the user's locked_vm,
+ * the counter io_uring charges (kernel/events/core.c:perf_mmap() @ v6.18
+ * adds it to user->locked_vm; 6.1.191+ keeps it in user->perf_mlock, "perf:
+ * Track the perf mlock gift separately").  Nothing shows either counter,
+ * so a child of the same user asks io_uring: without CAP_IPC_LOCK and with
+ * RLIMIT_MEMLOCK of exactly `pages`, a ring (charged 6.13+) and a one-page
+ * buffer (io_uring/rsrc.c:__io_account_mem()) fit only if the gift is
+ * elsewhere.  1: charged, 0: not, -1: unknown (no gift, or no io_uring
+ * here: then no trace of this kernel can depend on it; the header keeps
+ * the gift as 6.18 charges it). */
+static int gift_in_locked_vm(unsigned long pages)
+{
+	if (!pages)
+		return -1;
+	pid_t c = fork();
+	if (c < 0)
+		return -1;
+	if (c == 0) {
+		struct { uint32_t version; int pid; } h = { 0x20080522, 0 }; /* _LINUX_CAPABILITY_VERSION_3 */
+		struct { uint32_t eff, perm, inh; } d[2];
+		if (syscall(SYS_capget, &h, d))
+			_exit(2);
+		d[0].eff &= ~(1u << 14); /* CAP_IPC_LOCK */
+		struct rlimit rl = { pages * (rlim_t)sysconf(_SC_PAGESIZE),
+				     pages * (rlim_t)sysconf(_SC_PAGESIZE) };
+		if (syscall(SYS_capset, &h, d) || setrlimit(RLIMIT_MEMLOCK, &rl))
+			_exit(2);
+		uint32_t params[30] = { 0 }; /* struct io_uring_params: 120 bytes */
+		long fd = syscall(425 /* io_uring_setup */, 1, params);
+		if (fd < 0)
+			_exit(errno == ENOMEM ? 1 : 2);
+		void *buf = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (buf == MAP_FAILED)
+			_exit(2);
+		struct { void *base; size_t len; } iov = { buf, (size_t)sysconf(_SC_PAGESIZE) };
+		if (syscall(427 /* io_uring_register */, fd, 0 /* IORING_REGISTER_BUFFERS */, &iov, 1))
+			_exit(errno == ENOMEM ? 1 : 2);
+		/* the charge goes back now (io_sqe_buffers_unregister() @ v6.1
+		 * unaccounts before it returns), not when the ring is freed by
+		 * a worker after exit, so the tracee does not meet it */
+		syscall(427, fd, 1 /* IORING_UNREGISTER_BUFFERS */, NULL, 0);
+		_exit(0);
+	}
+	int st;
+	while (waitpid(c, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) > 1)
+		return -1;
+	return WEXITSTATUS(st) == 1;
+}
+
+unsigned long rec_faults_user_locked(struct rec_faults *rf)
+{
+	unsigned long gift = perf_gift(rf);
+	if (!rf->probed) {
+		rf->gift_charged = gift_in_locked_vm(gift);
+		rf->probed = true;
+	}
+	return rf->gift_charged == 0 ? 0 : gift;
+}
+
+bool rec_faults_gift_apart(const struct rec_faults *rf)
+{
+	return rf->probed && rf->gift_charged == 0;
 }
 
 struct rec_faults *rec_faults_open(pid_t pid, char *why, size_t whylen)

@@ -194,8 +194,12 @@ size_t rec_faults_pending(struct rec_faults *rf, unsigned tid, uint64_t *addr, b
 /* Samples the kernel dropped (ring buffer full), for a note. */
 unsigned long rec_faults_lost(const struct rec_faults *rf);
 /* Pages the perf buffers of rf charged to the user's locked_vm (as far as
- * the recorder knows: it assumes no other charge of the user). */
-unsigned long rec_faults_user_locked(const struct rec_faults *rf);
+ * the recorder knows: it assumes no other charge of the user), 0 when a
+ * probe finds the kernel keeps them apart (6.1.191+: user->perf_mlock);
+ * the first call forks the probe. */
+unsigned long rec_faults_user_locked(struct rec_faults *rf);
+/* Whether that probe found the perf buffers kept out of locked_vm. */
+bool rec_faults_gift_apart(const struct rec_faults *rf);
 /* poll(2) descriptors to wait on with the tracees (may be -1). */
 int rec_faults_fd(const struct rec_faults *rf);
 void rec_faults_close(struct rec_faults *rf);
