@@ -93,6 +93,7 @@ const struct semantics sem_6_18 = {
 	.next_miss_tail_lag = true,
 	.large_folio_batch_per_pmd = true,
 	.mprotect_unaccounts_unfaulted = true, /* mm/mprotect.c:mprotect_fixup() */
+	.kpageflags_folio_flags = true, /* fs/proc/page.c:stable_page_flags() */
 	.extend_merge_no_middle = true,
 	.has_zero_page = true,
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io(); pgfault counted once */

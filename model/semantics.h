@@ -296,6 +296,13 @@ struct semantics {
 
 	/* --- page level --- */
 	enum page_lock_model page_model;
+	/* fs/proc/page.c:stable_page_flags() @ v6.18 reports the folio's
+	 * flags for each of its pages; @ v4.0, v4.4, v6.1 it copies the
+	 * page's own page->flags, and the LRU, active, referenced,
+	 * unevictable, mlocked, dirty, uptodate, writeback and swapbacked
+	 * bits live on the head (PF_HEAD, PF_NO_TAIL @ v6.1): a THP's tail
+	 * pages show none of them in /proc/kpageflags */
+	bool kpageflags_folio_flags;
 	/* Writes to disk files create large page-cache folios (ext4 since
 	 * 6.16): mapping one does not mlock it, mlock takes it only when the
 	 * whole folio is mapped inside the range, unmapping any part munlocks

@@ -735,6 +735,13 @@ static void fill_page_info(struct vmsys *s, pfn_t pfn, struct vm_page_info *pi)
 	pi->uptodate = (p->flags & PG_UPTODATE) != 0;
 	pi->mapcount = p->mapcount;
 	pi->mlock_count = page_mlock_count(s, p);
+	/* a tail page's own flags (stable_page_flags() @ v6.1): the folio's
+	 * head is the page of its first index, as vmsys_folio_span() takes it */
+	if (p->folio_order && !s->sem->kpageflags_folio_flags &&
+	    (page_index(p) & ((1ULL << p->folio_order) - 1))) {
+		pi->lru = pi->active = pi->referenced = pi->unevictable = pi->mlocked = false;
+		pi->dirty = pi->swapbacked = pi->writeback = pi->uptodate = false;
+	}
 }
 
 bool vmsys_next_page(struct vmsys *s, struct task *t, uint64_t *addr, uint64_t end)

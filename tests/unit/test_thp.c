@@ -135,6 +135,34 @@ START_TEST(a_cut_ends_the_pmd)
 }
 END_TEST
 
+/* /proc/kpageflags of a locked THP: 6.18 shows the folio's flags on
+ * every page, 4.x and 6.1 each page's own, so the tails show neither
+ * mlocked nor unevictable nor lru (fs/proc/page.c:stable_page_flags()) */
+START_TEST(kpageflags_of_tail_pages)
+{
+	const char *kernels[] = { "6.18", "6.1", "4.4" };
+	for (int k = 0; k < 3; k++) {
+		machine(kernels[k], 2);
+		uint64_t a = region();
+		ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
+		ck_assert_int_eq(vm_mlock(S, T, a, HUGE), 0);
+		struct vm_page_info head, tail;
+		ck_assert(vmsys_page(S, T, a, &head));
+		ck_assert(vmsys_page(S, T, a + 5 * 4096, &tail));
+		ck_assert_msg(head.mlocked && head.unevictable && head.lru && head.swapbacked, "%s: head m%d u%d l%d s%d", kernels[k], head.mlocked, head.unevictable, head.lru, head.swapbacked);
+		bool folio = k == 0;
+		ck_assert_int_eq(tail.mlocked, folio);
+		ck_assert_int_eq(tail.unevictable, folio);
+		ck_assert_int_eq(tail.lru, folio);
+		ck_assert_int_eq(tail.swapbacked, folio);
+		/* the state is the folio's in every version: only the view differs */
+		ck_assert(tail.present && tail.anon);
+		ck_assert_uint_eq(tail.mlock_count, head.mlock_count);
+		test_machine_free(S);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("thp");
@@ -142,6 +170,7 @@ int main(void)
 	tcase_add_test(tc, which_faults_map_a_pmd);
 	tcase_add_test(tc, huge_zero_page);
 	tcase_add_test(tc, a_cut_ends_the_pmd);
+	tcase_add_test(tc, kpageflags_of_tail_pages);
 	suite_add_tcase(s, tc);
 	return run_check_suite(s);
 }
