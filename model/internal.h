@@ -479,6 +479,12 @@ void munlock_folio(struct vmsys *s, pfn_t pfn);
 void mlock_vma_folio(struct vmsys *s, struct vma *v, pfn_t pfn);
 void munlock_vma_folio(struct vmsys *s, struct vma *v, pfn_t pfn);
 void mlock_drain_local(struct vmsys *s);
+/* the PMDs of the THPs meeting [start, end) of v end (thp_range_gone()),
+ * in a VM_LOCKED VMA on 6.x the folio munlocked whole first */
+void thp_pmds_end(struct vmsys *s, struct vma *v, uint64_t start, uint64_t end);
+/* munlock (lock false) or mlock the anonymous large folio of page pfn,
+ * mapped at vpn of v's mm by PTEs, as mlock_pte_range() @ v6.18 may */
+void thp_folio_mlock(struct vmsys *s, struct vma *v, uint64_t vpn, pfn_t pfn, bool lock);
 int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
 		uint64_t end, vm_flags_t newflags);
 bool vma_supports_mlock(const struct vma *v);
@@ -637,6 +643,9 @@ int thp_pmd_add(struct mm *mm, uint64_t haddr, bool zero);
 int thp_pmd_state(const struct mm *mm, uint64_t addr);
 /* the PMD mappings of every 2 MiB range meeting [start, end) end (zap, split) */
 void thp_range_gone(struct mm *mm, uint64_t start, uint64_t end);
+/* the first 2 MiB range at or above *haddr and below end that a PMD maps
+ * a THP by (not the huge zero page), in *haddr */
+bool thp_next_folio_pmd(const struct mm *mm, uint64_t *haddr, uint64_t end);
 /* smaps AnonHugePages of [start, end) in mm, bytes */
 uint64_t thp_anon_bytes(const struct mm *mm, uint64_t start, uint64_t end);
 /* meminfo AnonHugePages: pages of the folios some PMD maps */

@@ -1503,7 +1503,7 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 	/* zap_pmd_range(): a PMD inside the range goes whole, one it cuts is
 	 * split first; either way it maps no more (thp.c) */
 	if (mm->thp && !skip_anon)
-		thp_range_gone(mm, start, end);
+		thp_pmds_end(s, v, start, end);
 	s->zap_folio_key = 0;
 	uint64_t prev_vpn = UINT64_MAX, prev_index = 0;
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {

@@ -225,6 +225,76 @@ void munlock_vma_folio(struct vmsys *s, struct vma *v, pfn_t pfn)
 		munlock_folio(s, pfn);
 }
 
+/* ---------------------------------------------------------- anonymous THPs */
+
+/* The pages of the anonymous large folio of page pfn, mapped at vpn in mm
+ * (a THP, thp.c), as far as mm maps them where they were made: the model
+ * keeps no folio, only each page's order, anon_vma and index (its head
+ * the page of the first index, as vmsys_folio_span() takes it). */
+static unsigned thp_folio_pages(struct vmsys *s, struct mm *mm, uint64_t vpn, pfn_t pfn,
+				pfn_t *out, uint64_t *vpns)
+{
+	const struct page *p = spage(s, pfn);
+	uint64_t nr = 1ULL << p->folio_order, off = page_index(p) & (nr - 1);
+	uint64_t head_vpn = vpn - off, head_index = page_index(p) - off;
+	unsigned n = 0;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t pte = radix_get(&mm->pt, head_vpn + i);
+		if (!(pte & PTE_PRESENT) || pte_pfn(pte) == PFN_ZERO)
+			continue;
+		const struct page *q = spage(s, pte_pfn(pte));
+		if ((q->flags & PG_ANON) && q->owner == p->owner && q->folio_order == p->folio_order &&
+		    page_index(q) == head_index + i) {
+			out[n] = pte_pfn(pte);
+			if (vpns)
+				vpns[n] = head_vpn + i;
+			n++;
+		}
+	}
+	return n;
+}
+
+void thp_pmds_end(struct vmsys *s, struct vma *v, uint64_t start, uint64_t end)
+{
+	struct mm *mm = v->mm;
+	if (!mm->thp)
+		return;
+	if ((v->flags & VM_LOCKED) && s->sem->thp_pte_mlock != THP_PTE_SMALL) {
+		/* __split_huge_pmd_locked() -> munlock_vma_page(compound) @ v6.1,
+		 * zap_huge_pmd() -> page_remove_rmap(compound); the PMD's removal
+		 * in folio_remove_rmap_pmd() @ v6.18: the folio, whole */
+		for (uint64_t h = start & HPAGE_MASK; h < end && thp_next_folio_pmd(mm, &h, end);
+		     h += HPAGE_SIZE) {
+			uint64_t pte = radix_get(&mm->pt, h >> PAGE_SHIFT);
+			if (!(pte & PTE_PRESENT))
+				continue;
+			pfn_t pages[HPAGE_PAGES];
+			unsigned n = thp_folio_pages(s, mm, h >> PAGE_SHIFT, pte_pfn(pte), pages, NULL);
+			for (unsigned i = 0; i < n; i++)
+				munlock_folio(s, pages[i]);
+		}
+	}
+	thp_range_gone(mm, start, end);
+}
+
+void thp_folio_mlock(struct vmsys *s, struct vma *v, uint64_t vpn, pfn_t pfn, bool lock)
+{
+	pfn_t pages[HPAGE_PAGES];
+	uint64_t vpns[HPAGE_PAGES];
+	unsigned n = thp_folio_pages(s, v->mm, vpn, pfn, pages, vpns);
+	uint64_t nr = 1ULL << spage(s, pfn)->folio_order;
+	/* allow_mlock_munlock() @ v6.18: mlock only a folio all of whose
+	 * pages this VMA maps (folio_within_range(), folio_mlock_step()) */
+	if (lock && (n != nr || vpns[0] < v->start >> PAGE_SHIFT ||
+		     vpns[n - 1] >= v->end >> PAGE_SHIFT))
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (lock)
+			mlock_folio(s, pages[i]);
+		else
+			munlock_folio(s, pages[i]);
+}
+
 /* ------------------------------------------------------------------ VMAs */
 
 /* mm/mlock.c:mlock_fixup() skip test (6.1 + VM_DROPPABLE from 6.11) */
@@ -301,6 +371,23 @@ static void mlock_vma_pages_range(struct vmsys *s, struct mm *mm, struct vma *v,
 			struct page *p = spage(s, pte_pfn(pte));
 			if (p->folio_order && v->file && s->sem->pagecache_large_folios) {
 				vpn = mlock_large_folio(s, mm, v, start, end, vpn, pte_pfn(pte), lock);
+				continue;
+			}
+			if (p->folio_order && (p->flags & PG_ANON) &&
+			    s->sem->thp_pte_mlock != THP_PTE_SMALL &&
+			    thp_pmd_state(mm, vpn << PAGE_SHIFT) != THP_PMD_FOLIO) {
+				/* a THP mapped by PTEs: mlock_pte_range() @ v6.1 passes
+				 * over it (PageTransCompound()); @ v6.18 the folio,
+				 * once for the PTEs of this range that map it */
+				uint64_t nr = 1ULL << p->folio_order;
+				uint64_t next = vpn - (page_index(p) & (nr - 1)) + nr;
+				if (s->sem->thp_pte_mlock == THP_PTE_FOLIO) {
+					bool inside = vpn - (page_index(p) & (nr - 1)) >= start >> PAGE_SHIFT &&
+						      next - 1 <= last;
+					if (!lock || inside)
+						thp_folio_mlock(s, v, vpn, pte_pfn(pte), lock);
+				}
+				vpn = next;
 				continue;
 			}
 			if (lock)

@@ -90,13 +90,15 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 	struct page *p = spage(s, pfn);
 	if (p->flags & PG_ZERO)
 		return;
-	if ((p->flags & PG_ANON) && p->folio_order && v->mm->thp) {
+	uint64_t thp_addr = 0;
+	if ((p->flags & PG_ANON) && p->folio_order) {
+		thp_addr = v->start + ((page_index(p) - v->pgoff) << PAGE_SHIFT);
 		/* a THP page unmapped: its PMD was split first
 		 * (try_to_unmap_one()'s TTU_SPLIT_HUGE_PMD, the fallback of
 		 * do_huge_pmd_wp_page()); the folio is mlocked and listed page
 		 * by page here (thp.c) */
-		uint64_t a = v->start + ((page_index(p) - v->pgoff) << PAGE_SHIFT);
-		thp_range_gone(v->mm, a, a + 1);
+		if (v->mm->thp)
+			thp_pmds_end(s, v, thp_addr, thp_addr + 1);
 	}
 	p->mapcount--;
 	mm_rss_add(v->mm, p, -1);
@@ -116,6 +118,20 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 				unsigned n = folio_pages(s, v, pfn, pages, 1u << 9);
 				for (unsigned i = 0; i < n; i++)
 					munlock_folio(s, pages[i]);
+			}
+		} else if (thp_addr && s->sem->thp_pte_mlock == THP_PTE_SKIP) {
+			/* page_remove_rmap() @ v6.1: munlock_vma_page() leaves a
+			 * page of a PTE-mapped THP alone (PageTransCompound()) */
+		} else if (thp_addr && s->sem->thp_pte_mlock == THP_PTE_FOLIO) {
+			/* __folio_remove_rmap() -> munlock_vma_folio() @ v6.18: the
+			 * folio, whole, once for the PTEs a zap batches */
+			uint64_t key = ((uint64_t)p->owner << 40) ^ (page_index(p) >> p->folio_order) ^
+				       ((uint64_t)p->folio_order << 36) ^ (1ULL << 63);
+			if ((v->flags & VM_LOCKED) && s->zap_folio_key != key + 1) {
+				if (s->zap_folio_key != UINT64_MAX) /* inside a zap */
+					s->zap_folio_key = key + 1;
+				thp_folio_mlock(s, v, thp_addr >> PAGE_SHIFT, pfn, false);
+				munlock_folio(s, pfn); /* the page itself, no longer mapped here */
 			}
 		} else {
 			munlock_vma_folio(s, v, pfn);

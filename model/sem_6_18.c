@@ -78,6 +78,7 @@ const struct semantics sem_6_18 = {
 			       MADV_BIT(MADV_X_REMOVE) | MADV_BIT(MADV_X_COLD) |
 			       MADV_BIT(MADV_X_PAGEOUT) | MADV_BIT(MADV_X_GUARD_INSTALL),
 	.page_model = PLM_MLOCK_COUNT,
+	.thp_pte_mlock = THP_PTE_FOLIO, /* mm/mlock.c:allow_mlock_munlock(), mm/rmap.c:__folio_remove_rmap() */
 	.pagecache_large_folios = true,
 	.finish_fault_none_range = true,
 	.partial_punch_cleans_blocks = true,

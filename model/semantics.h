@@ -303,6 +303,18 @@ struct semantics {
 	 * bits live on the head (PF_HEAD, PF_NO_TAIL @ v6.1): a THP's tail
 	 * pages show none of them in /proc/kpageflags */
 	bool kpageflags_folio_flags;
+	/* A THP mapped by PTEs (its PMD split) stays one folio on 6.x: the
+	 * split of its PMD in a VM_LOCKED VMA munlocks all of it
+	 * (__split_huge_pmd_locked() -> munlock_vma_page(compound) @ v6.1,
+	 * folio_remove_rmap_pmd() -> munlock_vma_folio() @ v6.18), and then
+	 * THP_PTE_SKIP (6.1): mlock_pte_range() passes over PTE-mapped THP
+	 * pages and unmapping one munlocks nothing (PageTransCompound());
+	 * THP_PTE_FOLIO (6.18): unmapping any page from a VM_LOCKED VMA
+	 * munlocks the folio, munlock() takes it whole, mlock() only a folio
+	 * wholly inside the range and mapped there whole
+	 * (allow_mlock_munlock()); THP_PTE_SMALL (4.x): split_huge_page()
+	 * leaves small pages that keep PG_mlocked, each its own */
+	enum { THP_PTE_SMALL, THP_PTE_SKIP, THP_PTE_FOLIO } thp_pte_mlock;
 	/* Writes to disk files create large page-cache folios (ext4 since
 	 * 6.16): mapping one does not mlock it, mlock takes it only when the
 	 * whole folio is mapped inside the range, unmapping any part munlocks

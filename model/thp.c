@@ -24,11 +24,12 @@
  * it (vma_adjust_trans_huge()), any unmapping of one of its pages
  * (reclaim, COW), an mremap move.
  *
- * Not modelled: the folio as one LRU and mlock unit after a split (the
- * model's pages are then small pages: 6.x munlocks the whole folio when
- * its PMD is split in a VM_LOCKED VMA or any part is munlocked, so its
- * Mlocked drops by 2 MiB where the model's drops by the part), deferred
- * split, khugepaged, THP swap-out whole, 4.x's COW of a THP into a new
+ * After a split the folio stays one mlock unit on 6.x (mlock.c:
+ * thp_pmds_end(), thp_folio_mlock(); semantics thp_pte_mlock): the PMD's
+ * end in a VM_LOCKED VMA munlocks all of it, and 6.1 then passes over its
+ * pages, 6.18 locks it only whole.  Not modelled: the folio as one LRU
+ * unit after a split (the model's pages are then listed one by one),
+ * deferred split, khugepaged, THP swap-out whole, 4.x's COW of a THP into a new
  * THP, move_huge_pmd() for aligned mremap, page tables kept after a zap
  * (a later fault there takes a small page in the kernel), mTHP sizes,
  * shmem and file THPs, THP allocation failure by fragmentation (the
@@ -127,6 +128,19 @@ void thp_range_gone(struct mm *mm, uint64_t start, uint64_t end)
 		j++;
 	memmove(&p->e[i], &p->e[j], (p->n - j) * sizeof(*p->e));
 	p->n -= j - i;
+}
+
+bool thp_next_folio_pmd(const struct mm *mm, uint64_t *haddr, uint64_t end)
+{
+	const struct thp_pmds *p = mm->thp;
+	if (!p)
+		return false;
+	for (size_t i = find(p, *haddr & HPAGE_MASK); i < p->n && (p->e[i] & ~THP_ZERO) < end; i++)
+		if (!(p->e[i] & THP_ZERO)) {
+			*haddr = p->e[i];
+			return true;
+		}
+	return false;
 }
 
 uint64_t thp_anon_bytes(const struct mm *mm, uint64_t start, uint64_t end)

@@ -263,7 +263,7 @@ int vma_split(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t addr,
 		return -KERR_ENOMEM;
 	/* vma_adjust_trans_huge() @ v4.0 .. v6.18: a PMD the split cuts is split */
 	if ((addr & (HPAGE_SIZE - 1)) && mm->thp)
-		thp_range_gone(mm, addr, addr + 1);
+		thp_pmds_end(s, v, addr, addr + 1);
 	n->serial = v->serial;
 	n->ofd = v->ofd;
 	if (anon_vma_clone(s, n, v)) {
@@ -373,7 +373,7 @@ static void shift_boundary(struct vmsys *s, struct mm *mm, struct vma *lo, struc
 	if (hi->start != boundary) {
 		/* vma_adjust_trans_huge(): a PMD the new boundary cuts is split */
 		if ((boundary & (HPAGE_SIZE - 1)) && mm->thp)
-			thp_range_gone(mm, boundary, boundary + 1);
+			thp_pmds_end(s, boundary >= hi->start ? hi : lo, boundary, boundary + 1);
 		TP(s, TP_VMA_ADJUST, KFN_VMA_MODIFY, .old_start = hi->start, .old_end = hi->end,
 		   .start = boundary, .end = hi->end, .addr = lo->start, .new_flags = hi->flags);
 		vma_tree_erase(&mm->vmas, hi);
@@ -461,6 +461,10 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 			else {
 				if (!next->anon_vma && v->anon_vma)
 					anon_vma_clone(s, next, v);
+				/* vma_adjust_trans_huge(): a PMD of v the new
+				 * boundary cuts is split, as in shift_boundary() */
+				if ((start & (HPAGE_SIZE - 1)) && mm->thp)
+					thp_pmds_end(s, v, start, start + 1);
 				TP(s, TP_VMA_ADJUST, KFN_VMA_MODIFY, .old_start = next->start,
 				   .old_end = next->end, .start = start, .end = next->end,
 				   .addr = v->start, .new_flags = next->flags);

@@ -3,8 +3,9 @@
  * JVM heap or a database buffer pool meets them: MADV_HUGEPAGE, a write
  * and a read fault per 2 MiB, a write after the read (the huge zero page
  * copied), mlock2(MLOCK_ONFAULT) that keeps what faulted, a munlock and
- * an munmap that cut a huge page, a fork whose child writes, and memory
- * that madvise(MADV_NOHUGEPAGE) keeps small.  Recorded with THP `always`
+ * an munmap that cut a huge page, mlock of both halves of the cut one, a
+ * fork whose child writes, and memory that madvise(MADV_NOHUGEPAGE) keeps
+ * small.  Recorded with THP `always`
  * (see record.sh): the mapping without MADV_HUGEPAGE gets huge pages too.
  */
 #define _GNU_SOURCE
@@ -51,6 +52,15 @@ int main(void)
 	h[3 * HUGE] = 4;          /* a THP, locked at the fault */
 	/* a munlock that ends inside the first huge page splits it */
 	say("munlock, cutting a huge page", munlock(h + HUGE / 2, HUGE));
+	/* what the cut left locked, locked again (no change: the recorder
+	 * reads its pages): 6.x munlocked the whole folio when the cut split
+	 * its PMD, so none of them is mlocked; 4.x's split_huge_page() left
+	 * small pages that stay mlocked */
+	say("mlock the half left locked", mlock(h, HUGE / 2));
+	/* the half the cut unlocked, locked again: the folio is not wholly
+	 * inside the range, so 6.x does not mlock it (6.1 passes over a THP
+	 * mapped by PTEs, 6.18's allow_mlock_munlock() refuses) */
+	say("mlock the cut half again", mlock(h + HUGE / 2, HUGE / 2));
 	say("munlock the rest", munlock(h, 4 * HUGE));
 	/* a fork: the child's write copies one small page */
 	pid_t pid = fork();
