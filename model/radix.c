@@ -239,12 +239,12 @@ void radix_prefetch(struct radix *r, uint64_t key)
 		__builtin_prefetch(&leaf->v[key & (RADIX_FAN - 1)], 1);
 }
 
-bool radix_has_leaf(struct radix *r, uint64_t key)
+bool radix_has_leaf_walk(struct radix *r, uint64_t key)
 {
 	return key <= RADIX_KEY_MAX && find_leaf(r, key) != NULL;
 }
 
-int radix_set(struct radix *r, uint64_t key, uint64_t v)
+int radix_set_walk(struct radix *r, uint64_t key, uint64_t v)
 {
 	if (key > RADIX_KEY_MAX)
 		return -1;
@@ -324,7 +324,7 @@ static void leaf_remove(struct radix *r, uint64_t key, struct radix_leaf *leaf)
 	}
 }
 
-void radix_clear(struct radix *r, uint64_t key)
+void radix_clear_walk(struct radix *r, uint64_t key)
 {
 	if (key > RADIX_KEY_MAX || !r->root)
 		return;

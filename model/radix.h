@@ -110,12 +110,52 @@ static inline uint64_t *radix_peek(struct radix *r, uint64_t key)
  * leaf exists, and the leaf remembered for that lookup; nothing else
  * changes (the one-entry leaf cache stays), nothing fails. */
 void radix_prefetch(struct radix *r, uint64_t key);
+/* radix_has_leaf(), radix_set() and radix_clear() past their inline hit */
+bool radix_has_leaf_walk(struct radix *r, uint64_t key);
+int radix_set_walk(struct radix *r, uint64_t key, uint64_t v);
+void radix_clear_walk(struct radix *r, uint64_t key);
 /* Whether the leaf that would hold key exists (a store there allocates nothing). */
-bool radix_has_leaf(struct radix *r, uint64_t key);
-/* Store v (non-zero) at key; returns -1 on allocation failure. */
-int radix_set(struct radix *r, uint64_t key, uint64_t v);
-/* Remove key (no-op if absent). */
-void radix_clear(struct radix *r, uint64_t key);
+static inline bool radix_has_leaf(struct radix *r, uint64_t key)
+{
+	return key >> RADIX_BITS == r->cache_base || radix_has_leaf_walk(r, key);
+}
+/* Store v (non-zero) at key; returns -1 on allocation failure.  Inline,
+ * a store into the cached leaf when it is private (a page fault's PTE
+ * beside the last one). */
+static inline int radix_set(struct radix *r, uint64_t key, uint64_t v)
+{
+	if (key >> RADIX_BITS == r->cache_base && v && !r->cache_leaf->sharers) {
+		struct radix_leaf *leaf = r->cache_leaf;
+		unsigned i = (unsigned)(key & (RADIX_FAN - 1));
+		if (!leaf->v[i]) {
+			leaf->occ[i / 64] |= 1ULL << (i % 64);
+			leaf->used++;
+			r->count++;
+		}
+		leaf->v[i] = v;
+		return 0;
+	}
+	return radix_set_walk(r, key, v);
+}
+/* Remove key (no-op if absent).  Inline, a value of the cached private
+ * leaf that leaves it not empty. */
+static inline void radix_clear(struct radix *r, uint64_t key)
+{
+	if (key >> RADIX_BITS == r->cache_base) {
+		struct radix_leaf *leaf = r->cache_leaf;
+		unsigned i = (unsigned)(key & (RADIX_FAN - 1));
+		if (!leaf->v[i])
+			return;
+		if (!leaf->sharers && leaf->used > 1) {
+			leaf->v[i] = 0;
+			leaf->occ[i / 64] &= ~(1ULL << (i % 64));
+			leaf->used--;
+			r->count--;
+			return;
+		}
+	}
+	radix_clear_walk(r, key);
+}
 /* Make the leaf that would hold key, which must not exist, a uniform leaf
  * of v (non-zero) in all its RADIX_FAN slots: 0, or -1 if it exists or an
  * allocation failed.  It counts as one leaf (leaf_charge) like any other. */
