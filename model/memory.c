@@ -441,6 +441,8 @@ static bool ra_unbounded(struct vmsys *s, struct file *f, uint64_t idx, uint64_t
  * back to do_page_cache_ra() */
 static bool ra_order_read(struct vmsys *s, struct file *f, struct file_ra *ra, uint64_t start)
 {
+	if (s->sem->ra_window_trimmed_at_eof)
+		return ra_unbounded(s, f, start, ra->size, ra->async);
 	if (!f->size)
 		return true;
 	uint64_t limit = (f->size - 1) >> PAGE_SHIFT;

@@ -81,6 +81,7 @@ const struct semantics sem_6_1 = {
 	.large_folio_moves_batch = true,
 	.next_miss_tail_lag = true,
 	.page_model = PLM_MLOCK_COUNT,
+	.ra_window_trimmed_at_eof = true, /* mm/readahead.c:do_page_cache_ra() */
 	.thp_pte_mlock = THP_PTE_SKIP, /* mm/mlock.c:mlock_pte_range(), mm/rmap.c:page_remove_rmap() */
 	.lru_batch = 15,
 	.mlock_batch = 15,

@@ -320,6 +320,16 @@ struct semantics {
 	 * whole folio is mapped inside the range, unmapping any part munlocks
 	 * it (mm/mlock.c:allow_mlock_munlock(), mm/rmap.c @ v6.18). */
 	bool pagecache_large_folios;
+	/* mm/readahead.c:page_cache_ra_order() @ v6.1: a mapping without
+	 * large folios (every disk file on 6.1) falls back to
+	 * do_page_cache_ra(), which trims the window to the page of EOF
+	 * before page_cache_ra_unbounded() marks the page nr - lookahead of
+	 * the trimmed count: near EOF the PG_readahead mark moves down, or is
+	 * not set when the trimmed window is shorter than its async part.
+	 * __do_page_cache_readahead() @ v4.0, v4.4 stops at EOF with the
+	 * mark where the whole window puts it; 6.18's large-folio path marks
+	 * start + size - async too (ra_alloc_folio()) */
+	bool ra_window_trimmed_at_eof;
 	/* mm/filemap.c:do_sync_mmap_readahead() @ v6.16+: a fault in a VM_EXEC
 	 * mapping reads forward from the fault, within the VMA */
 	bool exec_readahead_forward;
