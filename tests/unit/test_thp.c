@@ -135,21 +135,35 @@ START_TEST(a_cut_ends_the_pmd)
 }
 END_TEST
 
+/* The kernels whose THP rules differ, and a machine of kernel k with one
+ * THP written at the region's start and mlocked (512 pages, Mlocked) */
+static const char *const thp_kernels[] = { "6.18", "6.1", "4.4" };
+
+static uint64_t locked_thp(int k)
+{
+	machine(thp_kernels[k], 2);
+	uint64_t a = region();
+	ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
+	ck_assert_int_eq(vm_mlock(S, T, a, HUGE), 0);
+	struct vm_meminfo mi;
+	vmsys_meminfo(S, &mi);
+	ck_assert_uint_eq(mi.mlocked, 512);
+	return a;
+}
+
 /* /proc/kpageflags of a locked THP: 6.18 shows the folio's flags on
  * every page, 4.x and 6.1 each page's own, so the tails show neither
  * mlocked nor unevictable nor lru (fs/proc/page.c:stable_page_flags()) */
 START_TEST(kpageflags_of_tail_pages)
 {
-	const char *kernels[] = { "6.18", "6.1", "4.4" };
 	for (int k = 0; k < 3; k++) {
-		machine(kernels[k], 2);
-		uint64_t a = region();
-		ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
-		ck_assert_int_eq(vm_mlock(S, T, a, HUGE), 0);
+		uint64_t a = locked_thp(k);
 		struct vm_page_info head, tail;
 		ck_assert(vmsys_page(S, T, a, &head));
 		ck_assert(vmsys_page(S, T, a + 5 * 4096, &tail));
-		ck_assert_msg(head.mlocked && head.unevictable && head.lru && head.swapbacked, "%s: head m%d u%d l%d s%d", kernels[k], head.mlocked, head.unevictable, head.lru, head.swapbacked);
+		ck_assert_msg(head.mlocked && head.unevictable && head.lru && head.swapbacked,
+			      "%s: head m%d u%d l%d s%d", thp_kernels[k], head.mlocked,
+			      head.unevictable, head.lru, head.swapbacked);
 		bool folio = k == 0;
 		ck_assert_int_eq(tail.mlocked, folio);
 		ck_assert_int_eq(tail.unevictable, folio);
@@ -172,22 +186,16 @@ END_TEST
  * (tests/real-programs/thp_mlock) and in Debian's 6.1 guest. */
 START_TEST(partial_munlock_of_a_locked_thp)
 {
-	const char *kernels[] = { "6.18", "6.1", "4.4" };
 	for (int k = 0; k < 3; k++) {
-		machine(kernels[k], 2);
-		uint64_t a = region();
-		ck_assert_int_eq(vm_touch(S, T, a, 1, 2, NULL), 1);
-		ck_assert_int_eq(vm_mlock(S, T, a, HUGE), 0);
+		uint64_t a = locked_thp(k);
 		struct vm_meminfo mi;
-		vmsys_meminfo(S, &mi);
-		ck_assert_uint_eq(mi.mlocked, 512);
 		ck_assert_int_eq(vm_munlock(S, T, a + HUGE / 2, HUGE / 2), 0);
 		ck_assert_uint_eq(anon_huge_kb(a), 0);
 		struct vm_page_info head;
 		ck_assert(vmsys_page(S, T, a, &head));
 		vmsys_meminfo(S, &mi);
 		bool folio = k < 2;
-		ck_assert_msg(head.mlocked == !folio, "%s: head mlocked %d", kernels[k], head.mlocked);
+		ck_assert_msg(head.mlocked == !folio, "%s: head mlocked %d", thp_kernels[k], head.mlocked);
 		ck_assert_uint_eq(mi.mlocked, folio ? 0 : 256);
 		/* locking again what the cut unlocked */
 		ck_assert_int_eq(vm_mlock(S, T, a + HUGE / 2, HUGE / 2), 0);
