@@ -80,6 +80,15 @@ static unsigned check_gap(struct task *t, uint64_t vpn, uint64_t end, char *msg,
  *    (vm_touch_hit()) decides an access from the PTE alone;
  *  - mlocked-vma (6.x, a VM_LOCKED VMA): see the top of the file.
  */
+/* A page of a THP that PTEs map (its PMD split) on 6.x: the folio stays
+ * munlocked in a locked VMA by design (semantics thp_pte_mlock) */
+static bool thp_by_ptes(const struct vmsys *s, const struct mm *mm, const struct page *p,
+			uint64_t addr)
+{
+	return p->folio_order && s->sem->thp_pte_mlock != THP_PTE_SMALL &&
+	       thp_pmd_state(mm, addr) != THP_PMD_FOLIO;
+}
+
 static unsigned check_vma_ptes(struct vmsys *s, struct task *t, struct vma *v, char *msg, size_t len,
 			       unsigned nv)
 {
@@ -107,7 +116,7 @@ static unsigned check_vma_ptes(struct vmsys *s, struct task *t, struct vma *v, c
 		struct page *p = spage(s, pfn);
 		/* 6.18 leaves a large folio not wholly inside the locked range
 		 * unlocked, by design */
-		if (!(p->flags & PG_ANON) || p->mapcount != 1)
+		if (!(p->flags & PG_ANON) || p->mapcount != 1 || thp_by_ptes(s, mm, p, vpn << PAGE_SHIFT))
 			continue;
 		if (!(p->flags & PG_MLOCKED))
 			FAIL("mlocked-vma: pid %d: page at 0x%llx (pfn %u) in locked VMA [0x%llx, 0x%llx) is not mlocked",
@@ -302,7 +311,8 @@ unsigned vmsys_check_pages(struct vmsys *s, const uint32_t *pfns, size_t n, char
 			continue;
 		struct one_map m = { NULL, 0 };
 		rmap_walk(s, pfn, note_map, &m);
-		if (!m.v || (m.v->flags & (VM_LOCKED | VM_SPECIAL)) != VM_LOCKED)
+		if (!m.v || (m.v->flags & (VM_LOCKED | VM_SPECIAL)) != VM_LOCKED ||
+		    thp_by_ptes(s, m.v->mm, p, m.addr))
 			continue;
 		if (!(p->flags & PG_MLOCKED))
 			FAIL("mlocked-vma: pid %d: page at 0x%llx (pfn %u) in locked VMA [0x%llx, 0x%llx) is not mlocked",
