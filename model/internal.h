@@ -483,8 +483,10 @@ void mlock_drain_local(struct vmsys *s);
  * in a VM_LOCKED VMA on 6.x the folio munlocked whole first */
 void thp_pmds_end(struct vmsys *s, struct vma *v, uint64_t start, uint64_t end);
 /* munlock (lock false) or mlock the anonymous large folio of page pfn,
- * mapped at vpn of v's mm by PTEs, as mlock_pte_range() @ v6.18 may */
-void thp_folio_mlock(struct vmsys *s, struct vma *v, uint64_t vpn, pfn_t pfn, bool lock);
+ * mapped at vpn of mm by PTEs, as mlock_pte_range() @ v6.18 may: mlock
+ * only when all its pages are mapped at vpns in [first, last] */
+void thp_folio_mlock(struct vmsys *s, struct mm *mm, uint64_t vpn, pfn_t pfn, bool lock,
+		     uint64_t first, uint64_t last);
 int mlock_fixup(struct vmsys *s, struct task *t, struct vma **vp, uint64_t start,
 		uint64_t end, vm_flags_t newflags);
 bool vma_supports_mlock(const struct vma *v);

@@ -277,16 +277,17 @@ void thp_pmds_end(struct vmsys *s, struct vma *v, uint64_t start, uint64_t end)
 	thp_range_gone(mm, start, end);
 }
 
-void thp_folio_mlock(struct vmsys *s, struct vma *v, uint64_t vpn, pfn_t pfn, bool lock)
+void thp_folio_mlock(struct vmsys *s, struct mm *mm, uint64_t vpn, pfn_t pfn, bool lock,
+		     uint64_t first, uint64_t last)
 {
 	pfn_t pages[HPAGE_PAGES];
 	uint64_t vpns[HPAGE_PAGES];
-	unsigned n = thp_folio_pages(s, v->mm, vpn, pfn, pages, vpns);
+	unsigned n = thp_folio_pages(s, mm, vpn, pfn, pages, vpns);
 	uint64_t nr = 1ULL << spage(s, pfn)->folio_order;
 	/* allow_mlock_munlock() @ v6.18: mlock only a folio all of whose
-	 * pages this VMA maps (folio_within_range(), folio_mlock_step()) */
-	if (lock && (n != nr || vpns[0] < v->start >> PAGE_SHIFT ||
-		     vpns[n - 1] >= v->end >> PAGE_SHIFT))
+	 * pages are mapped inside the range (folio_within_range(),
+	 * folio_mlock_step()) */
+	if (lock && (n != nr || vpns[0] < first || vpns[n - 1] > last))
 		return;
 	for (unsigned i = 0; i < n; i++)
 		if (lock)
@@ -380,14 +381,10 @@ static void mlock_vma_pages_range(struct vmsys *s, struct mm *mm, struct vma *v,
 				 * over it (PageTransCompound()); @ v6.18 the folio,
 				 * once for the PTEs of this range that map it */
 				uint64_t nr = 1ULL << p->folio_order;
-				uint64_t next = vpn - (page_index(p) & (nr - 1)) + nr;
-				if (s->sem->thp_pte_mlock == THP_PTE_FOLIO) {
-					bool inside = vpn - (page_index(p) & (nr - 1)) >= start >> PAGE_SHIFT &&
-						      next - 1 <= last;
-					if (!lock || inside)
-						thp_folio_mlock(s, v, vpn, pte_pfn(pte), lock);
-				}
-				vpn = next;
+				if (s->sem->thp_pte_mlock == THP_PTE_FOLIO)
+					thp_folio_mlock(s, mm, vpn, pte_pfn(pte), lock, start >> PAGE_SHIFT,
+							last);
+				vpn += nr - (page_index(p) & (nr - 1));
 				continue;
 			}
 			if (lock)

@@ -82,6 +82,19 @@ static unsigned folio_pages(struct vmsys *s, struct vma *v, pfn_t pfn, pfn_t *ou
 	return n;
 }
 
+/* Whether p's large folio is met for the first time in the batch of PTEs
+ * the current zap unmaps (zap_folio_key; outside a zap, always) */
+static bool first_in_zap_batch(struct vmsys *s, const struct page *p)
+{
+	uint64_t key = ((uint64_t)p->owner << 40) ^ (page_index(p) >> p->folio_order) ^
+		       ((uint64_t)p->folio_order << 36) ^ ((p->flags & PG_ANON) ? 1ULL << 63 : 0);
+	if (s->zap_folio_key == key + 1)
+		return false;
+	if (s->zap_folio_key != UINT64_MAX) /* inside a zap */
+		s->zap_folio_key = key + 1;
+	return true;
+}
+
 /* page_remove_rmap(): the munlock hook runs for every unmapping from a
  * VM_LOCKED VMA (6.x); 4.x clears PG_mlocked when the last mapping goes
  * (clear_page_mlock()). */
@@ -105,34 +118,26 @@ void rmap_remove(struct vmsys *s, struct vma *v, pfn_t pfn)
 	if (p->mapcount == 0)
 		count_vm(s, (p->flags & PG_ANON) ? NR_ANON_PAGES : NR_MAPPED, -1);
 	if (s->sem->page_model == PLM_MLOCK_COUNT) {
-		if (p->folio_order && s->sem->pagecache_large_folios && (v->flags & VM_LOCKED) &&
-		    !(p->flags & PG_ANON)) {
-			/* folio_remove_rmap_ptes(): unmapping any part of a large
-			 * folio munlocks all of it, once per batch of its PTEs */
-			uint64_t key = ((uint64_t)p->owner << 40) ^ (page_index(p) >> p->folio_order) ^
-				       ((uint64_t)p->folio_order << 36);
-			if (s->zap_folio_key != key + 1) {
-				if (s->zap_folio_key != UINT64_MAX) /* inside a zap */
-					s->zap_folio_key = key + 1;
-				pfn_t pages[1u << 9];
-				unsigned n = folio_pages(s, v, pfn, pages, 1u << 9);
-				for (unsigned i = 0; i < n; i++)
-					munlock_folio(s, pages[i]);
+		bool large_file = p->folio_order && s->sem->pagecache_large_folios &&
+				  !(p->flags & PG_ANON);
+		if (large_file || (thp_addr && s->sem->thp_pte_mlock == THP_PTE_FOLIO)) {
+			/* folio_remove_rmap_ptes() -> munlock_vma_folio() @ v6.18:
+			 * unmapping any part of a large folio from a VM_LOCKED VMA
+			 * munlocks all of it, once per batch of its PTEs */
+			if ((v->flags & VM_LOCKED) && first_in_zap_batch(s, p)) {
+				if (large_file) {
+					pfn_t pages[1u << 9];
+					unsigned n = folio_pages(s, v, pfn, pages, 1u << 9);
+					for (unsigned i = 0; i < n; i++)
+						munlock_folio(s, pages[i]);
+				} else {
+					thp_folio_mlock(s, v->mm, thp_addr >> PAGE_SHIFT, pfn, false, 0, 0);
+					munlock_folio(s, pfn); /* no longer mapped: not found above */
+				}
 			}
 		} else if (thp_addr && s->sem->thp_pte_mlock == THP_PTE_SKIP) {
 			/* page_remove_rmap() @ v6.1: munlock_vma_page() leaves a
 			 * page of a PTE-mapped THP alone (PageTransCompound()) */
-		} else if (thp_addr && s->sem->thp_pte_mlock == THP_PTE_FOLIO) {
-			/* __folio_remove_rmap() -> munlock_vma_folio() @ v6.18: the
-			 * folio, whole, once for the PTEs a zap batches */
-			uint64_t key = ((uint64_t)p->owner << 40) ^ (page_index(p) >> p->folio_order) ^
-				       ((uint64_t)p->folio_order << 36) ^ (1ULL << 63);
-			if ((v->flags & VM_LOCKED) && s->zap_folio_key != key + 1) {
-				if (s->zap_folio_key != UINT64_MAX) /* inside a zap */
-					s->zap_folio_key = key + 1;
-				thp_folio_mlock(s, v, thp_addr >> PAGE_SHIFT, pfn, false);
-				munlock_folio(s, pfn); /* the page itself, no longer mapped here */
-			}
 		} else {
 			munlock_vma_folio(s, v, pfn);
 		}

@@ -4,6 +4,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/capability.h>
+#if __has_include(<linux/io_uring.h>)
+#include <linux/io_uring.h>
+#define HAVE_IO_URING_H 1
+#endif
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +18,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -120,36 +126,41 @@ static unsigned long perf_gift(const struct rec_faults *rf)
  * the gift as 6.18 charges it). */
 static int gift_in_locked_vm(unsigned long pages)
 {
+#if !defined(HAVE_IO_URING_H) || !defined(SYS_io_uring_setup) || !defined(SYS_io_uring_register)
+	(void)pages;
+	return -1; /* built without io_uring: unknown */
+#else
 	if (!pages)
 		return -1;
 	pid_t c = fork();
 	if (c < 0)
 		return -1;
 	if (c == 0) {
-		struct { uint32_t version; int pid; } h = { 0x20080522, 0 }; /* _LINUX_CAPABILITY_VERSION_3 */
-		struct { uint32_t eff, perm, inh; } d[2];
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct d[2];
 		if (syscall(SYS_capget, &h, d))
 			_exit(2);
-		d[0].eff &= ~(1u << 14); /* CAP_IPC_LOCK */
+		d[0].effective &= ~(1u << CAP_IPC_LOCK);
 		struct rlimit rl = { pages * (rlim_t)sysconf(_SC_PAGESIZE),
 				     pages * (rlim_t)sysconf(_SC_PAGESIZE) };
 		if (syscall(SYS_capset, &h, d) || setrlimit(RLIMIT_MEMLOCK, &rl))
 			_exit(2);
-		uint32_t params[30] = { 0 }; /* struct io_uring_params: 120 bytes */
-		long fd = syscall(425 /* io_uring_setup */, 1, params);
+		struct io_uring_params params;
+		memset(&params, 0, sizeof(params));
+		long fd = syscall(SYS_io_uring_setup, 1, &params);
 		if (fd < 0)
 			_exit(errno == ENOMEM ? 1 : 2);
 		void *buf = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (buf == MAP_FAILED)
 			_exit(2);
-		struct { void *base; size_t len; } iov = { buf, (size_t)sysconf(_SC_PAGESIZE) };
-		if (syscall(427 /* io_uring_register */, fd, 0 /* IORING_REGISTER_BUFFERS */, &iov, 1))
+		struct iovec iov = { buf, (size_t)sysconf(_SC_PAGESIZE) };
+		if (syscall(SYS_io_uring_register, fd, IORING_REGISTER_BUFFERS, &iov, 1))
 			_exit(errno == ENOMEM ? 1 : 2);
 		/* the charge goes back now (io_sqe_buffers_unregister() @ v6.1
 		 * unaccounts before it returns), not when the ring is freed by
 		 * a worker after exit, so the tracee does not meet it */
-		syscall(427, fd, 1 /* IORING_UNREGISTER_BUFFERS */, NULL, 0);
+		syscall(SYS_io_uring_register, fd, IORING_UNREGISTER_BUFFERS, NULL, 0);
 		_exit(0);
 	}
 	int st;
@@ -159,6 +170,7 @@ static int gift_in_locked_vm(unsigned long pages)
 	if (!WIFEXITED(st) || WEXITSTATUS(st) > 1)
 		return -1;
 	return WEXITSTATUS(st) == 1;
+#endif
 }
 
 unsigned long rec_faults_user_locked(struct rec_faults *rf)
