@@ -50,10 +50,10 @@ struct sym {
 
 /* The table of one kind, in the order the writer decodes it. */
 const struct sym *systab_table(enum symkind k, size_t *n);
-/* 0 and *value on success, -1 when the name is not in the table. */
 /* a cheap hash of a syscall-like name (its length and three letters), for
  * tables that check what it finds */
 unsigned systab_name_hash(const char *name, size_t len);
+/* 0 and *value on success, -1 when the name is not in the table. */
 int systab_sym(enum symkind k, const char *name, size_t len, uint64_t *value);
 /* Canonical name of a value in an enumerated kind (signals, caps,
  * rlimits, fault results); NULL if none. */

@@ -168,7 +168,6 @@ const struct trace_header *trace_header(struct trace_reader *r)
 size_t trace_unknown_count(struct trace_reader *r) { return r->nunk; }
 void trace_set_slow(struct trace_reader *r, bool on) { r->slow_only = on; }
 
-
 /* The hex digits at p (up to end, if not NULL) as a number: *n digits
  * (the value wraps past 16 of them: the callers bound n); their end. */
 static const char *hex_digits(const char *p, const char *end, uint64_t *x, int *n)
