@@ -48,8 +48,10 @@ void file_put(struct vmsys *s, struct file *f)
 {
 	if (--f->refs)
 		return;
-	if (f->secretmem && f->unevictable)
+	if ((f->secretmem || f->ramfs) && f->unevictable)
 		s->nr_unevictable_mappings--;
+	if (f->ramfs)
+		s->nr_ramfs_files--;
 	if (f->ring)
 		io_ring_release(s, f);
 	if (f->huge)
@@ -153,17 +155,11 @@ void file_set_unlinked(struct vmsys *s, struct file *f)
 		}
 }
 
-static bool path_is_shmem(const char *path, size_t len)
-{
-	return (len >= 9 && !memcmp(path, "/dev/shm/", 9)) ||
-	       (len >= 9 && !memcmp(path, "/run/shm/", 9));
-}
-
 /* /proc, /sys and device files have no page cache of their own */
 static bool path_is_pseudo(const char *path, size_t len)
 {
 	return (len >= 6 && !memcmp(path, "/proc/", 6)) || (len >= 5 && !memcmp(path, "/sys/", 5)) ||
-	       (len >= 5 && !memcmp(path, "/dev/", 5) && !path_is_shmem(path, len));
+	       (len >= 5 && !memcmp(path, "/dev/", 5) && memcmp(path, "/dev/shm/", len < 9 ? len : 9));
 }
 
 struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
@@ -205,9 +201,33 @@ struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
 	return f;
 }
 
-struct file *file_create(struct vmsys *s, const char *path, size_t len)
+struct file *file_create_in(struct vmsys *s, uint32_t ns, const char *path, size_t len)
 {
-	return file_new(s, path, len, path_is_shmem(path, len));
+	uint32_t sb;
+	enum fs_kind kind = mount_lookup(s, ns, path, len, &sb);
+	/* /sys/fs/cgroup is a tmpfs, but what is under it is cgroupfs */
+	struct file *f = file_new(s, path, len, kind == FS_TMPFS && !path_is_pseudo(path, len));
+	if (!f)
+		return NULL;
+	f->sb = sb;
+	if (kind == FS_RAMFS && !f->no_cache) {
+		/* fs/ramfs/inode.c:ramfs_get_inode(): mapping_set_unevictable() */
+		f->ramfs = true;
+		f->unevictable = true;
+		s->nr_unevictable_mappings++;
+		s->nr_ramfs_files++;
+	}
+	return f;
+}
+
+bool page_dirty_accounted(struct vmsys *s, const struct page *p)
+{
+	if (p->flags & (PG_SWAPBACKED | PG_ANON)) /* an anon folio has no mapping to account in */
+		return false;
+	if (!s->nr_ramfs_files)
+		return true;
+	const struct file *f = file_of_page(s, p);
+	return !f || file_dirty_accounted(f);
 }
 
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size)
@@ -370,7 +390,8 @@ pfn_t file_add_page_for(struct vmsys *s, struct file *f, uint64_t index, bool *m
 		return PFN_NONE;
 	if (major)
 		*major = !f->shmem;
-	if (!f->shmem)
+	/* ramfs reads no device: simple_read_folio() zeroes the page */
+	if (!f->shmem && !f->ramfs)
 		count_vm(s, PGPGIN, 4);
 	workingset_refault_file(s, f, index, pfn, for_write);
 	folio_add_lru(s, pfn);
@@ -459,7 +480,9 @@ void file_remove_page(struct vmsys *s, struct file *f, uint64_t index)
 		count_vm(s, NR_SHMEM, -1);
 	if (p->flags & PG_DIRTY) {
 		p->flags &= ~PG_DIRTY;
-		count_vm(s, NR_DIRTY, -1);
+		/* filemap_unaccount_folio(): cleaned only where it was counted */
+		if (file_dirty_accounted(f))
+			count_vm(s, NR_DIRTY, -1);
 	}
 	p->owner = 0;
 	put_page(s, pfn); /* the cache's reference */
@@ -525,7 +548,7 @@ int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathle
 		/* a file the trace never created: take it as existing and empty
 		 * until the trace tells its size (an fstat line, an inherit_file
 		 * line), unless this open creates it (we cannot see the real file) */
-		f = file_new(s, path, pathlen, path_is_shmem(path, pathlen));
+		f = file_create_in(s, t->mnt_ns, path, pathlen);
 		if (!f)
 			return -KERR_ENOMEM;
 		f->size_known = (oflags & O_CREAT_G) && (oflags & O_EXCL_G);
@@ -739,7 +762,7 @@ static bool partial_folio(struct vmsys *s, struct file *f, uint64_t idx, uint64_
  * ext4_block_truncate_page(), the same in v4.0 and v6.1; hole or data). */
 static void eof_block_zero(struct vmsys *s, struct file *f, uint64_t eof, bool shrink)
 {
-	if (f->shmem || !(eof & (PAGE_SIZE - 1)) || (!shrink && !s->sem->eof_block_not_uptodate))
+	if (f->shmem || f->ramfs || !(eof & (PAGE_SIZE - 1)) || (!shrink && !s->sem->eof_block_not_uptodate))
 		return;
 	if (file_find_page(s, f, eof >> PAGE_SHIFT))
 		return;
@@ -805,7 +828,8 @@ int64_t vm_fsync(struct vmsys *s, struct task *t, int64_t fd)
 	uint64_t idx = 0;
 	while (radix_next(&f->cache, &idx, RADIX_KEY_MAX)) {
 		struct page *p = spage(s, (pfn_t)radix_get(&f->cache, idx));
-		if ((p->flags & PG_DIRTY) && !f->shmem) {
+		/* ramfs: noop_fsync() - its pages stay dirty */
+		if ((p->flags & PG_DIRTY) && file_dirty_accounted(f)) {
 			p->flags &= ~PG_DIRTY;
 			count_vm(s, NR_DIRTY, -1);
 		}
@@ -826,6 +850,8 @@ int64_t vm_fadvise(struct vmsys *s, struct task *t, int64_t fd, uint64_t off, ui
 		return -KERR_EBADF;
 	if (advice != 4 || f->shmem)
 		return 0; /* shmem: fadvise is a no-op on tmpfs */
+	if (f->ramfs && s->sem->fadvise_skips_noop_bdi)
+		return 0;
 	lru_add_drain(s);
 	uint64_t end = len ? off + len - 1 : UINT64_MAX - 1;
 	uint64_t first = (off + PAGE_SIZE - 1) >> PAGE_SHIFT, last = (end + 1) >> PAGE_SHIFT;
@@ -1080,13 +1106,16 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 			eof_block_zero(s, f, f->size, false);
 		f->size = pos + n;
 	}
-	if (n && write && !f->shmem && s->sem->pagecache_large_folios &&
+	if (n && write && !f->shmem && !f->ramfs && s->sem->pagecache_large_folios &&
 	    write_large_folios(s, f, pos, n))
 		return -KERR_ENOMEM;
 	struct file_ra *ra = file_ra_of(s, e->ofd);
 	if (!ra)
 		return -KERR_ENOMEM;
-	if (n && !write && !f->shmem && pos < f->size &&
+	/* ramfs: ra_pages 0 (noop_backing_dev_info), and force_page_cache_ra()
+	 * reads nothing with io_pages 0 either: each missing page is made by
+	 * filemap_create_folio() below (mm/filemap.c:filemap_get_pages() @ v6.1) */
+	if (n && !write && !f->shmem && !f->ramfs && pos < f->size &&
 	    !filemap_read_ra(s, f, ra, pos >> PAGE_SHIFT, (pos + n - 1) >> PAGE_SHIFT))
 		return -KERR_ENOMEM;
 	if (n && !write && !f->shmem)
@@ -1107,13 +1136,11 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 				p->flags |= PG_UPTODATE;
 			if (write && !f->shmem)
 				p->flags &= ~PG_NOBUFS; /* the block is dirtied again */
-			if (write && !f->shmem && !(p->flags & PG_DIRTY)) {
-				p->flags |= PG_DIRTY;
+			if (write && file_dirty_accounted(f) && !(p->flags & PG_DIRTY))
 				count_vm(s, NR_DIRTY, 1);
-			}
-			if (write && file_blocks_written(f, idx, idx))
+			if (write && !f->ramfs && file_blocks_written(f, idx, idx))
 				return -KERR_ENOMEM;
-			if (write && f->shmem)
+			if (write) /* simple_write_end(): set_page_dirty() on ramfs too */
 				p->flags |= PG_DIRTY;
 			mark_page_accessed(s, pfn);
 		}

@@ -48,7 +48,7 @@ void file_blocks_destroy(struct file *f)
 
 bool file_has_block(const struct file *f, uint64_t idx)
 {
-	if (f->shmem || f->no_cache)
+	if (f->shmem || f->no_cache || f->ramfs) /* ramfs: simple_read_folio() zeroes */
 		return false;
 	if (idx < f->blocks_below)
 		return !radix_get(&((struct file *)f)->holes, idx);

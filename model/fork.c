@@ -81,6 +81,7 @@ void task_mark_dead(struct vmsys *s, struct task *t)
 	if (!t->alive)
 		return;
 	t->alive = false;
+	mount_ns_put(s, t->mnt_ns);
 	if (t->live_prev)
 		t->live_prev->live_next = t->live_next;
 	else
@@ -98,6 +99,10 @@ static struct task *task_new(struct vmsys *s, int pid)
 	if (!t)
 		return NULL;
 	t->pid = pid;
+	if (mount_ns_enter(s, t, 0, true)) { /* the trace's first namespace */
+		free(t);
+		return NULL;
+	}
 	t->alive = true;
 	t->live_prev = s->live_tail;
 	if (s->live_tail)
@@ -177,6 +182,7 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 #define CLONE_VM_G 0x100u
 #define CLONE_FILES_G 0x400u
 #define CLONE_VFORK_G 0x4000u
+#define CLONE_NEWNS_G 0x20000u
 
 int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child_pid)
 {
@@ -192,6 +198,12 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 	c->rlim_memlock_cur = t->rlim_memlock_cur;
 	c->rlim_memlock_max = t->rlim_memlock_max;
 	cred_copy(c, t);
+	/* kernel/nsproxy.c:copy_namespaces(): the parent's, or a copy of it */
+	if (mount_ns_enter(s, c, t->mnt_ns, false) ||
+	    ((clone_flags & CLONE_NEWNS_G) && vm_unshare_mnt_ns(s, c))) {
+		task_mark_dead(s, c);
+		return -KERR_ENOMEM;
+	}
 	c->numa_node = t->numa_node; /* the parent's CPU; no NUMA statistics yet */
 	if (clone_flags & CLONE_FILES_G) {
 		c->files = t->files;

@@ -44,6 +44,9 @@
 #define DEFAULT_MMAP_BASE 0x7ffff7fff000ULL
 #define STACK_GUARD_GAP (256ULL << PAGE_SHIFT)
 
+/* the file systems that differ for memory (mount.c) */
+enum fs_kind { FS_DISK, FS_TMPFS, FS_RAMFS };
+
 /* --- page table entries ------------------------------------------------ */
 /* A PTE is radix value: low byte flags, pfn (or swap slot) above. */
 enum {
@@ -105,6 +108,11 @@ struct file {
 	bool unevictable;      /* AS_UNEVICTABLE: a SHM_LOCKed segment's (shm.c), memfd_secret's */
 	bool secretmem;        /* memfd_secret's (file.c): memory only like shmem, but not
 				* swap-backed; its mappings are VM_LOCKED for good */
+	bool ramfs;            /* on a ramfs (mount.c): an unevictable mapping with no
+				* backing device - no readahead, no blocks, no
+				* writeback, dirty pages not counted in NR_FILE_DIRTY */
+	uint32_t sb;           /* the super block of the mount it was made under
+				* (mount.c), 0 for the disk default */
 	struct shm_seg *shm;   /* the SysV segment whose object it is (shm.c), or NULL */
 	struct io_ring *ring;  /* an io_uring instance's file (io_uring.c), or NULL */
 	struct hugetlb_inode *huge; /* a hugetlbfs file's reservations and pages (hugetlb.c), or NULL */
@@ -218,6 +226,7 @@ struct task {
 	struct file *exec_reads[4];
 	uint8_t nexec_reads;
 	bool exec_reads_fresh;
+	uint32_t mnt_ns;           /* its mount namespace (mount.c) */
 	struct task *next, *prev;  /* the machine's processes, in creation order */
 	struct task *live_next, *live_prev; /* the live ones only, in creation order */
 };
@@ -312,6 +321,21 @@ struct vmsys {
 	size_t nuser_locked, capuser_locked;
 	uint64_t user_locked_vm_start;
 	unsigned nr_unevictable_mappings;
+	unsigned nr_ramfs_files;   /* files on a ramfs: 0 spares the dirty-accounting
+				    * test its page lookup (page_dirty_accounted()) */
+	/* the mounts of every mount namespace (mount.c): the point, the kind,
+	 * the namespace, the super block; tasks per namespace (0: the first) */
+	struct mount_table {
+		struct mount {
+			char *path;
+			size_t len;
+			enum fs_kind kind;
+			uint32_t ns, sb;
+		} *m;
+		unsigned n, cap;
+		uint32_t next_sb, nr_ns;
+		uint32_t *ns_users;
+	} mounts;
 	int thp_mode;              /* THP_NEVER, THP_MADVISE, THP_ALWAYS (thp.c) */
 	/* the hugetlb pool (hugetlb.c: struct hstate): huge pages in all,
 	 * free, reserved; a refcount per page id (1..total), the free ids */
@@ -531,8 +555,31 @@ void file_unmap_folio(struct vmsys *s, struct file *f, uint64_t head, uint64_t n
 void unmap_mapping_range(struct vmsys *s, struct file *f, uint64_t first, uint64_t last,
 			 bool even_cows);
 struct file *shmem_zero_setup(struct vmsys *s, uint64_t size);
-/* a file named path (shmem under /dev/shm), with the name's reference */
-struct file *file_create(struct vmsys *s, const char *path, size_t len);
+/* a file named path on the file system namespace ns has over it
+ * (mount.c), with the name's reference */
+struct file *file_create_in(struct vmsys *s, uint32_t ns, const char *path, size_t len);
+static inline struct file *file_create(struct vmsys *s, const char *path, size_t len)
+{
+	return file_create_in(s, 0, path, len);
+}
+/* mount.c: the kind of file system over path in namespace ns (*sb its
+ * super block, 0 for the defaults); a task's namespace at its start
+ * (first) or when it moves; the end of a task's stay in ns; the table's
+ * memory */
+enum fs_kind mount_lookup(const struct vmsys *s, uint32_t ns, const char *path, size_t len,
+			  uint32_t *sb);
+int mount_ns_enter(struct vmsys *s, struct task *t, uint32_t ns, bool first);
+void mount_ns_put(struct vmsys *s, uint32_t ns);
+void mount_table_free(struct vmsys *s);
+/* mm/page-writeback.c:folio_account_dirtied() runs only where the
+ * mapping can write back (mapping_can_writeback(): a backing device with
+ * writeback); shmem's, ramfs' and secretmem's dirty_folio is
+ * noop_dirty_folio() @ v6.1 (__set_page_dirty_no_writeback() @ v4.4) */
+static inline bool file_dirty_accounted(const struct file *f)
+{
+	return !f->shmem && !f->ramfs;
+}
+bool page_dirty_accounted(struct vmsys *s, const struct page *p); /* file.c */
 struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem);
 /* io_uring.c: the instance of f goes with its file's last reference
  * (io_ring_ctx_free() after io_uring_release()): its buffers unpinned and

@@ -323,7 +323,7 @@ static bool map_whole_folio(struct vmsys *s, struct vma *v, pfn_t pfn, unsigned 
 			spage(s, pages[i])->flags &= ~PG_NOBUFS;
 		if ((fl & PTE_DIRTY) && !(spage(s, pages[i])->flags & PG_DIRTY)) {
 			spage(s, pages[i])->flags |= PG_DIRTY;
-			if (!v->file->shmem)
+			if (file_dirty_accounted(v->file))
 				count_vm(s, NR_DIRTY, 1);
 		}
 		mapped++;
@@ -686,7 +686,8 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		return VMF_MINOR; /* fault-around mapped it */
 	bool major = false;
 	pfn_t pfn = file_find_page(s, f, idx);
-	bool read_around = !pfn && !f->shmem && !(v->flags & VM_RAND_READ);
+	/* ramfs: do_sync_mmap_readahead() stops at ra_pages 0 */
+	bool read_around = !pfn && !f->shmem && !f->ramfs && !(v->flags & VM_RAND_READ);
 	if (read_around && !(v->flags & VM_SEQ_READ) && s->ra_pages) {
 		/* do_sync_mmap_readahead(): a miss; past MMAP_LOTSAMISS (100)
 		 * no read-around, the fault reads only its page below */
@@ -810,10 +811,10 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 		p->flags &= ~PG_NOBUFS; /* page_mkwrite dirties its block */
 		if (!(p->flags & PG_DIRTY)) {
 			p->flags |= PG_DIRTY;
-			if (!f->shmem)
+			if (file_dirty_accounted(f))
 				count_vm(s, NR_DIRTY, 1);
 		}
-		if (file_blocks_written(f, idx, idx)) {
+		if (!f->ramfs && file_blocks_written(f, idx, idx)) {
 			*oom = 1;
 			return VMF_SIGBUS;
 		}
@@ -841,10 +842,10 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 		op->flags &= ~PG_NOBUFS;
 		if (!(op->flags & PG_DIRTY)) {
 			op->flags |= PG_DIRTY;
-			if (!(op->flags & PG_SWAPBACKED))
+			if (page_dirty_accounted(s, op))
 				count_vm(s, NR_DIRTY, 1);
 		}
-		if (v->file && file_blocks_written(v->file, linear_index(v, addr), linear_index(v, addr))) {
+		if (v->file && !v->file->ramfs && file_blocks_written(v->file, linear_index(v, addr), linear_index(v, addr))) {
 			*oom = 1;
 			return VMF_SIGBUS;
 		}
@@ -1534,7 +1535,7 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 				struct page *p = spage(s, pfn);
 				if ((pte & PTE_DIRTY) && !(p->flags & PG_DIRTY) && !(p->flags & PG_ANON)) {
 					p->flags |= PG_DIRTY;
-					if (!(p->flags & PG_SWAPBACKED))
+					if (page_dirty_accounted(s, p))
 						count_vm(s, NR_DIRTY, 1);
 				}
 				if ((pte & PTE_YOUNG) && !(p->flags & PG_ANON))

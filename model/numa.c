@@ -617,7 +617,7 @@ static void move_page(struct vmsys *s, pfn_t old, pfn_t new, const struct mappin
 		const struct mapping *m = &ms->m[i];
 		if ((m->pte & PTE_DIRTY) && !(op->flags & PG_DIRTY)) {
 			op->flags |= PG_DIRTY;
-			if (!(op->flags & PG_SWAPBACKED))
+			if (page_dirty_accounted(s, op))
 				count_vm(s, NR_DIRTY, 1);
 		}
 		get_page(s, old); /* the migration entry keeps the page */

@@ -136,7 +136,7 @@ static bool unmap_one(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *p
 	}
 	if ((*pte & PTE_DIRTY) && !(p->flags & PG_DIRTY)) {
 		p->flags |= PG_DIRTY;
-		if (!(p->flags & PG_SWAPBACKED))
+		if (page_dirty_accounted(s, p))
 			count_vm(s, NR_DIRTY, 1);
 	}
 	if (ctx->to_swap) {
@@ -897,7 +897,10 @@ int64_t vm_drop_caches(struct vmsys *s, int what)
 		while (radix_next(&f->cache, &idx, RADIX_KEY_MAX)) {
 			pfn_t pfn = (pfn_t)radix_get(&f->cache, idx);
 			struct page *p = spage(s, pfn);
-			if (!p->mapcount && !(p->flags & (PG_DIRTY | PG_WRITEBACK | PG_UNEVICTABLE | PG_MLOCKED)) &&
+			/* mapping_evict_folio() @ v6.1 (invalidate_inode_page() @ v4.4)
+			 * does not ask whether the folio is evictable: a clean ramfs
+			 * page goes (checked on 6.18.44) */
+			if (!p->mapcount && !(p->flags & (PG_DIRTY | PG_WRITEBACK | PG_MLOCKED)) &&
 			    !page_batch_refs(s, pfn))
 				file_remove_page(s, f, idx);
 			idx++;

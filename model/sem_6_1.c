@@ -33,6 +33,7 @@ static const struct vmflag_name vmflags_6_1[] = {
 
 const struct semantics sem_6_1 = {
 	.name = "6.1",
+	.fadvise_skips_noop_bdi = true,
 	.flag_kernel = "6.1",
 	.description = "Linux 6.1 LTS: mlock2/MLOCK_ONFAULT, mlock_count page model",
 	.order = 60100,

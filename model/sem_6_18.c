@@ -35,6 +35,7 @@ static const struct vmflag_name vmflags_6_18[] = {
 const struct semantics sem_6_18 = {
 	.thp_zero_cow_huge = true,    /* do_huge_zero_wp_pmd() (6.12+) */
 	.name = "6.18",
+	.fadvise_skips_noop_bdi = true,
 	.flag_kernel = "6.18",
 	.description = "Linux 6.18: 6.1 plus lf mnemonic, MAP_DROPPABLE, guard regions, mremap rewrite",
 	.order = 61800,

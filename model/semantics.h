@@ -339,6 +339,11 @@ struct semantics {
 	/* ext4 6.13+ (c7fc0366c656): growing a file past an unaligned EOF
 	 * leaves the EOF page cached but not uptodate when it was not cached */
 	bool eof_block_not_uptodate;
+	/* mm/fadvise.c:generic_fadvise() @ v4.19+ (3a77d214807c): a file of a
+	 * super block without a backing device (noop_backing_dev_info: ramfs)
+	 * ignores the advice; fadvise64_64() @ v4.0, v4.4 invalidates the clean,
+	 * unmapped pages of a ramfs file on POSIX_FADV_DONTNEED like any other */
+	bool fadvise_skips_noop_bdi;
 	/* munmap drains the per-CPU batches (unmap_region() and
 	 * free_pages_and_swap_cache() start with lru_add_drain() in 6.1 and
 	 * older): the munlocks a zap queued are applied when it returns.

@@ -135,7 +135,8 @@ static void hash_file(struct hasher *h, struct file *f)
 	mix(h, (uint64_t)f->shmem | (uint64_t)f->unlinked << 1 | (uint64_t)f->size_known << 2 |
 		       (uint64_t)f->anon_inode << 3 | (uint64_t)f->no_cache << 4 | (uint64_t)f->special << 5 |
 		       (uint64_t)f->unevictable << 6 | (uint64_t)(f->shm != NULL) << 7 |
-		       (uint64_t)f->secretmem << 8);
+		       (uint64_t)f->secretmem << 8 | (uint64_t)f->ramfs << 9);
+	mix(h, f->sb);
 	mix(h, f->refs);
 	mix(h, f->blocks_below);
 	mix(h, f->cache.count);

@@ -216,6 +216,7 @@ void vmsys_free(struct vmsys *s)
 	shm_free_all(s); /* the segments' files go with the others */
 	while (s->files) /* named files still in the namespace */
 		file_put(s, s->files);
+	mount_table_free(s);
 	free(s->user_locked);
 	free(s->swap_map);
 	free(s->swap_shadow);

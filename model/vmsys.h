@@ -217,6 +217,17 @@ int64_t vm_io_uring_register(struct vmsys *s, struct task *t, int64_t fd, uint64
 			     uint64_t nr_args, int64_t other_result);
 int64_t vm_io_uring_enter(struct vmsys *s, struct task *t, int64_t fd, bool registered_fd,
 			  int64_t result);
+/* Mounts (mount.c), applied once the call has succeeded (the model does
+ * not compute their result): a mount of fstype ("ramfs", "tmpfs", any
+ * other: a disk file system) on target, or with MS_BIND of source's;
+ * umount of target's top mount; unshare(CLONE_NEWNS).  vmsys_mount() is
+ * a mount the trace began with (`# ramfs:`, `# tmpfs:`), fstype a C
+ * string. */
+int vmsys_mount(struct vmsys *s, const char *path, size_t len, const char *fstype);
+int64_t vm_mount(struct vmsys *s, struct task *t, const char *target, size_t tlen, const char *fstype,
+		 size_t flen, const char *source, size_t slen, uint64_t flags);
+int64_t vm_umount(struct vmsys *s, struct task *t, const char *target, size_t tlen, uint64_t flags);
+int64_t vm_unshare_mnt_ns(struct vmsys *s, struct task *t);
 /* memfd_secret(flags) as descriptor fd (< 0: the lowest free) */
 int64_t vm_memfd_secret(struct vmsys *s, struct task *t, uint64_t flags, int fd);
 int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, size_t namelen,
