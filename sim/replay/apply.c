@@ -283,6 +283,21 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 		if (has_val && ev->value == 0)
 			vm_fadvise(s, t, (int64_t)a[0], a[1], a[2], a[3]);
 		break;
+	/* what a mount changes is applied once it succeeded: the model does
+	 * not compute its result (permissions, the target's existence) */
+	case SYS_MOUNT:
+		if (has_val && ev->value == 0)
+			vm_mount(s, t, ev->str.p, ev->str.len, ev->str2.p ? ev->str2.p : "", ev->str2.len,
+				 ev->str3.p ? ev->str3.p : "", ev->str3.len, a[0]);
+		break;
+	case SYS_UMOUNT2:
+		if (has_val && ev->value == 0)
+			vm_umount(s, t, ev->str.p, ev->str.len, a[0]);
+		break;
+	case SYS_UNSHARE:
+		if (has_val && ev->value == 0 && (a[0] & 0x20000u)) /* CLONE_NEWNS */
+			vm_unshare_mnt_ns(s, t);
+		break;
 	case SYS_EVICT: /* handled in apply_event() */
 		break;
 	case SYS_INHERIT_FILE: {

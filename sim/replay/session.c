@@ -168,6 +168,29 @@ int session_opt(struct session_opts *o, int code, const char *arg, const char *c
 	return 0;
 }
 
+/* `# ramfs:` and `# tmpfs:`: mount points separated by commas, with
+ * mountinfo's octal escapes (\040 a space) */
+static int header_mounts(struct vmsys *s, const char *list, const char *fstype)
+{
+	char path[sizeof(((struct trace_header *)0)->tmpfs)];
+	size_t n = 0;
+	for (const char *p = list;; p++) {
+		if (*p == ',' || !*p) {
+			if (n && vmsys_mount(s, path, n, fstype))
+				return -1;
+			n = 0;
+			if (!*p)
+				return 0;
+		} else if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+			   p[3] >= '0' && p[3] <= '7') {
+			path[n++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 3;
+		} else if (n < sizeof(path)) {
+			path[n++] = *p;
+		}
+	}
+}
+
 struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 			    const struct session_opts *o, const struct semantics **semp, char *err,
 			    size_t errlen)
@@ -239,7 +262,14 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 	if (o && o->thp >= 0)
 		c.thp = o->thp;
 	*semp = sem;
-	return vmsys_new(&c, err, errlen);
+	struct vmsys *s = vmsys_new(&c, err, errlen);
+	if (s && ((h->has_ramfs && header_mounts(s, h->ramfs, "ramfs")) ||
+		  (h->has_tmpfs && header_mounts(s, h->tmpfs, "tmpfs")))) {
+		vmsys_free(s);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	return s;
 }
 
 /* the flag tables that decode names when the trace has no `kernel:`

@@ -55,6 +55,8 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_MEMFD_SECRET] = "memfd_secret",
 	[SYS_IO_URING_SETUP] = "io_uring_setup", [SYS_IO_URING_REGISTER] = "io_uring_register",
 	[SYS_IO_URING_ENTER] = "io_uring_enter",
+	[SYS_MOUNT] = "mount",         [SYS_UMOUNT2] = "umount2",
+	[SYS_UNSHARE] = "unshare",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -110,6 +112,8 @@ static const struct {
 	S("io_uring_setup", SYS_IO_URING_SETUP), S("io_uring_register", SYS_IO_URING_REGISTER),
 	S("io_uring_enter", SYS_IO_URING_ENTER), S("accept", SYS_FDNEW), S("accept4", SYS_FDNEW),
 	S("inherit", SYS_INHERIT), S("inherit_file", SYS_INHERIT_FILE), S("evict", SYS_EVICT),
+	S("mount", SYS_MOUNT), S("umount2", SYS_UMOUNT2), S("umount", SYS_UMOUNT2),
+	S("unshare", SYS_UNSHARE),
 #undef S
 };
 
@@ -310,6 +314,24 @@ static const struct sym ioring_reg_tab[] = {
 	{ "IORING_REGISTER_USE_REGISTERED_RING", 1u << 31, 1u << 31, 0 },
 };
 
+/* include/uapi/linux/mount.h */
+static const struct sym mount_tab[] = {
+	/* the magic old programs put in the high half, first: its bits are not flags */
+	{ "MS_MGC_VAL", 0xc0ed0000u, 0xffff0000u, 0 },
+	B("MS_RDONLY", 1), B("MS_NOSUID", 2), B("MS_NODEV", 4), B("MS_NOEXEC", 8),
+	B("MS_SYNCHRONOUS", 16), B("MS_REMOUNT", 32), B("MS_MANDLOCK", 64),
+	B("MS_DIRSYNC", 128), B("MS_NOSYMFOLLOW", 256), B("MS_NOATIME", 1024),
+	B("MS_NODIRATIME", 2048), B("MS_BIND", 4096), B("MS_MOVE", 8192), B("MS_REC", 16384),
+	B("MS_SILENT", 32768), B("MS_POSIXACL", 1u << 16), B("MS_UNBINDABLE", 1u << 17),
+	B("MS_PRIVATE", 1u << 18), B("MS_SLAVE", 1u << 19), B("MS_SHARED", 1u << 20),
+	B("MS_RELATIME", 1u << 21), B("MS_KERNMOUNT", 1u << 22), B("MS_I_VERSION", 1u << 23),
+	B("MS_STRICTATIME", 1u << 24), B("MS_LAZYTIME", 1u << 25),
+};
+
+static const struct sym umount_tab[] = {
+	B("MNT_FORCE", 1), B("MNT_DETACH", 2), B("MNT_EXPIRE", 4), B("UMOUNT_NOFOLLOW", 8),
+};
+
 static const struct sym faultres_tab[] = {
 	E("MINOR", FR_MINOR), E("MAJOR", FR_MAJOR), E("SIGSEGV", FR_SIGSEGV),
 	E("SIGBUS", FR_SIGBUS),
@@ -336,6 +358,8 @@ static const struct {
 	[SK_SHMCMD] = { shmcmd_tab, ARRAY_SIZE(shmcmd_tab) },
 	[SK_IORING_SETUP] = { ioring_setup_tab, ARRAY_SIZE(ioring_setup_tab) },
 	[SK_IORING_REG] = { ioring_reg_tab, ARRAY_SIZE(ioring_reg_tab) },
+	[SK_MOUNT] = { mount_tab, ARRAY_SIZE(mount_tab) },
+	[SK_UMOUNT] = { umount_tab, ARRAY_SIZE(umount_tab) },
 };
 
 const struct sym *systab_table(enum symkind k, size_t *n)

@@ -38,6 +38,8 @@ enum symkind {
 	SK_SHMCMD,   /* shmctl commands: IPC_RMID ... SHM_LOCK SHM_UNLOCK (IPC_64 read, dropped) */
 	SK_IORING_SETUP, /* io_uring_setup's IORING_SETUP_* flags */
 	SK_IORING_REG,   /* io_uring_register's opcodes (IORING_REGISTER_USE_REGISTERED_RING a bit) */
+	SK_MOUNT,        /* mount's MS_* flags */
+	SK_UMOUNT,       /* umount2's MNT_* flags */
 	SK_NKINDS
 };
 

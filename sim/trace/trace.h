@@ -38,6 +38,10 @@
  *              trace_iovec_next())
  *   io_uring_enter fd registered_ring (IORING_ENTER_REGISTERED_RING given)
  *   creat      path (ev->str)      - O_CREAT|O_WRONLY|O_TRUNC in args[2], mode in args[3]
+ *   mount      flags (MS_*)        (str = target, str2 = fstype, str3 = source;
+ *              NULL: an empty string with a NULL pointer)
+ *   umount2    flags (MNT_*)       (str = target; umount: flags 0)
+ *   unshare    flags (CLONE_*)
  *   reclaim    nr_pages            drop_caches value
  *   numa_scan  -                   numa_node  node
  *   numa_run   ms
@@ -109,6 +113,7 @@ enum sysno {
 	SYS_SETUID, SYS_SETREUID, SYS_SETRESUID,
 	SYS_MEMFD_SECRET,
 	SYS_IO_URING_SETUP, SYS_IO_URING_REGISTER, SYS_IO_URING_ENTER,
+	SYS_MOUNT, SYS_UMOUNT2, SYS_UNSHARE,
 	SYS_NR
 };
 
@@ -246,6 +251,12 @@ struct trace_header {
 	uint64_t user_locked_vm;     bool has_user_locked_vm;
 	uint64_t hugetlb_pages;      bool has_hugetlb_pages; /* vmsim's own key */
 	int thp;                     bool has_thp;           /* 0 never, 1 madvise, 2 always */
+	/* vmsim's own keys: the mount points of ramfs and tmpfs file systems
+	 * when the trace began, separated by commas (a space, a comma or a
+	 * backslash in a path written \040, \054, \134: octal escapes, as
+	 * /proc/self/mountinfo writes them) */
+	char ramfs[1024];            bool has_ramfs;
+	char tmpfs[2048];            bool has_tmpfs;
 	uint64_t seed;               bool has_seed;
 	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
 	 * `replay --check-invariants` also checks on this trace ("all" = every one) */

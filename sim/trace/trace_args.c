@@ -55,7 +55,7 @@ static int count_unknown(struct trace_reader *r, const char *name, size_t len)
 /* what: an enum flag_kind (flag tables of the arch/kernel), or one of these */
 enum {
 	W_OFLAGS = 32, W_FALLOC, W_CLONE, W_ACCESS, W_CAP, W_RLIMIT, W_SIGNAL, W_FADV,
-	W_IPCFLAGS, W_SHMAT, W_SHMCMD, W_IORING_SETUP, W_IORING_REG,
+	W_IPCFLAGS, W_SHMAT, W_SHMCMD, W_IORING_SETUP, W_IORING_REG, W_MOUNT, W_UMOUNT,
 };
 
 #define CAP_ALL ((UINT64_C(1) << 41) - 1)
@@ -95,7 +95,8 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 			return 0;
 		break;
 	case W_FADV: case W_IPCFLAGS: case W_SHMAT: case W_SHMCMD: case W_SIGNAL: case W_ACCESS:
-	case W_CAP: case W_RLIMIT: case W_IORING_SETUP: case W_IORING_REG: {
+	case W_CAP: case W_RLIMIT: case W_IORING_SETUP: case W_IORING_REG: case W_MOUNT:
+	case W_UMOUNT: {
 		/* one table of names each; an unknown name is an error naming
 		 * what was expected */
 		static const struct { int what; enum symkind k; const char *noun, *hint; } named[] = {
@@ -105,6 +106,8 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 			{ W_SHMCMD, SK_SHMCMD, "shmctl command", "" },
 			{ W_IORING_SETUP, SK_IORING_SETUP, "io_uring_setup flag", "" },
 			{ W_IORING_REG, SK_IORING_REG, "io_uring_register opcode", "" },
+			{ W_MOUNT, SK_MOUNT, "mount flag", "" },
+			{ W_UMOUNT, SK_UMOUNT, "umount2 flag", "" },
 			{ W_SIGNAL, SK_SIGNAL, "signal", "" },
 			{ W_ACCESS, SK_ACCESS, "access mode", "; expected READ, WRITE or EXEC" },
 			{ W_CAP, SK_CAP, "capability", "" },
@@ -398,6 +401,8 @@ enum akind {
 	K_FADV,   /* POSIX_FADV_* */
 	K_IPCKEY, /* shmget's key: IPC_PRIVATE or a number */
 	K_IPCFLAGS, K_SHMAT, K_SHMCMD,
+	K_NSTR2, K_NSTR3, /* str2, str3 or NULL (mount's fstype and source) */
+	K_MOUNTF, K_UMOUNTF, K_CLONEF, /* MS_*, MNT_*, CLONE_* flags */
 	K_URING_PARAMS, /* io_uring_setup's params: flags into args[1], cq_entries into args[2] */
 	K_URING_REG,    /* io_uring_register's opcode */
 	K_URING_ARG,    /* its argument, as written, in ev->str; an iovec array sets args[2] */
@@ -490,6 +495,11 @@ static const struct layout {
 	/* fd, to_submit, min_complete, flags, then (5.11+) argp and argsz */
 	[SYS_IO_URING_ENTER] = { 4, 6, 2, { N(0), { K_SKIP, -1 }, { K_SKIP, -1 }, { K_URING_ENTER, -1 },
 					     { K_SKIP, -1 }, { K_SKIP, -1 } } },
+	/* source, target, fstype, flags, data (not read) */
+	[SYS_MOUNT] = { 5, 5, 1, { { K_NSTR3, -1 }, { K_STR, -1 }, { K_NSTR2, -1 }, { K_MOUNTF, 0 },
+				    { K_SKIP, -1 } } },
+	[SYS_UMOUNT2] = { 1, 2, 1, { { K_STR, -1 }, { K_UMOUNTF, 0 } } },
+	[SYS_UNSHARE] = { 1, 1, 1, { { K_CLONEF, 0 } } },
 #undef N
 };
 
@@ -669,6 +679,19 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 	case K_RLIM: return arg_rlim(r, s, e, ev);
 	case K_STR2: return tr_arg_str(r, s, e, &ev->str2);
 	case K_STR3: return tr_arg_str(r, s, e, &ev->str3);
+	case K_NSTR2:
+	case K_NSTR3: {
+		struct strslice *out = kind == K_NSTR2 ? &ev->str2 : &ev->str3;
+		if (*s != '"') { /* NULL, or an address strace could not read */
+			uint64_t addr;
+			*out = (struct strslice){ NULL, 0 };
+			return tr_arg_num(r, s, e, &addr);
+		}
+		return tr_arg_str(r, s, e, out);
+	}
+	case K_MOUNTF: return arg_flags(r, s, e, W_MOUNT, v);
+	case K_UMOUNTF: return arg_flags(r, s, e, W_UMOUNT, v);
+	case K_CLONEF: return arg_flags(r, s, e, W_CLONE, v);
 	case K_FADV: return arg_flags(r, s, e, W_FADV, v);
 	case K_IPCKEY:
 	case K_IPCFLAGS: return arg_flags(r, s, e, W_IPCFLAGS, v);

@@ -179,6 +179,19 @@ int tr_header_line(struct trace_reader *r, char *p)
 		else
 			BAD("always, madvise or never");
 		h->has_thp = true;
+	} else if (KEY("ramfs") || KEY("tmpfs")) {
+		/* mount points, absolute, separated by commas */
+		bool ram = KEY("ramfs");
+		char *dst = ram ? h->ramfs : h->tmpfs;
+		size_t cap = ram ? sizeof(h->ramfs) : sizeof(h->tmpfs);
+		if (n >= cap)
+			return tr_fail(r, v, "too long a list of mount points (at most %zu bytes)", cap - 1);
+		for (size_t i = 0; i < n; i++)
+			if ((i == 0 || v[i - 1] == ',') && v[i] != '/')
+				return tr_fail(r, v + i, "a mount point is an absolute path");
+		memcpy(dst, v, n);
+		dst[n] = '\0';
+		*(ram ? &h->has_ramfs : &h->has_tmpfs) = true;
 	} else if (KEY("hugetlb-pages")) {
 		/* the pool's 2 MiB pages (vm.nr_hugepages): a count */
 		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->hugetlb_pages) ||

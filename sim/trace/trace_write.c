@@ -402,6 +402,33 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_CREAT:
 		put_str(o, ev->str); SEP; putf(o, "0%" PRIo64, a[3]);
 		break;
+	case SYS_MOUNT:
+		if (ev->str3.p)
+			put_str(o, ev->str3);
+		else
+			puts_(o, "NULL");
+		SEP; put_str(o, ev->str); SEP;
+		if (ev->str2.p)
+			put_str(o, ev->str2);
+		else
+			puts_(o, "NULL");
+		SEP;
+		if (a[0])
+			put_bits(o, SK_MOUNT, a[0]);
+		else
+			puts_(o, "0");
+		puts_(o, ", NULL");
+		break;
+	case SYS_UMOUNT2:
+		put_str(o, ev->str); SEP;
+		if (a[0])
+			put_bits(o, SK_UMOUNT, a[0]);
+		else
+			puts_(o, "0");
+		break;
+	case SYS_UNSHARE:
+		put_bits(o, SK_CLONE, a[0]);
+		break;
 	case SYS_UNLINK:
 		put_str(o, ev->str);
 		break;
@@ -751,6 +778,10 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# thp: %s\n", h->thp == 2 ? "always" : h->thp == 1 ? "madvise" : "never");
 	if (h->has_hugetlb_pages)
 		fprintf(f, "# hugetlb-pages: %" PRIu64 "\n", h->hugetlb_pages);
+	if (h->has_ramfs)
+		fprintf(f, "# ramfs: %s\n", h->ramfs);
+	if (h->has_tmpfs)
+		fprintf(f, "# tmpfs: %s\n", h->tmpfs);
 	if (h->has_user_locked_vm)
 		fprintf(f, "# user-locked-vm: %" PRIu64 "\n", h->user_locked_vm);
 	if (h->has_seed)

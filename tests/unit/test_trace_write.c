@@ -127,6 +127,23 @@ START_TEST(calls)
 }
 END_TEST
 
+/* mount, umount2 and unshare read and written back, NULL strings kept */
+START_TEST(mount_calls)
+{
+	ck_assert_str_eq(rewrite("mount(\"none\", \"/tmp\", \"ramfs\", 0, NULL) = 0\n"),
+			 "mount(\"none\", \"/tmp\", \"ramfs\", 0, NULL) = 0");
+	ck_assert_str_eq(rewrite("mount(NULL, \"/\", NULL, MS_REC|MS_PRIVATE, NULL) = 0\n"),
+			 "mount(NULL, \"/\", NULL, MS_REC|MS_PRIVATE, NULL) = 0");
+	ck_assert_str_eq(rewrite("mount(\"/a\", \"/b\", 0x7ffd1000, MS_BIND, NULL) = 0\n"),
+			 "mount(\"/a\", \"/b\", NULL, MS_BIND, NULL) = 0");
+	ck_assert_str_eq(rewrite("mount(\"none\", \"/m\", \"tmpfs\", MS_MGC_VAL|MS_NOSUID, \"size=1m\") = -1 EPERM (Operation not permitted)\n"),
+			 "mount(\"none\", \"/m\", \"tmpfs\", MS_MGC_VAL|MS_NOSUID, NULL) = -1 EPERM (Operation not permitted)");
+	ck_assert_str_eq(rewrite("umount2(\"/tmp\", MNT_DETACH) = 0\n"), "umount2(\"/tmp\", MNT_DETACH) = 0");
+	ck_assert_str_eq(rewrite("umount(\"/tmp\") = 0\n"), "umount2(\"/tmp\", 0) = 0");
+	ck_assert_str_eq(rewrite("unshare(CLONE_NEWNS|CLONE_NEWPID) = 0\n"), "unshare(CLONE_NEWNS|CLONE_NEWPID) = 0");
+}
+END_TEST
+
 START_TEST(other_events)
 {
 	struct event ev;
@@ -244,6 +261,14 @@ START_TEST(header)
 	ck_assert_str_eq(text, "# vmsim-trace: 1\n# arch: x86_64\n# page-size: 4096\n# ram: 24G\n"
 			       "# swap: 0\n# rlimit-memlock: unlimited\n# zero-page: no\n");
 	free(text);
+	h.has_ramfs = true;
+	strcpy(h.ramfs, "/mnt/r,/a\\040b");
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	trace_write_header(f, &h);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "# zero-page: no\n# ramfs: /mnt/r,/a\\040b\n"));
+	free(text);
 }
 END_TEST
 
@@ -274,6 +299,7 @@ int main(void)
 	Suite *s = suite_create("trace_write");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, calls);
+	tcase_add_test(tc, mount_calls);
 	tcase_add_test(tc, other_events);
 	tcase_add_test(tc, truncation);
 	tcase_add_test(tc, golden_lines_reproduce);
