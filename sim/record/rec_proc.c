@@ -127,6 +127,37 @@ static void running_kernel(struct utsname *u, unsigned *maj, unsigned *min)
 		sscanf(u->release, "%u.%u", maj, min);
 }
 
+/* `# ramfs:` / `# tmpfs:`: the mount points of fstype the recorder's
+ * namespace has (the tracee starts in it), from /proc/self/mountinfo: its
+ * fifth field, already escaped (\040 a space), and a comma as \054 */
+static void write_mounts(FILE *out, const char *fstype)
+{
+	FILE *mi = fopen("/proc/self/mountinfo", "r");
+	if (!mi)
+		return;
+	static char line[8192], point[4096];
+	bool any = false;
+	while (fgets(line, sizeof(line), mi)) {
+		/* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+		const char *dash = strstr(line, " - ");
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 || point[0] != '/')
+			continue;
+		size_t tl = strcspn(dash + 3, " \n");
+		if (tl != strlen(fstype) || strncmp(dash + 3, fstype, tl))
+			continue;
+		fprintf(out, any ? "," : "# %s: ", fstype);
+		for (const char *c = point; *c; c++)
+			if (*c == ',')
+				fputs("\\054", out);
+			else
+				fputc(*c, out);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+	fclose(mi);
+}
+
 void rec_write_header(FILE *out, int argc, char **argv)
 {
 	struct utsname u;
@@ -203,6 +234,8 @@ void rec_write_header(FILE *out, int argc, char **argv)
 		fprintf(out, "# hugetlb-pages: %ld\n", huge);
 	if (!strcmp(thp, "always") || !strcmp(thp, "madvise") || !strcmp(thp, "never"))
 		fprintf(out, "# thp: %s\n", thp);
+	write_mounts(out, "ramfs");
+	write_mounts(out, "tmpfs");
 	fprintf(out, "# description: vmsim record --");
 	for (int i = 0; i < argc; i++)
 		fprintf(out, " %s", argv[i]);

@@ -148,6 +148,7 @@ enum {
 	NR_userfaultfd = 323, NR_mlock2 = 325, NR_statx = 332, NR_io_uring_setup = 425,
 	NR_io_uring_enter = 426, NR_io_uring_register = 427,
 	NR_pidfd_open = 434, NR_clone3 = 435, NR_fsync = 74, NR_fdatasync = 75, NR_fadvise64 = 221,
+	NR_mount = 165, NR_umount2 = 166, NR_unshare = 272,
 };
 
 bool rec_sys_is_execve(long nr)
@@ -439,6 +440,21 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		ev->sys = SYS_MEMFD_CREATE;
 		ev->str = read_str(c, 0, tid, a[0], 256);
 		break;
+	/* fs/namespace.c: mount's target, type and source are strings the
+	 * kernel copies (the data page is not read here) */
+	case NR_mount:
+		ev->sys = SYS_MOUNT; ev->nargs = 1;
+		ev->str = read_str(c, 0, tid, a[1], 2048);
+		ev->str2 = a[2] ? read_str(c, 2048, tid, a[2], 256) : (struct strslice){ NULL, 0 };
+		ev->str3 = a[0] ? read_str(c, 2304, tid, a[0], 2048) : (struct strslice){ NULL, 0 };
+		x[0] = a[3];
+		break;
+	case NR_umount2:
+		ev->sys = SYS_UMOUNT2; ev->nargs = 1;
+		ev->str = read_str(c, 0, tid, a[0], 4096);
+		x[0] = a[1] & 0xffffffffu;
+		break;
+	case NR_unshare: ev->sys = SYS_UNSHARE; ev->nargs = 1; x[0] = a[0] & 0xffffffffu; break;
 	default:
 		return c->modelled = false;
 	}

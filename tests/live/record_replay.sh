@@ -28,7 +28,7 @@ replays_clean() {
 	fi
 }
 for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate io_uring_buffers \
-	hugetlb_pool thp_mlock; do
+	hugetlb_pool thp_mlock ramfs_pages; do
 	cc -O1 -o "$tmp/$prog" "$src/$prog.c" -lpthread || { echo "FAIL: cannot build $prog"; exit 1; }
 	if ! "$tmp/$prog" >/dev/null 2>&1 && [ "$prog" = io_uring_buffers ]; then
 		# io_uring off (kernel.io_uring_disabled, a seccomp filter)
@@ -116,6 +116,17 @@ if [ -s "$f" ] && grep -q '^# faults: yes' "$f"; then
 fi
 if [ "$(id -u)" = 0 ] && ! grep -q 'unevictable=1' "$tmp/shm_lock.trace"; then
 	echo "FAIL: the SHM_LOCKed segment's pages are not recorded unevictable"; fail=1
+fi
+# a ramfs mounted in a namespace of the program's own: the mount is
+# recorded, and its munlocked pages stay unevictable (the mapping is)
+f=$tmp/ramfs_pages.trace
+if [ "$(id -u)" != 0 ]; then
+	echo "ok: (not root: the ramfs program has no mount of its own to record)"
+elif grep -q '^[0-9]* mount("none", "/tmp", "ramfs", 0, NULL) = 0$' "$f" &&
+     grep -q 'mlocked=0, unevictable=1' "$f"; then
+	echo "ok: ramfs mount recorded, its pages unevictable after munlock"
+else
+	echo "FAIL: $f: no ramfs mount line or no unevictable page after munlock"; fail=1
 fi
 # the kernel's read of a string argument in a page never touched faults
 # it in kernel mode; the recorder's read of the argument must not hide
