@@ -82,6 +82,7 @@ void task_mark_dead(struct vmsys *s, struct task *t)
 		return;
 	t->alive = false;
 	mount_ns_put(s, t->mnt_ns);
+	fs_cwd_put(t);
 	if (t->live_prev)
 		t->live_prev->live_next = t->live_next;
 	else
@@ -183,6 +184,7 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 #define CLONE_FILES_G 0x400u
 #define CLONE_VFORK_G 0x4000u
 #define CLONE_NEWNS_G 0x20000u
+#define CLONE_FS_G 0x200u
 
 int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child_pid)
 {
@@ -198,8 +200,9 @@ int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child
 	c->rlim_memlock_cur = t->rlim_memlock_cur;
 	c->rlim_memlock_max = t->rlim_memlock_max;
 	cred_copy(c, t);
-	/* kernel/nsproxy.c:copy_namespaces(): the parent's, or a copy of it */
-	if (mount_ns_enter(s, c, t->mnt_ns, false) ||
+	/* kernel/nsproxy.c:copy_namespaces(): the parent's, or a copy of it;
+	 * copy_fs(): the working directory shared with CLONE_FS, else copied */
+	if (mount_ns_enter(s, c, t->mnt_ns, false) || fs_cwd_fork(c, t, (clone_flags & CLONE_FS_G) != 0) ||
 	    ((clone_flags & CLONE_NEWNS_G) && vm_unshare_mnt_ns(s, c))) {
 		task_mark_dead(s, c);
 		return -KERR_ENOMEM;

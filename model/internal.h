@@ -227,6 +227,11 @@ struct task {
 	uint8_t nexec_reads;
 	bool exec_reads_fresh;
 	uint32_t mnt_ns;           /* its mount namespace (mount.c) */
+	struct fs_cwd {            /* its fs_struct's working directory (mount.c):
+				    * shared by CLONE_FS, NULL while unknown */
+		unsigned refs;
+		char *path;        /* absolute, normalised */
+	} *fs;
 	struct task *next, *prev;  /* the machine's processes, in creation order */
 	struct task *live_next, *live_prev; /* the live ones only, in creation order */
 };
@@ -336,6 +341,8 @@ struct vmsys {
 		uint32_t next_sb, nr_ns;
 		uint32_t *ns_users;
 	} mounts;
+	char *path_buf;            /* path_resolve()'s result (mount.c) */
+	size_t path_cap;
 	int thp_mode;              /* THP_NEVER, THP_MADVISE, THP_ALWAYS (thp.c) */
 	/* the hugetlb pool (hugetlb.c: struct hstate): huge pages in all,
 	 * free, reserved; a refcount per page id (1..total), the free ids */
@@ -569,7 +576,18 @@ static inline struct file *file_create(struct vmsys *s, const char *path, size_t
 enum fs_kind mount_lookup(const struct vmsys *s, uint32_t ns, const char *path, size_t len,
 			  uint32_t *sb);
 int mount_ns_enter(struct vmsys *s, struct task *t, uint32_t ns, bool first);
+/* path as the kernel resolves it for t (fs/namei.c:path_init()): a
+ * relative one against dirfd's file (AT_FDCWD: t's working directory)
+ * when that is known, with "." and ".." taken out; else path itself.
+ * The result lives until the next call; NULL only without memory. */
+const char *path_resolve(struct vmsys *s, struct task *t, int64_t dirfd, const char *path, size_t len,
+			 size_t *outlen);
+/* the working directory of a new task: its parent's, shared with
+ * CLONE_FS (share) or copied; dropped at exit */
+int fs_cwd_fork(struct task *c, const struct task *parent, bool share);
+void fs_cwd_put(struct task *t);
 void mount_ns_put(struct vmsys *s, uint32_t ns);
+int64_t vm_unshare_mnt_ns(struct vmsys *s, struct task *t);
 void mount_table_free(struct vmsys *s);
 /* mm/page-writeback.c:folio_account_dirtied() runs only where the
  * mapping can write back (mapping_can_writeback(): a backing device with

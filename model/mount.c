@@ -1,6 +1,7 @@
 /*
- * mount.c - which file system a path is on: the mount table of each mount
- * namespace, and the life of a super block.
+ * mount.c - paths: the working directory they resolve against, and which
+ * file system they are on - the mount table of each mount namespace, and
+ * the life of a super block.
  *
  * Three kinds matter to memory (enum fs_kind): a disk file system, the
  * default for every path (readahead, writeback, blocks: file.c); tmpfs
@@ -18,9 +19,12 @@
  * names with it (fs/super.c:kill_litter_super() -> d_genocide()): each
  * file's pages go once nothing else holds it (an open fd, a mapping).
  *
- * Paths are compared as written: a relative path is on the disk file
- * system (the model does not follow the working directory).  Namespace 0
- * is the one the trace began in; it outlives the trace.
+ * A relative path resolves against the working directory (chdir,
+ * fchdir; shared by CLONE_FS, kept by execve) or an openat() dirfd, once
+ * the trace has told it (`# cwd:`, a chdir); until then it stays as
+ * written, and is on the disk file system.  "." and ".." are taken out
+ * as text (a symlink on the way is not followed).  Namespace 0 is the one
+ * the trace began in; it outlives the trace.
  */
 #include "alloc.h"
 #include "internal.h"
@@ -220,8 +224,164 @@ int64_t vm_unshare_mnt_ns(struct vmsys *s, struct task *t)
 	return 0;
 }
 
+/* ---- the working directory ------------------------------------------- */
+
+/* dst (cap bytes) = base + "/" + rel with "." and ".." components taken out;
+ * base absolute and normalised.  The length, or 0 when it does not fit. */
+static size_t path_join(char *dst, size_t cap, const char *base, size_t blen, const char *rel, size_t rlen)
+{
+	if (blen + rlen + 2 > cap)
+		return 0;
+	size_t n = blen;
+	memcpy(dst, base, blen);
+	if (n == 1) /* "/" */
+		n = 0;
+	for (size_t i = 0; i < rlen;) {
+		size_t j = i;
+		while (j < rlen && rel[j] != '/')
+			j++;
+		size_t cl = j - i;
+		if (cl == 2 && rel[i] == '.' && rel[i + 1] == '.') {
+			while (n && dst[n - 1] != '/')
+				n--;
+			if (n)
+				n--; /* the '/' before it; "/.." is "/" */
+		} else if (cl && !(cl == 1 && rel[i] == '.')) {
+			dst[n++] = '/';
+			memcpy(dst + n, rel + i, cl);
+			n += cl;
+		}
+		i = j + 1;
+	}
+	if (!n)
+		dst[n++] = '/';
+	dst[n] = 0;
+	return n;
+}
+
+static int set_cwd(struct task *t, const char *path, size_t len)
+{
+	char *p = vm_malloc(len + 1);
+	if (!p)
+		return -1;
+	memcpy(p, path, len);
+	p[len] = 0;
+	if (!t->fs) {
+		if (!(t->fs = vm_calloc(1, sizeof(*t->fs)))) {
+			free(p);
+			return -1;
+		}
+		t->fs->refs = 1;
+	}
+	free(t->fs->path); /* shared with CLONE_FS: every sharer moves */
+	t->fs->path = p;
+	return 0;
+}
+
+const char *path_resolve(struct vmsys *s, struct task *t, int64_t dirfd, const char *path, size_t len,
+			 size_t *outlen)
+{
+	*outlen = len;
+	if (!len || path[0] == '/')
+		return path;
+	const char *base = NULL;
+	if (dirfd == -100) { /* AT_FDCWD */
+		base = t && t->fs ? t->fs->path : NULL;
+	} else {
+		const struct file *d = t ? file_lookup_fd(t, dirfd, NULL) : NULL;
+		base = d && d->path[0] == '/' && !d->unlinked ? d->path : NULL;
+	}
+	if (!base)
+		return path;
+	size_t blen = strlen(base), need = blen + len + 2;
+	if (need > s->path_cap) {
+		char *b = vm_realloc(s->path_buf, need);
+		if (!b)
+			return NULL;
+		s->path_buf = b;
+		s->path_cap = need;
+	}
+	*outlen = path_join(s->path_buf, s->path_cap, base, blen, path, len);
+	return s->path_buf;
+}
+
+int64_t vm_chdir(struct vmsys *s, struct task *t, const char *path, size_t len)
+{
+	s->nevents = 0;
+	size_t n;
+	const char *p = path_resolve(s, t, -100, path, len, &n);
+	if (!p)
+		return -KERR_ENOMEM;
+	if (!n || p[0] != '/')
+		return 0; /* relative to a directory the model does not know */
+	return set_cwd(t, p, n) ? -KERR_ENOMEM : 0;
+}
+
+int64_t vm_fchdir(struct vmsys *s, struct task *t, int64_t fd)
+{
+	s->nevents = 0;
+	const struct file *d = file_lookup_fd(t, fd, NULL);
+	if (!d || d->path[0] != '/' || d->unlinked)
+		return 0;
+	return set_cwd(t, d->path, strlen(d->path)) ? -KERR_ENOMEM : 0;
+}
+
+int vmsys_cwd(struct vmsys *s, const char *path, size_t len)
+{
+	struct task *t = vmsys_task(s, 0, true);
+	if (!t)
+		return -1;
+	char *buf = vm_malloc(len + 3);
+	if (!buf)
+		return -1;
+	size_t n = path_join(buf, len + 3, "/", 1, path, len);
+	int r = set_cwd(t, buf, n);
+	free(buf);
+	return r;
+}
+
+int fs_cwd_fork(struct task *c, const struct task *parent, bool share)
+{
+	if (!parent->fs || !parent->fs->path)
+		return 0;
+	if (share) {
+		c->fs = parent->fs;
+		c->fs->refs++;
+		return 0;
+	}
+	return set_cwd(c, parent->fs->path, strlen(parent->fs->path));
+}
+
+void fs_cwd_put(struct task *t)
+{
+	if (t->fs && !--t->fs->refs) {
+		free(t->fs->path);
+		free(t->fs);
+	}
+	t->fs = NULL;
+}
+
+/* kernel/fork.c:ksys_unshare(): CLONE_NEWNS implies CLONE_FS */
+int64_t vm_unshare(struct vmsys *s, struct task *t, uint64_t flags)
+{
+	s->nevents = 0;
+	if ((flags & (0x200u | 0x20000u)) && t->fs && t->fs->refs > 1) { /* CLONE_FS */
+		char *p = t->fs->path;
+		t->fs->refs--;
+		t->fs = NULL;
+		if (set_cwd(t, p, strlen(p)))
+			return -KERR_ENOMEM;
+	}
+	if (flags & 0x20000u) /* CLONE_NEWNS */
+		return vm_unshare_mnt_ns(s, t);
+	return 0;
+}
+
 void mount_table_free(struct vmsys *s)
 {
+	free(s->path_buf);
+	s->path_buf = NULL;
+	s->path_cap = 0;
 	for (unsigned i = 0; i < s->mounts.n; i++)
 		free(s->mounts.m[i].path);
 	free(s->mounts.m);

@@ -158,6 +158,9 @@ void vm_release_task(struct vmsys *s, int pid);
 void vmsys_prefetch(struct vmsys *s, int pid, uint64_t addr);
 int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathlen,
 		uint64_t oflags, int want_fd);
+/* openat(dirfd, ...): a relative path against dirfd's file (mount.c) */
+int64_t vm_openat(struct vmsys *s, struct task *t, int64_t dirfd, const char *path, size_t pathlen,
+		  uint64_t oflags, int want_fd);
 int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd);
 int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t pathlen);
 int64_t vm_ftruncate(struct vmsys *s, struct task *t, int64_t fd, uint64_t len);
@@ -220,14 +223,20 @@ int64_t vm_io_uring_enter(struct vmsys *s, struct task *t, int64_t fd, bool regi
 /* Mounts (mount.c), applied once the call has succeeded (the model does
  * not compute their result): a mount of fstype ("ramfs", "tmpfs", any
  * other: a disk file system) on target, or with MS_BIND of source's;
- * umount of target's top mount; unshare(CLONE_NEWNS).  vmsys_mount() is
+ * umount of target's top mount; unshare(CLONE_NEWNS, CLONE_FS).  vmsys_mount() is
  * a mount the trace began with (`# ramfs:`, `# tmpfs:`), fstype a C
  * string. */
 int vmsys_mount(struct vmsys *s, const char *path, size_t len, const char *fstype);
 int64_t vm_mount(struct vmsys *s, struct task *t, const char *target, size_t tlen, const char *fstype,
 		 size_t flen, const char *source, size_t slen, uint64_t flags);
 int64_t vm_umount(struct vmsys *s, struct task *t, const char *target, size_t tlen, uint64_t flags);
-int64_t vm_unshare_mnt_ns(struct vmsys *s, struct task *t);
+int64_t vm_unshare(struct vmsys *s, struct task *t, uint64_t flags);
+/* chdir(path) and fchdir(fd), once they succeeded: the working directory
+ * relative paths resolve against (mount.c); vmsys_cwd() is the first
+ * process's when the trace began (`# cwd:`) */
+int64_t vm_chdir(struct vmsys *s, struct task *t, const char *path, size_t len);
+int64_t vm_fchdir(struct vmsys *s, struct task *t, int64_t fd);
+int vmsys_cwd(struct vmsys *s, const char *path, size_t len);
 /* memfd_secret(flags) as descriptor fd (< 0: the lowest free) */
 int64_t vm_memfd_secret(struct vmsys *s, struct task *t, uint64_t flags, int fd);
 int64_t vm_fd_new(struct vmsys *s, struct task *t, int fd, const char *name, size_t namelen,

@@ -236,6 +236,16 @@ void rec_write_header(FILE *out, int argc, char **argv)
 		fprintf(out, "# thp: %s\n", thp);
 	write_mounts(out, "ramfs");
 	write_mounts(out, "tmpfs");
+	static char cwd[1024];
+	if (getcwd(cwd, sizeof(cwd)) && cwd[0] == '/') { /* the tracee starts here */
+		fputs("# cwd: ", out);
+		for (const char *c = cwd; *c; c++)
+			if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\\')
+				fprintf(out, "\\%03o", (unsigned char)*c);
+			else
+				fputc(*c, out);
+		fputc('\n', out);
+	}
 	fprintf(out, "# description: vmsim record --");
 	for (int i = 0; i < argc; i++)
 		fprintf(out, " %s", argv[i]);

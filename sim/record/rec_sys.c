@@ -148,7 +148,7 @@ enum {
 	NR_userfaultfd = 323, NR_mlock2 = 325, NR_statx = 332, NR_io_uring_setup = 425,
 	NR_io_uring_enter = 426, NR_io_uring_register = 427,
 	NR_pidfd_open = 434, NR_clone3 = 435, NR_fsync = 74, NR_fdatasync = 75, NR_fadvise64 = 221,
-	NR_mount = 165, NR_umount2 = 166, NR_unshare = 272,
+	NR_mount = 165, NR_umount2 = 166, NR_unshare = 272, NR_chdir = 80, NR_fchdir = 81,
 };
 
 bool rec_sys_is_execve(long nr)
@@ -455,6 +455,8 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		x[0] = a[1] & 0xffffffffu;
 		break;
 	case NR_unshare: ev->sys = SYS_UNSHARE; ev->nargs = 1; x[0] = a[0] & 0xffffffffu; break;
+	case NR_chdir: ev->sys = SYS_CHDIR; ev->str = read_str(c, 0, tid, a[0], 4096); break;
+	case NR_fchdir: ev->sys = SYS_FCHDIR; ev->nargs = 1; x[0] = sext32(a[0]); break;
 	default:
 		return c->modelled = false;
 	}

@@ -204,7 +204,8 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 	case SYS_CREAT:
 		if (!trace_ok)
 			break; /* the file system's errors are not modelled */
-		*out = from_ret(vm_open(s, t, ev->str.p, ev->str.len, a[2], has_val ? (int)ev->value : -1),
+		*out = from_ret(vm_openat(s, t, (int64_t)a[0], ev->str.p, ev->str.len, a[2],
+					  has_val ? (int)ev->value : -1),
 				out->pid);
 		break;
 	case SYS_CLOSE:
@@ -295,8 +296,16 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 			vm_umount(s, t, ev->str.p, ev->str.len, a[0]);
 		break;
 	case SYS_UNSHARE:
-		if (has_val && ev->value == 0 && (a[0] & 0x20000u)) /* CLONE_NEWNS */
-			vm_unshare_mnt_ns(s, t);
+		if (has_val && ev->value == 0)
+			vm_unshare(s, t, a[0]);
+		break;
+	case SYS_CHDIR:
+		if (has_val && ev->value == 0)
+			vm_chdir(s, t, ev->str.p, ev->str.len);
+		break;
+	case SYS_FCHDIR:
+		if (has_val && ev->value == 0)
+			vm_fchdir(s, t, (int64_t)a[0]);
 		break;
 	case SYS_EVICT: /* handled in apply_event() */
 		break;

@@ -191,6 +191,23 @@ static int header_mounts(struct vmsys *s, const char *list, const char *fstype)
 	}
 }
 
+/* `# cwd:`: one path, mountinfo's escapes */
+static int header_cwd(struct vmsys *s, const char *text)
+{
+	char path[sizeof(((struct trace_header *)0)->cwd)];
+	size_t n = 0;
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
+		    p[3] <= '7') {
+			path[n++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 3;
+		} else {
+			path[n++] = *p;
+		}
+	}
+	return vmsys_cwd(s, path, n);
+}
+
 struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 			    const struct session_opts *o, const struct semantics **semp, char *err,
 			    size_t errlen)
@@ -264,7 +281,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 	*semp = sem;
 	struct vmsys *s = vmsys_new(&c, err, errlen);
 	if (s && ((h->has_ramfs && header_mounts(s, h->ramfs, "ramfs")) ||
-		  (h->has_tmpfs && header_mounts(s, h->tmpfs, "tmpfs")))) {
+		  (h->has_tmpfs && header_mounts(s, h->tmpfs, "tmpfs")) ||
+		  (h->has_cwd && header_cwd(s, h->cwd)))) {
 		vmsys_free(s);
 		snprintf(err, errlen, "out of memory");
 		return NULL;

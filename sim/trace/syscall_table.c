@@ -56,7 +56,8 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_IO_URING_SETUP] = "io_uring_setup", [SYS_IO_URING_REGISTER] = "io_uring_register",
 	[SYS_IO_URING_ENTER] = "io_uring_enter",
 	[SYS_MOUNT] = "mount",         [SYS_UMOUNT2] = "umount2",
-	[SYS_UNSHARE] = "unshare",
+	[SYS_UNSHARE] = "unshare",     [SYS_CHDIR] = "chdir",
+	[SYS_FCHDIR] = "fchdir",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -113,7 +114,7 @@ static const struct {
 	S("io_uring_enter", SYS_IO_URING_ENTER), S("accept", SYS_FDNEW), S("accept4", SYS_FDNEW),
 	S("inherit", SYS_INHERIT), S("inherit_file", SYS_INHERIT_FILE), S("evict", SYS_EVICT),
 	S("mount", SYS_MOUNT), S("umount2", SYS_UMOUNT2), S("umount", SYS_UMOUNT2),
-	S("unshare", SYS_UNSHARE),
+	S("unshare", SYS_UNSHARE), S("chdir", SYS_CHDIR), S("fchdir", SYS_FCHDIR),
 #undef S
 };
 

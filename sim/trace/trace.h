@@ -42,6 +42,7 @@
  *              NULL: an empty string with a NULL pointer)
  *   umount2    flags (MNT_*)       (str = target; umount: flags 0)
  *   unshare    flags (CLONE_*)
+ *   chdir      - (str = path)      fchdir    fd
  *   reclaim    nr_pages            drop_caches value
  *   numa_scan  -                   numa_node  node
  *   numa_run   ms
@@ -113,7 +114,7 @@ enum sysno {
 	SYS_SETUID, SYS_SETREUID, SYS_SETRESUID,
 	SYS_MEMFD_SECRET,
 	SYS_IO_URING_SETUP, SYS_IO_URING_REGISTER, SYS_IO_URING_ENTER,
-	SYS_MOUNT, SYS_UMOUNT2, SYS_UNSHARE,
+	SYS_MOUNT, SYS_UMOUNT2, SYS_UNSHARE, SYS_CHDIR, SYS_FCHDIR,
 	SYS_NR
 };
 
@@ -257,6 +258,8 @@ struct trace_header {
 	 * /proc/self/mountinfo writes them) */
 	char ramfs[1024];            bool has_ramfs;
 	char tmpfs[2048];            bool has_tmpfs;
+	/* vmsim's own key: the first process's working directory */
+	char cwd[1024];              bool has_cwd;
 	uint64_t seed;               bool has_seed;
 	/* `# check-invariants: NAME,...`: promise invariants (vmsim check) that
 	 * `replay --check-invariants` also checks on this trace ("all" = every one) */

@@ -500,6 +500,8 @@ static const struct layout {
 				    { K_SKIP, -1 } } },
 	[SYS_UMOUNT2] = { 1, 2, 1, { { K_STR, -1 }, { K_UMOUNTF, 0 } } },
 	[SYS_UNSHARE] = { 1, 1, 1, { { K_CLONEF, 0 } } },
+	[SYS_CHDIR] = { 1, 1, 0, { { K_STR, -1 } } },
+	[SYS_FCHDIR] = { 1, 1, 1, { N(0) } },
 #undef N
 };
 

@@ -192,6 +192,16 @@ int tr_header_line(struct trace_reader *r, char *p)
 		memcpy(dst, v, n);
 		dst[n] = '\0';
 		*(ram ? &h->has_ramfs : &h->has_tmpfs) = true;
+	} else if (KEY("cwd")) {
+		/* the first process's working directory: absolute, with
+		 * mountinfo's octal escapes for a space */
+		if (!n || v[0] != '/')
+			return tr_fail(r, v, "a working directory is an absolute path");
+		if (n >= sizeof(h->cwd))
+			return tr_fail(r, v, "too long a working directory (at most %zu bytes)", sizeof(h->cwd) - 1);
+		memcpy(h->cwd, v, n);
+		h->cwd[n] = '\0';
+		h->has_cwd = true;
 	} else if (KEY("hugetlb-pages")) {
 		/* the pool's 2 MiB pages (vm.nr_hugepages): a count */
 		if (!n || !is_digit(v[n - 1]) || !parse_size(v, n, &h->hugetlb_pages) ||

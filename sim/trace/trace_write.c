@@ -429,6 +429,12 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_UNSHARE:
 		put_bits(o, SK_CLONE, a[0]);
 		break;
+	case SYS_CHDIR:
+		put_str(o, ev->str);
+		break;
+	case SYS_FCHDIR:
+		put_s(o, a[0]);
+		break;
 	case SYS_UNLINK:
 		put_str(o, ev->str);
 		break;
@@ -782,6 +788,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# ramfs: %s\n", h->ramfs);
 	if (h->has_tmpfs)
 		fprintf(f, "# tmpfs: %s\n", h->tmpfs);
+	if (h->has_cwd)
+		fprintf(f, "# cwd: %s\n", h->cwd);
 	if (h->has_user_locked_vm)
 		fprintf(f, "# user-locked-vm: %" PRIu64 "\n", h->user_locked_vm);
 	if (h->has_seed)

@@ -435,6 +435,27 @@ static void rand_event(struct event *ev)
 	case SYS_MEMFD_SECRET:
 		ev->nargs = 1; a[0] = coin() ? 0 : 02000000;
 		break;
+	case SYS_MOUNT: {
+		static const char *const types[] = { "ramfs", "tmpfs", "ext4", "" };
+		ev->nargs = 1;
+		ev->str = rand_bytes(40);
+		ev->str2 = coin() ? keep_str(types[below(4)]) : (struct strslice){ NULL, 0 };
+		ev->str3 = coin() ? rand_bytes(20) : (struct strslice){ NULL, 0 };
+		a[0] = rand_bits(0x3ffffff) | (coin() ? 0xc0ed0000u : 0);
+		break;
+	}
+	case SYS_UMOUNT2:
+		ev->nargs = 1; ev->str = rand_bytes(40); a[0] = rand_bits(0x1f);
+		break;
+	case SYS_UNSHARE:
+		ev->nargs = 1; a[0] = rand_bits(0x7ffffff00ULL);
+		break;
+	case SYS_CHDIR:
+		ev->str = rand_bytes(40);
+		break;
+	case SYS_FCHDIR:
+		ev->nargs = 1; a[0] = below(300);
+		break;
 	case SYS_IO_URING_SETUP:
 		ev->nargs = 3; a[0] = below(70000); a[1] = rand_bits(0x7ffff); a[2] = below(70000);
 		break;
