@@ -5,7 +5,8 @@
  * every page of it is unevictable - the mapping is, not the page: mlock
  * marks them mlocked, munlock leaves them unevictable - a fault on a hole
  * of it is a major fault that reads nothing (no readahead either), and
- * fsync and fadvise(DONTNEED) leave it alone.  A second file stays mapped
+ * fsync and fadvise(DONTNEED) leave it alone.  The first file is named
+ * relative to the working directory, the ramfs.  A second file stays mapped
  * across a lazy umount of the file system and keeps its pages until it is
  * unmapped and closed.  Unprivileged (no CAP_SYS_ADMIN) the unshare fails
  * and it says so. */
@@ -32,7 +33,9 @@ int main(void)
 	}
 	static char buf[16 * PG];
 	memset(buf, 'r', sizeof(buf));
-	int fd = open("/tmp/vmsim-ramfs-data", O_CREAT | O_RDWR, 0600);
+	if (chdir("/tmp")) /* a relative name from here on is on the ramfs */
+		return 1;
+	int fd = open("vmsim-ramfs-data", O_CREAT | O_RDWR, 0600);
 	if (fd < 0 || write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || ftruncate(fd, 64 * PG))
 		return 1;
 	char *p = mmap(NULL, 64 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -55,6 +58,8 @@ int main(void)
 		return 1;
 	char *q = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, kept, 0);
 	if (q == MAP_FAILED)
+		return 1;
+	if (chdir("/"))
 		return 1;
 	int um = umount2("/tmp", MNT_DETACH); /* busy: only detached */
 	int lk2 = mlock(q, 4 * PG);            /* the file lives on */

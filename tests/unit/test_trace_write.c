@@ -141,6 +141,8 @@ START_TEST(mount_calls)
 	ck_assert_str_eq(rewrite("umount2(\"/tmp\", MNT_DETACH) = 0\n"), "umount2(\"/tmp\", MNT_DETACH) = 0");
 	ck_assert_str_eq(rewrite("umount(\"/tmp\") = 0\n"), "umount2(\"/tmp\", 0) = 0");
 	ck_assert_str_eq(rewrite("unshare(CLONE_NEWNS|CLONE_NEWPID) = 0\n"), "unshare(CLONE_NEWNS|CLONE_NEWPID) = 0");
+	ck_assert_str_eq(rewrite("chdir(\"/tmp\") = 0\n"), "chdir(\"/tmp\") = 0");
+	ck_assert_str_eq(rewrite("fchdir(3</srv>) = 0\n"), "fchdir(3) = 0");
 }
 END_TEST
 
