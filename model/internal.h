@@ -480,7 +480,20 @@ void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, ui
 /* zap_range(), leaving anonymous (COW) pages mapped when skip_anon */
 void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start,
 			uint64_t end, bool skip_anon);
-void mm_rss_add(struct mm *mm, const struct page *p, int64_t d);
+/* add_mm_counter() by the page's kind (MM_ANONPAGES, MM_SHMEMPAGES,
+ * MM_FILEPAGES), and the RSS high-water mark (update_hiwater_rss()) */
+static inline void mm_rss_add(struct mm *mm, const struct page *p, int64_t d)
+{
+	if (p->flags & PG_ANON)
+		mm->rss_anon += (uint64_t)d;
+	else if (p->flags & PG_SWAPBACKED)
+		mm->rss_shmem += (uint64_t)d;
+	else
+		mm->rss_file += (uint64_t)d;
+	uint64_t rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+	if (rss > mm->hiwater_rss)
+		mm->hiwater_rss = rss;
+}
 pfn_t alloc_page(struct vmsys *s);
 /* The same, charged to the trace's memcg only if charge (page cache the
  * trace inherits was read by someone else's). */

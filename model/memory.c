@@ -1169,8 +1169,10 @@ static void touch_pte(struct vmsys *s, struct mm *mm, uint64_t addr, bool write)
 {
 	uint64_t vpn = addr >> PAGE_SHIFT, pte = radix_get(&mm->pt, vpn);
 	if (pte & PTE_PRESENT) {
-		pte_mark_access(mm, vpn, pte, write);
-		note_hits(s, mm, vpn, radix_get(&mm->pt, vpn));
+		uint64_t bits = write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
+		if ((pte & bits) != bits) /* pte_mark_access(), and the PTE it leaves */
+			pte = (*radix_peek(&mm->pt, vpn) |= bits);
+		note_hits(s, mm, vpn, pte);
 	}
 }
 

@@ -88,7 +88,7 @@ void physmem_destroy(struct physmem *pm)
 	memset(pm, 0, sizeof(*pm));
 }
 
-static pfn_t node_take(struct physmem *pm, struct numa_node_mem *nm)
+static inline pfn_t node_take(struct physmem *pm, struct numa_node_mem *nm)
 {
 	pfn_t pfn;
 	if (nm->free_head) {
@@ -115,17 +115,19 @@ pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode)
 	if (!physmem_avail(pm))
 		return PFN_NONE; /* what is left holds page tables */
 	pfn_t pfn = PFN_NONE;
-	for (unsigned i = 0; i < pm->nr_nodes && !pfn; i++) {
-		pfn = node_take(pm, &pm->node[(nid + i) % pm->nr_nodes]);
-		if (thisnode)
-			break;
+	if (pm->nr_nodes == 1) { /* one node: no walk, no division */
+		pfn = node_take(pm, &pm->node[0]);
+	} else {
+		for (unsigned i = 0; i < pm->nr_nodes && !pfn; i++) {
+			pfn = node_take(pm, &pm->node[(nid + i) % pm->nr_nodes]);
+			if (thisnode)
+				break;
+		}
 	}
 	if (!pfn)
 		return PFN_NONE;
-	struct page *p = pfn_page(pm, pfn);
-	memset(p, 0, sizeof(*p));
-	p->flags = PG_INUSE;
-	p->lru = LRU_NONE;
+	/* a fresh struct page, stored whole (no memset() call a fault) */
+	*pfn_page(pm, pfn) = (struct page){ .flags = PG_INUSE, .lru = LRU_NONE };
 	pm->nr_free--;
 	return pfn;
 }
@@ -134,8 +136,7 @@ void physmem_free(struct physmem *pm, pfn_t pfn)
 {
 	struct numa_node_mem *nm = &pm->node[pfn_to_nid(pm, pfn)];
 	struct page *p = pfn_page(pm, pfn);
-	memset(p, 0, sizeof(*p));
-	p->lru = LRU_NONE;
+	*p = (struct page){ .lru = LRU_NONE };
 	p->next = nm->free_head;
 	nm->free_head = pfn;
 	nm->nr_free++;

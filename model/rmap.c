@@ -10,19 +10,6 @@
  */
 #include "internal.h"
 
-void mm_rss_add(struct mm *mm, const struct page *p, int64_t d)
-{
-	if (p->flags & PG_ANON)
-		mm->rss_anon += (uint64_t)d;
-	else if (p->flags & PG_SWAPBACKED)
-		mm->rss_shmem += (uint64_t)d;
-	else
-		mm->rss_file += (uint64_t)d;
-	uint64_t rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
-	if (rss > mm->hiwater_rss)
-		mm->hiwater_rss = rss;
-}
-
 /*
  * page_add_anon_rmap()/page_add_file_rmap() + the new-page path
  * folio_add_lru_vma() (mm/swap.c @ v6.1): a new anonymous page in a locked

@@ -332,6 +332,10 @@ struct session {
 	struct access_rec hot[SESSION_HOT_BATCH];
 	size_t hot_i, hot_n;
 	struct event hot_ev;
+	/* a run of accesses that fault (a first touch of each page) makes
+	 * every try as a hit a miss: after miss_run misses in a row the next
+	 * hit_skip accesses (at most 64) go the full way without the try */
+	unsigned miss_run, hit_skip;
 	struct inherit_state inh;  /* what the trace does not show */
 	char note[200];        /* "kernel 5.10 is replayed with the 4.4 model": a header
 				* kernel without a model of its own (empty if none) */

@@ -438,7 +438,16 @@ int session_next_hot(struct session *ss, struct event **ev, unsigned long *hits,
 		if (t && task_alive(t)) {
 			/* the batch is one process's (trace_read_accesses()); its
 			 * keys say which accesses to try as hits */
-			size_t h = a[i].pid == pid ? vm_touch_hits(ss->sys, t, &a[i].hit_key, sizeof(*a), n - i) : 0;
+			size_t h = 0;
+			if (ss->hit_skip) {
+				ss->hit_skip--;
+			} else if (a[i].pid == pid) {
+				h = vm_touch_hits(ss->sys, t, &a[i].hit_key, sizeof(*a), n - i);
+				if (h)
+					ss->miss_run = 0;
+				else if (++ss->miss_run >= 4)
+					ss->hit_skip = ss->miss_run < 64 ? ss->miss_run : 64;
+			}
 			if (h) {
 				*hits += h;
 				ss->consumed += h;
