@@ -110,10 +110,12 @@ static void mount_del(struct vmsys *s, unsigned i)
 {
 	struct mount_table *mt = &s->mounts;
 	uint32_t sb = mt->m[i].sb;
+	enum fs_kind kind = mt->m[i].kind;
 	free(mt->m[i].path);
 	memmove(&mt->m[i], &mt->m[i + 1], (mt->n - i - 1) * sizeof(*mt->m));
 	mt->n--;
-	sb_kill(s, sb);
+	if (kind != FS_DISK) /* a disk file system's files outlive its mount */
+		sb_kill(s, sb);
 }
 
 int vmsys_mount(struct vmsys *s, const char *path, size_t len, const char *fstype)
@@ -141,17 +143,17 @@ int64_t vm_mount(struct vmsys *s, struct task *t, const char *target, size_t tle
 		flags &= 0xffffu;
 	if (flags & (MS_REMOUNT_G | MS_MOVE_G | MS_PROPAGATION_G))
 		return 0;
-	tlen = mount_path_len(target, tlen);
-	if (flags & MS_BIND_G) {
-		uint32_t sb;
-		enum fs_kind kind = mount_lookup(s, t->mnt_ns, source, mount_path_len(source, slen), &sb);
-		if (!sb && kind == FS_DISK)
-			return mount_add(s, t->mnt_ns, target, tlen, FS_DISK, 0) ? -KERR_ENOMEM : 0;
-		return mount_add(s, t->mnt_ns, target, tlen, kind, sb) ? -KERR_ENOMEM : 0;
-	}
 	enum fs_kind kind = (flen == 5 && !memcmp(fstype, "ramfs", 5)) ? FS_RAMFS
 			    : (flen == 5 && !memcmp(fstype, "tmpfs", 5)) ? FS_TMPFS : FS_DISK;
-	return mount_add(s, t->mnt_ns, target, tlen, kind, 0) ? -KERR_ENOMEM : 0;
+	uint32_t sb = 0;
+	if (flags & MS_BIND_G) { /* the source's file system, the same super block */
+		if (!(source = path_resolve(s, t, -100, source, slen, &slen)))
+			return -KERR_ENOMEM;
+		kind = mount_lookup(s, t->mnt_ns, source, mount_path_len(source, slen), &sb);
+	}
+	if (!(target = path_resolve(s, t, -100, target, tlen, &tlen)))
+		return -KERR_ENOMEM;
+	return mount_add(s, t->mnt_ns, target, mount_path_len(target, tlen), kind, sb) ? -KERR_ENOMEM : 0;
 }
 
 /* fs/namespace.c:ksys_umount() -> do_umount() @ v4.0 .. v6.18, once it has
@@ -162,6 +164,8 @@ int64_t vm_umount(struct vmsys *s, struct task *t, const char *target, size_t tl
 {
 	(void)flags;
 	s->nevents = 0;
+	if (!(target = path_resolve(s, t, -100, target, tlen, &tlen)))
+		return -KERR_ENOMEM;
 	tlen = mount_path_len(target, tlen);
 	for (unsigned i = s->mounts.n; i-- > 0;) {
 		const struct mount *m = &s->mounts.m[i];
