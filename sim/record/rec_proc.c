@@ -240,7 +240,7 @@ void rec_write_header(FILE *out, int argc, char **argv)
 	if (getcwd(cwd, sizeof(cwd)) && cwd[0] == '/') { /* the tracee starts here */
 		fputs("# cwd: ", out);
 		for (const char *c = cwd; *c; c++)
-			if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\\')
+			if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\\' || *c == ',')
 				fprintf(out, "\\%03o", (unsigned char)*c);
 			else
 				fputc(*c, out);

@@ -168,44 +168,45 @@ int session_opt(struct session_opts *o, int code, const char *arg, const char *c
 	return 0;
 }
 
-/* `# ramfs:` and `# tmpfs:`: mount points separated by commas, with
- * mountinfo's octal escapes (\040 a space) */
+/* One path of a mount or cwd header from p up to a ',' or the end, with
+ * mountinfo's octal escapes (\040 a space) undone, into path (cap bytes):
+ * its length; *end is where it stopped */
+static size_t header_path(const char *p, char *path, size_t cap, const char **end)
+{
+	size_t n = 0;
+	for (; *p && *p != ','; p++) {
+		char c = *p;
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
+		    p[3] <= '7') {
+			c = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 3;
+		}
+		if (n < cap)
+			path[n++] = c;
+	}
+	*end = p;
+	return n;
+}
+
+/* `# ramfs:` and `# tmpfs:`: mount points separated by commas */
 static int header_mounts(struct vmsys *s, const char *list, const char *fstype)
 {
 	char path[sizeof(((struct trace_header *)0)->tmpfs)];
-	size_t n = 0;
 	for (const char *p = list;; p++) {
-		if (*p == ',' || !*p) {
-			if (n && vmsys_mount(s, path, n, fstype))
-				return -1;
-			n = 0;
-			if (!*p)
-				return 0;
-		} else if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
-			   p[3] >= '0' && p[3] <= '7') {
-			path[n++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-			p += 3;
-		} else if (n < sizeof(path)) {
-			path[n++] = *p;
-		}
+		size_t n = header_path(p, path, sizeof(path), &p);
+		if (n && vmsys_mount(s, path, n, fstype))
+			return -1;
+		if (!*p)
+			return 0;
 	}
 }
 
-/* `# cwd:`: one path, mountinfo's escapes */
+/* `# cwd:`: one path */
 static int header_cwd(struct vmsys *s, const char *text)
 {
 	char path[sizeof(((struct trace_header *)0)->cwd)];
-	size_t n = 0;
-	for (const char *p = text; *p; p++) {
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
-		    p[3] <= '7') {
-			path[n++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-			p += 3;
-		} else {
-			path[n++] = *p;
-		}
-	}
-	return vmsys_cwd(s, path, n);
+	const char *end;
+	return vmsys_cwd(s, path, header_path(text, path, sizeof(path), &end));
 }
 
 struct vmsys *session_model(const struct trace_header *h, const char *kernel,
