@@ -541,7 +541,7 @@ struct file *file_lookup_fd(struct task *t, int64_t fd, struct fd_entry **ent)
 int64_t vm_open(struct vmsys *s, struct task *t, const char *path, size_t pathlen,
 		uint64_t oflags, int want_fd)
 {
-	return vm_openat(s, t, -100, path, pathlen, oflags, want_fd);
+	return vm_openat(s, t, AT_FDCWD_G, path, pathlen, oflags, want_fd);
 }
 
 int64_t vm_openat(struct vmsys *s, struct task *t, int64_t dirfd, const char *path, size_t pathlen,
@@ -695,7 +695,7 @@ int64_t vm_close(struct vmsys *s, struct task *t, int64_t fd)
 
 int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t pathlen)
 {
-	if (!(path = path_resolve(s, t, -100, path, pathlen, &pathlen)))
+	if (!(path = path_resolve(s, t, AT_FDCWD_G, path, pathlen, &pathlen)))
 		return -KERR_ENOMEM;
 	struct file *g = file_by_path(s, path, pathlen, false);
 	if (!g)

@@ -183,8 +183,6 @@ static int dup_mmap(struct vmsys *s, struct mm *old, struct mm *mm)
 #define CLONE_VM_G 0x100u
 #define CLONE_FILES_G 0x400u
 #define CLONE_VFORK_G 0x4000u
-#define CLONE_NEWNS_G 0x20000u
-#define CLONE_FS_G 0x200u
 
 int64_t vm_fork(struct vmsys *s, struct task *t, uint64_t clone_flags, int child_pid)
 {

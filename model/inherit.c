@@ -167,7 +167,7 @@ int64_t vm_learn_file_size(struct vmsys *s, struct task *t, int64_t fd, const ch
 	if (fd >= 0) {
 		f = file_lookup_fd(t, fd, NULL);
 	} else if (path) {
-		if (!(path = path_resolve(s, t, -100, path, pathlen, &pathlen)))
+		if (!(path = path_resolve(s, t, AT_FDCWD_G, path, pathlen, &pathlen)))
 			return -KERR_ENOMEM;
 		f = file_by_path(s, path, pathlen, false);
 	}

@@ -46,6 +46,10 @@
 
 /* the file systems that differ for memory (mount.c) */
 enum fs_kind { FS_DISK, FS_TMPFS, FS_RAMFS };
+/* include/uapi/linux/sched.h, fcntl.h: what fork.c and mount.c test */
+#define CLONE_FS_G 0x200u
+#define CLONE_NEWNS_G 0x20000u
+#define AT_FDCWD_G (-100)
 
 /* --- page table entries ------------------------------------------------ */
 /* A PTE is radix value: low byte flags, pfn (or swap slot) above. */

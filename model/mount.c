@@ -118,17 +118,22 @@ static void mount_del(struct vmsys *s, unsigned i)
 		sb_kill(s, sb);
 }
 
+/* a file system type's kind: any but ramfs and tmpfs is a disk's */
+static enum fs_kind fs_kind_of(const char *fstype, size_t len)
+{
+	return (len == 5 && !memcmp(fstype, "ramfs", 5)) ? FS_RAMFS
+	       : (len == 5 && !memcmp(fstype, "tmpfs", 5)) ? FS_TMPFS : FS_DISK;
+}
+
 int vmsys_mount(struct vmsys *s, const char *path, size_t len, const char *fstype)
 {
-	enum fs_kind kind = !strcmp(fstype, "ramfs") ? FS_RAMFS : !strcmp(fstype, "tmpfs") ? FS_TMPFS : FS_DISK;
-	return mount_add(s, 0, path, mount_path_len(path, len), kind, 0);
+	return mount_add(s, 0, path, mount_path_len(path, len), fs_kind_of(fstype, strlen(fstype)), 0);
 }
 
 #define MS_REMOUNT_G 32u
 #define MS_BIND_G 4096u
 #define MS_MOVE_G 8192u
 #define MS_PROPAGATION_G (0x10000u | 0x20000u | 0x40000u | 0x80000u) /* UNBINDABLE PRIVATE SLAVE SHARED */
-#define MNT_DETACH_G 2u
 
 /* fs/namespace.c:do_mount() @ v4.0 .. v6.18, once it has succeeded: a new
  * mount (do_new_mount()) of fstype, or a bind mount of source's file
@@ -143,15 +148,14 @@ int64_t vm_mount(struct vmsys *s, struct task *t, const char *target, size_t tle
 		flags &= 0xffffu;
 	if (flags & (MS_REMOUNT_G | MS_MOVE_G | MS_PROPAGATION_G))
 		return 0;
-	enum fs_kind kind = (flen == 5 && !memcmp(fstype, "ramfs", 5)) ? FS_RAMFS
-			    : (flen == 5 && !memcmp(fstype, "tmpfs", 5)) ? FS_TMPFS : FS_DISK;
+	enum fs_kind kind = fs_kind_of(fstype, flen);
 	uint32_t sb = 0;
 	if (flags & MS_BIND_G) { /* the source's file system, the same super block */
-		if (!(source = path_resolve(s, t, -100, source, slen, &slen)))
+		if (!(source = path_resolve(s, t, AT_FDCWD_G, source, slen, &slen)))
 			return -KERR_ENOMEM;
 		kind = mount_lookup(s, t->mnt_ns, source, mount_path_len(source, slen), &sb);
 	}
-	if (!(target = path_resolve(s, t, -100, target, tlen, &tlen)))
+	if (!(target = path_resolve(s, t, AT_FDCWD_G, target, tlen, &tlen)))
 		return -KERR_ENOMEM;
 	return mount_add(s, t->mnt_ns, target, mount_path_len(target, tlen), kind, sb) ? -KERR_ENOMEM : 0;
 }
@@ -164,7 +168,7 @@ int64_t vm_umount(struct vmsys *s, struct task *t, const char *target, size_t tl
 {
 	(void)flags;
 	s->nevents = 0;
-	if (!(target = path_resolve(s, t, -100, target, tlen, &tlen)))
+	if (!(target = path_resolve(s, t, AT_FDCWD_G, target, tlen, &tlen)))
 		return -KERR_ENOMEM;
 	tlen = mount_path_len(target, tlen);
 	for (unsigned i = s->mounts.n; i-- > 0;) {
@@ -289,7 +293,7 @@ const char *path_resolve(struct vmsys *s, struct task *t, int64_t dirfd, const c
 	if (!len || path[0] == '/')
 		return path;
 	const char *base = NULL;
-	if (dirfd == -100) { /* AT_FDCWD */
+	if (dirfd == AT_FDCWD_G) {
 		base = t && t->fs ? t->fs->path : NULL;
 	} else {
 		const struct file *d = t ? file_lookup_fd(t, dirfd, NULL) : NULL;
@@ -313,7 +317,7 @@ int64_t vm_chdir(struct vmsys *s, struct task *t, const char *path, size_t len)
 {
 	s->nevents = 0;
 	size_t n;
-	const char *p = path_resolve(s, t, -100, path, len, &n);
+	const char *p = path_resolve(s, t, AT_FDCWD_G, path, len, &n);
 	if (!p)
 		return -KERR_ENOMEM;
 	if (!n || p[0] != '/')
@@ -369,14 +373,14 @@ void fs_cwd_put(struct task *t)
 int64_t vm_unshare(struct vmsys *s, struct task *t, uint64_t flags)
 {
 	s->nevents = 0;
-	if ((flags & (0x200u | 0x20000u)) && t->fs && t->fs->refs > 1) { /* CLONE_FS */
+	if ((flags & (CLONE_FS_G | CLONE_NEWNS_G)) && t->fs && t->fs->refs > 1) {
 		char *p = t->fs->path;
 		t->fs->refs--;
 		t->fs = NULL;
 		if (set_cwd(t, p, strlen(p)))
 			return -KERR_ENOMEM;
 	}
-	if (flags & 0x20000u) /* CLONE_NEWNS */
+	if (flags & CLONE_NEWNS_G)
 		return vm_unshare_mnt_ns(s, t);
 	return 0;
 }
