@@ -2,8 +2,11 @@
 #include "alloc.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 bool vm_host_oom;
 
@@ -84,4 +87,28 @@ void *vm_grow(void *p, size_t *cap, size_t need, size_t size)
 	if (q)
 		*cap = n;
 	return q;
+}
+
+void *vm_reserve(size_t n)
+{
+	void *p = injected() ? MAP_FAILED
+			     : mmap(NULL, n ? n : 1, PROT_NONE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return checked(p == MAP_FAILED ? NULL : p, 1);
+}
+
+bool vm_commit(void *p, size_t n)
+{
+	/* whole host pages around [p, p + n): a neighbour's share is
+	 * committed twice, which changes nothing */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p & ~(page - 1),
+		  e = ((uintptr_t)p + n + page - 1) & ~(page - 1);
+	bool ok = !injected() && mprotect((void *)a, e - a, PROT_READ | PROT_WRITE) == 0;
+	return checked(ok ? p : NULL, 1) != NULL;
+}
+
+void vm_unreserve(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n ? n : 1);
 }

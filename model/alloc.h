@@ -33,4 +33,14 @@ char *vm_strdup(const char *s);
  * (at least 16 and need) with *cap updated; NULL on failure, p unchanged. */
 void *vm_grow(void *p, size_t *cap, size_t need, size_t size);
 
+/* Address space for n bytes that holds no memory yet (an anonymous
+ * PROT_NONE mapping, MAP_NORESERVE): NULL on failure.  vm_commit() makes a
+ * part of it readable and writable, zero-filled, before its first use
+ * (false on failure); vm_unreserve() returns the whole.  For one large
+ * array used from its start, as the page frames are: indexing it needs no
+ * table of chunks, and only what is committed counts against the host. */
+void *vm_reserve(size_t n);
+bool vm_commit(void *p, size_t n);
+void vm_unreserve(void *p, size_t n);
+
 #endif

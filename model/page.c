@@ -6,13 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The struct pages chunk c needs: PAGE_CHUNK, or fewer for the last chunk
- * of a machine (pfns 0 .. nr_frames + 1), so that a small machine - a
- * vmsim check run has 16-64 MiB - does not allocate and clear 64K pages */
-static size_t chunk_entries(const struct physmem *pm, uint32_t c)
+/* The reservation for a machine's struct pages (pfns 0 .. nr_frames + 1). */
+static size_t frames_bytes(const struct physmem *pm)
+{
+	return ((size_t)pm->nr_frames + 2) * sizeof(struct page);
+}
+
+/* Commit chunk c of the frames before its first use: PAGE_CHUNK entries,
+ * or fewer for a machine's last, so that a small machine - a vmsim check
+ * run has 16-64 MiB - does not take 64K pages' worth. */
+static bool chunk_commit(struct physmem *pm, uint32_t c)
 {
 	uint64_t total = (uint64_t)pm->nr_frames + 2, first = (uint64_t)c << PAGE_CHUNK_SHIFT;
-	return total - first < PAGE_CHUNK ? (size_t)(total - first) : PAGE_CHUNK;
+	size_t n = total - first < PAGE_CHUNK ? (size_t)(total - first) : PAGE_CHUNK;
+	if (!vm_commit(pm->frames + first, n * sizeof(struct page)))
+		return false;
+	pm->chunk_ready[c] = 1;
+	return true;
 }
 
 /* Watermarks as mm/page_alloc.c:__setup_per_zone_wmarks() derives them
@@ -52,11 +62,11 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 		nr_nodes = MAX_NUMA_NODES;
 	pm->nr_frames = (pfn_t)nr_frames;
 	pm->nchunks = (uint32_t)((nr_frames + 2 + PAGE_CHUNK - 1) >> PAGE_CHUNK_SHIFT);
-	pm->chunks = vm_calloc(pm->nchunks, sizeof(*pm->chunks));
-	if (!pm->chunks)
+	pm->chunk_ready = vm_calloc(pm->nchunks, 1);
+	if (!pm->chunk_ready)
 		return -1;
-	pm->chunks[0] = vm_calloc(chunk_entries(pm, 0), sizeof(struct page));
-	if (!pm->chunks[0])
+	pm->frames = vm_reserve(frames_bytes(pm));
+	if (!pm->frames || !chunk_commit(pm, 0))
 		return -1;
 	/* pfn 1: the shared zero page, never on an LRU, never freed */
 	struct page *zp = pfn_page(pm, PFN_ZERO);
@@ -81,10 +91,9 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 
 void physmem_destroy(struct physmem *pm)
 {
-	if (pm->chunks)
-		for (uint32_t i = 0; i < pm->nchunks; i++)
-			free(pm->chunks[i]);
-	free(pm->chunks);
+	if (pm->frames)
+		vm_unreserve(pm->frames, frames_bytes(pm));
+	free(pm->chunk_ready);
 	memset(pm, 0, sizeof(*pm));
 }
 
@@ -98,19 +107,18 @@ static inline pfn_t node_take(struct physmem *pm, struct numa_node_mem *nm)
 		if (nm->next_unused >= nm->end)
 			return PFN_NONE;
 		pfn = nm->next_unused;
-		uint32_t c = pfn >> PAGE_CHUNK_SHIFT;
-		if (!pm->chunks[c]) {
-			pm->chunks[c] = vm_calloc(chunk_entries(pm, c), sizeof(struct page));
-			if (!pm->chunks[c])
-				return PFN_NONE;
-		}
+		if (!pm->chunk_ready[pfn >> PAGE_CHUNK_SHIFT] &&
+		    !chunk_commit(pm, pfn >> PAGE_CHUNK_SHIFT))
+			return PFN_NONE;
 		nm->next_unused++;
 	}
 	nm->nr_free--;
 	return pfn;
 }
 
-pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode)
+/* physmem_alloc_node() past its inline case: a never-used frame, or
+ * another node's */
+pfn_t physmem_alloc_walk(struct physmem *pm, unsigned nid, bool thisnode)
 {
 	if (!physmem_avail(pm))
 		return PFN_NONE; /* what is left holds page tables */
@@ -132,13 +140,3 @@ pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode)
 	return pfn;
 }
 
-void physmem_free(struct physmem *pm, pfn_t pfn)
-{
-	struct numa_node_mem *nm = &pm->node[pfn_to_nid(pm, pfn)];
-	struct page *p = pfn_page(pm, pfn);
-	*p = (struct page){ .lru = LRU_NONE };
-	p->next = nm->free_head;
-	nm->free_head = pfn;
-	nm->nr_free++;
-	pm->nr_free++;
-}

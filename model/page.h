@@ -3,9 +3,11 @@
  *
  *   pfn 0 is never used ("no page"); pfn 1 is the shared zero page.
  *   Frames are handed out from a free list, then from never-used frames;
- *   struct pages live in 64K-entry chunks allocated on first use, so a
- *   24 GiB machine costs nothing until its pages are touched and pointers
- *   to a struct page stay valid.
+ *   the struct pages are one array indexed by pfn in address space
+ *   reserved for the whole machine and committed 64K entries at a time on
+ *   first use (vm_reserve(), vm_commit()), so a 24 GiB machine costs
+ *   nothing until its pages are touched, pointers to a struct page stay
+ *   valid, and finding a frame's struct page is one multiply and add.
  *
  * Flags mirror the kernel's page flags that the mlock/LRU code reads
  * (include/linux/page-flags.h).  `refcount` counts every holder: PTE
@@ -117,7 +119,8 @@ struct numa_node_mem {
 };
 
 struct physmem {
-	struct page **chunks;
+	struct page *frames;   /* pfn 0 .. nr_frames + 1, reserved */
+	uint8_t *chunk_ready;  /* per PAGE_CHUNK frames: committed */
 	uint32_t nchunks;
 	pfn_t nr_frames;       /* frames in the machine (pfn 1 .. nr_frames) */
 	uint64_t nr_free;      /* frames not holding a page; nr_pt of them hold page tables */
@@ -141,7 +144,7 @@ void physmem_destroy(struct physmem *pm);
 
 static inline struct page *pfn_page(const struct physmem *pm, pfn_t pfn)
 {
-	return &pm->chunks[pfn >> PAGE_CHUNK_SHIFT][pfn & (PAGE_CHUNK - 1)];
+	return &pm->frames[pfn];
 }
 
 /* The node whose range holds pfn (page_to_nid()). */
@@ -157,9 +160,39 @@ static inline unsigned pfn_to_nid(const struct physmem *pm, pfn_t pfn)
  * nid, or - unless thisnode (__GFP_THISNODE) - from the next nodes in
  * turn when nid has none (the zonelist's fallback); PFN_NONE when memory
  * is exhausted or a chunk cannot be allocated. */
-pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode);
-/* Return a frame to the free list. */
-void physmem_free(struct physmem *pm, pfn_t pfn);
+pfn_t physmem_alloc_walk(struct physmem *pm, unsigned nid, bool thisnode);
+static inline pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode)
+{
+	/* one node, a frame on its free list or a never-used one in a
+	 * committed chunk: the common case inline */
+	struct numa_node_mem *nm = &pm->node[0];
+	pfn_t pfn = nm->free_head;
+	if (pm->nr_nodes != 1 || pm->nr_free <= pm->nr_pt)
+		return physmem_alloc_walk(pm, nid, thisnode);
+	if (pfn) {
+		nm->free_head = pm->frames[pfn].next;
+	} else {
+		pfn = nm->next_unused;
+		if (pfn >= nm->end || !pm->chunk_ready[pfn >> PAGE_CHUNK_SHIFT])
+			return physmem_alloc_walk(pm, nid, thisnode);
+		nm->next_unused++;
+	}
+	nm->nr_free--;
+	pm->nr_free--;
+	/* a fresh struct page, stored whole (no memset() call a fault) */
+	pm->frames[pfn] = (struct page){ .flags = PG_INUSE, .lru = LRU_NONE };
+	return pfn;
+}
+
+/* Return a frame to its node's free list. */
+static inline void physmem_free(struct physmem *pm, pfn_t pfn)
+{
+	struct numa_node_mem *nm = &pm->node[pfn_to_nid(pm, pfn)];
+	pm->frames[pfn] = (struct page){ .lru = LRU_NONE, .next = nm->free_head };
+	nm->free_head = pfn;
+	nm->nr_free++;
+	pm->nr_free++;
+}
 
 static inline bool page_is_file_lru(const struct page *p)
 {
