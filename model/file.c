@@ -1147,7 +1147,7 @@ int64_t vm_file_io(struct vmsys *s, struct task *t, int64_t fd, bool write,
 				p->flags &= ~PG_NOBUFS; /* the block is dirtied again */
 			if (write && file_dirty_accounted(f) && !(p->flags & PG_DIRTY))
 				count_vm(s, NR_DIRTY, 1);
-			if (write && !f->ramfs && file_blocks_written(f, idx, idx))
+			if (write && file_blocks_written(f, idx, idx))
 				return -KERR_ENOMEM;
 			if (write) /* simple_write_end(): set_page_dirty() on ramfs too */
 				p->flags |= PG_DIRTY;

@@ -63,7 +63,7 @@ void file_blocks_existing(struct file *f, uint64_t size)
 
 int file_blocks_written(struct file *f, uint64_t first, uint64_t last)
 {
-	if (f->shmem || f->no_cache)
+	if (f->shmem || f->no_cache || f->ramfs) /* ramfs: no blocks (ramfs_aops) */
 		return 0;
 	for (uint64_t idx = first; idx <= last; idx++) {
 		if (idx < f->blocks_below) {

@@ -458,7 +458,12 @@ struct vma *vma_try_merge_neighbours(struct vmsys *s, struct mm *mm, struct vma 
 void vma_absorb_next(struct vmsys *s, struct mm *mm, struct vma *a, struct vma *b);
 bool vma_mergeable(const struct vmsys *s, const struct vma *a, const struct vma *b);
 bool vma_mergeable_extend(const struct vmsys *s, const struct vma *a, const struct vma *b);
-int anon_vma_prepare(struct vmsys *s, struct vma *v);
+/* include/linux/rmap.h:anon_vma_prepare(): inline where the VMA has one */
+int anon_vma_prepare_new(struct vmsys *s, struct vma *v);
+static inline int anon_vma_prepare(struct vmsys *s, struct vma *v)
+{
+	return v->anon_vma ? 0 : anon_vma_prepare_new(s, v);
+}
 /* drop every anon_vma chain of v (mm/rmap.c:unlink_anon_vmas()) */
 void unlink_anon_vmas(struct vmsys *s, struct vma *v);
 int anon_vma_clone(struct vmsys *s, struct vma *dst, const struct vma *src);
@@ -508,7 +513,15 @@ void page_uncharge(struct vmsys *s, struct page *p);
 void page_charge_moved(struct vmsys *s, struct page *from, struct page *to);
 /* Room for a new PTE table (reclaim, then the OOM killer); false: none. */
 bool pte_table_alloc(struct vmsys *s);
-void put_page(struct vmsys *s, pfn_t pfn);
+/* folio_put(): one reference fewer; the last frees the page
+ * (free_page_last(), apart, so that a reference dropped costs no call). */
+void free_page_last(struct vmsys *s, pfn_t pfn);
+static inline void put_page(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (!(p->flags & PG_ZERO) && !--p->refcount)
+		free_page_last(s, pfn);
+}
 static inline void get_page(struct vmsys *s, pfn_t pfn) { spage(s, pfn)->refcount++; }
 
 /* rmap.c */

@@ -63,7 +63,7 @@ pfn_t lru_tail(struct vmsys *s, enum lru_list l)
 	return lru_linked(s, l) ? s->lru.tail[l] : lru_first(s, l);
 }
 
-static void link_page(struct vmsys *s, pfn_t pfn, enum lru_list l, bool at_tail)
+static inline void link_page(struct vmsys *s, pfn_t pfn, enum lru_list l, bool at_tail)
 {
 	struct lruvec *lv = &s->lru;
 	struct page *p = spage(s, pfn);
@@ -135,7 +135,7 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 {
 	struct page *p = spage(s, pfn);
 	if (s->sem->lru_add_keeps_list) {
-		lru_add_page(s, pfn, page_lru(p));
+		link_page(s, pfn, page_lru(p), false);
 		return;
 	}
 	bool was_unevictable = (p->flags & PG_UNEVICTABLE) != 0;
@@ -153,7 +153,7 @@ static void lru_add_fn(struct vmsys *s, pfn_t pfn)
 		if (!was_unevictable)
 			count_vm(s, UNEVICTABLE_PGS_CULLED, 1);
 	}
-	lru_add_page(s, pfn, page_lru(p));
+	link_page(s, pfn, page_lru(p), false);
 	if (s->sem->test_lru_add_flips_active && folio_evictable(s, p))
 		p->flags ^= PG_ACTIVE; /* test-only breakage */
 }

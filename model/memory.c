@@ -73,15 +73,11 @@ void page_uncharge(struct vmsys *s, struct page *p)
 	}
 }
 
-/* folio_put(): the last reference frees the page; one still mlocked is
+/* folio_put()'s last reference frees the page; one still mlocked is
  * counted as cleared (mm/page_alloc.c:free_pages_prepare() @ v6.1) */
-void put_page(struct vmsys *s, pfn_t pfn)
+void free_page_last(struct vmsys *s, pfn_t pfn)
 {
 	struct page *p = spage(s, pfn);
-	if (p->flags & PG_ZERO)
-		return;
-	if (--p->refcount)
-		return;
 	if (p->flags & PG_LRU)
 		lru_del_page(s, pfn);
 	if (p->flags & PG_MLOCKED) {
@@ -814,7 +810,7 @@ static enum vm_fault_kind do_file_fault(struct vmsys *s, struct vma *v, uint64_t
 			if (file_dirty_accounted(f))
 				count_vm(s, NR_DIRTY, 1);
 		}
-		if (!f->ramfs && file_blocks_written(f, idx, idx)) {
+		if (file_blocks_written(f, idx, idx)) {
 			*oom = 1;
 			return VMF_SIGBUS;
 		}
@@ -845,7 +841,7 @@ static enum vm_fault_kind do_wp(struct vmsys *s, struct vma *v, uint64_t addr, u
 			if (page_dirty_accounted(s, op))
 				count_vm(s, NR_DIRTY, 1);
 		}
-		if (v->file && !v->file->ramfs && file_blocks_written(v->file, linear_index(v, addr), linear_index(v, addr))) {
+		if (v->file && file_blocks_written(v->file, linear_index(v, addr), linear_index(v, addr))) {
 			*oom = 1;
 			return VMF_SIGBUS;
 		}
@@ -935,7 +931,7 @@ static bool access_ok(const struct vma *v, int mode)
  * do_swap_page() on the first run); the task's min_flt/maj_flt only for
  * one that succeeded (mm_account_fault(), and in 4.x __do_page_fault()
  * and faultin_page() return on VM_FAULT_ERROR before they count) */
-static void account_faults(struct vmsys *s, struct task *t, enum vm_fault_kind r, int mode,
+static inline void account_faults(struct vmsys *s, struct task *t, enum vm_fault_kind r, int mode,
 			   uint64_t n)
 {
 	const struct semantics *sem = s->sem;
@@ -1156,24 +1152,21 @@ out:
 /* The access bits a present, permitted PTE gets from an access (young,
  * and dirty for a write), stored only where missing: a read of a page
  * already young writes nothing, so a uniform leaf of them stays shared
- * (radix.h). */
-static inline void pte_mark_access(struct mm *mm, uint64_t vpn, uint64_t pte, bool write)
+ * (radix.h).  Returns the PTE it leaves. */
+static inline uint64_t pte_mark_access(struct mm *mm, uint64_t vpn, uint64_t pte, bool write)
 {
 	uint64_t bits = write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
 	if ((pte & bits) != bits)
-		*radix_peek(&mm->pt, vpn) |= bits;
+		pte = (*radix_peek(&mm->pt, vpn) |= bits);
+	return pte;
 }
 
 /* The access itself after any fault: hardware sets young (and dirty). */
 static void touch_pte(struct vmsys *s, struct mm *mm, uint64_t addr, bool write)
 {
 	uint64_t vpn = addr >> PAGE_SHIFT, pte = radix_get(&mm->pt, vpn);
-	if (pte & PTE_PRESENT) {
-		uint64_t bits = write ? (PTE_YOUNG | PTE_DIRTY) : PTE_YOUNG;
-		if ((pte & bits) != bits) /* pte_mark_access(), and the PTE it leaves */
-			pte = (*radix_peek(&mm->pt, vpn) |= bits);
-		note_hits(s, mm, vpn, pte);
-	}
+	if (pte & PTE_PRESENT)
+		note_hits(s, mm, vpn, pte_mark_access(mm, vpn, pte, write));
 }
 
 enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int mode)

@@ -194,10 +194,8 @@ static struct anon_vma *find_mergeable_anon_vma(struct vma *v)
 }
 
 /* mm/rmap.c:__anon_vma_prepare(): first fault of an anonymous VMA */
-int anon_vma_prepare(struct vmsys *s, struct vma *v)
+int anon_vma_prepare_new(struct vmsys *s, struct vma *v)
 {
-	if (v->anon_vma)
-		return 0;
 	struct anon_vma *reuse = find_mergeable_anon_vma(v);
 	if (reuse) {
 		if (avc_link(s, v, reuse))
