@@ -1357,14 +1357,16 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 				*sig = r;
 				return -1;
 			}
+			pte = radix_get(&mm->pt, a >> PAGE_SHIFT);
 			if (r == VMF_NONE)
 				break;
 			faults++;
-			if (!radix_has_leaf(&mm->pt, a >> PAGE_SHIFT) ||
-			    pte_permits(radix_get(&mm->pt, a >> PAGE_SHIFT), write))
+			if (pte_permits(pte, write) || !radix_has_leaf(&mm->pt, a >> PAGE_SHIFT))
 				break;
 		}
-		touch_pte(s, mm, a, write);
+		/* touch_pte() with the PTE the fault left */
+		if (pte & PTE_PRESENT)
+			note_hits(s, mm, a >> PAGE_SHIFT, pte_mark_access(mm, a >> PAGE_SHIFT, pte, write));
 	}
 	return faults;
 }
@@ -1475,6 +1477,47 @@ int mm_populate(struct vmsys *s, struct task *t, uint64_t start, uint64_t len, b
 	return 0;
 }
 
+/* What a zap does with one PTE it cleared (zap_present_ptes(),
+ * zap_nonpresent_ptes()): a page's dirty and young bits go to the page,
+ * its mapping goes; a swap entry's slot is freed.  z: what the zap has
+ * seen so far. */
+struct zap_state {
+	uint64_t prev_vpn, prev_index;
+	bool freed;
+};
+
+static inline void zap_one_pte(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t vpn,
+			       uint64_t pte, struct zap_state *z)
+{
+	if (pte & PTE_PRESENT) {
+		pfn_t pfn = pte_pfn(pte);
+		if (pfn == PFN_ZERO)
+			return;
+		z->freed = true;
+		struct page *p = spage(s, pfn);
+		if (!(p->flags & PG_ANON)) {
+			if ((pte & PTE_DIRTY) && !(p->flags & PG_DIRTY)) {
+				p->flags |= PG_DIRTY;
+				if (page_dirty_accounted(s, p))
+					count_vm(s, NR_DIRTY, 1);
+			}
+			if (pte & PTE_YOUNG)
+				mark_page_accessed(s, pfn);
+		}
+		/* zap_present_ptes(): a batch is the run of PTEs mapping
+		 * consecutive pages of one folio inside one page table */
+		if (s->sem->large_folio_batch_per_pmd &&
+		    (vpn != z->prev_vpn + 1 || !(vpn & 511) || page_index(p) != z->prev_index + 1))
+			s->zap_folio_key = 0;
+		z->prev_vpn = vpn;
+		z->prev_index = page_index(p);
+		rmap_remove(s, v, pfn);
+	} else if (pte & PTE_SWAP) {
+		swap_free_slot(s, (uint32_t)pte_pfn(pte));
+		mm->swap_ents--;
+	}
+}
+
 /* zap_page_range_single(): unmap the pages of [start,end) in v */
 void zap_range(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t start, uint64_t end)
 {
@@ -1485,7 +1528,6 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			uint64_t end, bool skip_anon)
 {
 	uint64_t vpn = start >> PAGE_SHIFT, last = (end >> PAGE_SHIFT) - 1;
-	bool freed = false;
 	if (end <= start)
 		return;
 	if (v->flags & VM_HUGETLB) {
@@ -1503,7 +1545,8 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 	if (mm->thp && !skip_anon)
 		thp_pmds_end(s, v, start, end);
 	s->zap_folio_key = 0;
-	uint64_t prev_vpn = UINT64_MAX, prev_index = 0;
+	struct zap_state z = { .prev_vpn = UINT64_MAX };
+	uint64_t keys[64], ptes[64];
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte;
 		if (!(vpn & (RADIX_FAN - 1)) && last - vpn >= RADIX_FAN - 1 &&
@@ -1515,39 +1558,26 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			vpn += RADIX_FAN;
 			continue;
 		}
+		if (!skip_anon && !mm->thp) {
+			/* zap_pte_range(): the PTEs of a run cleared, then their
+			 * pages unmapped in order.  Nothing an rmap removal does
+			 * reads this mm's other PTEs but a THP's PMD split (thp.c),
+			 * so a run goes at once where the mm has no THP */
+			unsigned n = radix_take_run(&mm->pt, &vpn, last, keys, ptes);
+			pte_changed(s);
+			for (unsigned i = 0; i < n; i++)
+				zap_one_pte(s, mm, v, keys[i], ptes[i], &z);
+			continue;
+		}
 		pte = radix_get(&mm->pt, vpn);
-		if (skip_anon && (pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO &&
+		if ((pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO &&
 		    (spage(s, pte_pfn(pte))->flags & PG_ANON)) {
 			vpn++;
 			continue;
 		}
 		pte_changed(s);
 		radix_clear(&mm->pt, vpn);
-		if (pte & PTE_PRESENT) {
-			pfn_t pfn = pte_pfn(pte);
-			if (pfn != PFN_ZERO) {
-				freed = true;
-				struct page *p = spage(s, pfn);
-				if ((pte & PTE_DIRTY) && !(p->flags & PG_DIRTY) && !(p->flags & PG_ANON)) {
-					p->flags |= PG_DIRTY;
-					if (page_dirty_accounted(s, p))
-						count_vm(s, NR_DIRTY, 1);
-				}
-				if ((pte & PTE_YOUNG) && !(p->flags & PG_ANON))
-					mark_page_accessed(s, pfn);
-				/* zap_present_ptes(): a batch is the run of PTEs mapping
-				 * consecutive pages of one folio inside one page table */
-				if (s->sem->large_folio_batch_per_pmd &&
-				    (vpn != prev_vpn + 1 || !(vpn & 511) || page_index(p) != prev_index + 1))
-					s->zap_folio_key = 0;
-				prev_vpn = vpn;
-				prev_index = page_index(p);
-				rmap_remove(s, v, pfn);
-			}
-		} else if (pte & PTE_SWAP) {
-			swap_free_slot(s, (uint32_t)pte_pfn(pte));
-			mm->swap_ents--;
-		}
+		zap_one_pte(s, mm, v, vpn, pte, &z);
 		vpn++;
 	}
 	s->zap_folio_key = UINT64_MAX;
@@ -1555,6 +1585,6 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 	 * free_pages_and_swap_cache(), which on 6.1 and older starts with
 	 * lru_add_drain(): the munlocks queued by the zap are applied before
 	 * the call returns; 6.18 leaves them in the per-CPU batch */
-	if (freed && s->sem->zap_drains_lru)
+	if (z.freed && s->sem->zap_drains_lru)
 		lru_add_drain(s);
 }

@@ -341,6 +341,41 @@ void radix_clear_walk(struct radix *r, uint64_t key)
 		leaf_remove(r, key, leaf);
 }
 
+unsigned radix_take_run(struct radix *r, uint64_t *key, uint64_t last, uint64_t keys[64],
+			uint64_t vals[64])
+{
+	uint64_t k = *key;
+	if (k > last || !radix_next(r, &k, last))
+		return 0;
+	struct radix_leaf *leaf = find_leaf(r, k);
+	if (leaf->sharers) {
+		keys[0] = k;
+		vals[0] = leaf->v[k & (RADIX_FAN - 1)];
+		radix_clear_walk(r, k);
+		*key = k + 1;
+		return 1;
+	}
+	unsigned i = (unsigned)(k & (RADIX_FAN - 1)), word = i / 64;
+	uint64_t w = leaf->occ[word] >> (i % 64) << (i % 64), base = k - i + word * 64;
+	if (last - base < 63)
+		w &= (2ULL << (last - base)) - 1; /* bits past last stay */
+	unsigned n = 0;
+	for (uint64_t bits = w; bits; bits &= bits - 1) {
+		unsigned b = (unsigned)__builtin_ctzll(bits);
+		keys[n] = base + b;
+		vals[n] = leaf->v[word * 64 + b];
+		leaf->v[word * 64 + b] = 0;
+		n++;
+	}
+	leaf->occ[word] &= ~w;
+	leaf->used -= n;
+	r->count -= n;
+	*key = keys[n - 1] + 1;
+	if (!leaf->used)
+		leaf_remove(r, k, leaf);
+	return n;
+}
+
 int radix_fill_leaf(struct radix *r, uint64_t key, uint64_t v)
 {
 	if (key > RADIX_KEY_MAX || !v || find_leaf(r, key))

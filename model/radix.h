@@ -186,6 +186,14 @@ static inline bool radix_next(struct radix *r, uint64_t *key, uint64_t last)
 	}
 	return radix_next_walk(r, key, last);
 }
+/* Remove the values from *key to last that share one word of occupancy
+ * bits (at most 64 keys of one leaf) with the first key there holding one:
+ * their keys into keys[], their values into vals[], in order; *key moves
+ * past the last taken, an emptied leaf goes.  Returns how many (0: none
+ * up to last).  A uniform leaf gives one value a call, as radix_clear()
+ * makes it private.  What a page table's zap takes, a run at a time. */
+unsigned radix_take_run(struct radix *r, uint64_t *key, uint64_t last, uint64_t keys[64],
+			uint64_t vals[64]);
 /* Whether every node's and leaf's occ bits and used count agree with its
  * slots (no empty node or leaf is kept) and count with the values: false
  * with *where the first key of the first that disagrees.  A full walk, for

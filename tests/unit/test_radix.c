@@ -7,6 +7,8 @@
  * occupancy bits of leaves and nodes, up to last's slot when the node
  * holds last, and exhausted nodes by their parent's next range: each of
  * those edges is hit here, and radix_verify() holds after every round.
+ * radix_take_run() takes in order what radix_next() and radix_clear()
+ * would, key by key, and leaves the same tree.
  */
 #include "check_run.h"
 #include <check.h>
@@ -151,6 +153,64 @@ START_TEST(occ_bits_follow_the_slots_through_a_pool)
 }
 END_TEST
 
+/* radix_take_run() over [from, last] against the same keys taken one at a
+ * time by radix_next(), radix_get() and radix_clear() from a twin tree:
+ * the same keys and values in order, then the same tree (a uniform leaf,
+ * which it takes a value a call, among them) */
+START_TEST(take_run_takes_what_next_and_clear_take)
+{
+	for (unsigned round = 0; round < 60; round++) {
+		struct radix a, b;
+		radix_init(&a);
+		radix_init(&b);
+		unsigned shape = round % 4;
+		for (unsigned i = 0; i < 3000; i++) {
+			uint64_t k = pick_key(shape), v = 1 + next_rand() % 1000;
+			ck_assert_int_eq(radix_set(&a, k, v), 0);
+			ck_assert_int_eq(radix_set(&b, k, v), 0);
+		}
+		if (round % 3 == 0) { /* a uniform leaf where no leaf is */
+			uint64_t u = ((next_rand() % 64) << 18) | (1ULL << 30);
+			if (radix_fill_leaf(&a, u, 7) == 0)
+				ck_assert_int_eq(radix_fill_leaf(&b, u, 7), 0);
+		}
+		uint64_t from = (round % 8 == 7) ? 0 : pick_key(shape) & RADIX_KEY_MAX;
+		uint64_t last = (round % 5 == 0) ? RADIX_KEY_MAX : from + next_rand() % (1u << (next_rand() % 21));
+		if (last > RADIX_KEY_MAX)
+			last = RADIX_KEY_MAX;
+		uint64_t ka = from, kb = from, took[64], vals[64];
+		unsigned n;
+		while ((n = radix_take_run(&a, &ka, last, took, vals)) != 0) {
+			ck_assert_uint_le(n, 64);
+			for (unsigned i = 0; i < n; i++) {
+				ck_assert(radix_next(&b, &kb, last));
+				ck_assert_uint_eq(took[i], kb);
+				ck_assert_uint_eq(vals[i], radix_get(&b, kb));
+				ck_assert_uint_eq(radix_get(&a, kb), 0);
+				radix_clear(&b, kb);
+				kb++;
+			}
+			ck_assert_uint_eq(ka, kb);
+			if (kb > last)
+				break;
+		}
+		ck_assert(kb > last || !radix_next(&b, &kb, last));
+		ck_assert_uint_eq(a.count, b.count);
+		ck_assert_uint_eq(a.nleaves, b.nleaves);
+		uint64_t where, k = 0;
+		ck_assert_msg(radix_verify(&a, &where), "round %u: occ bits or counts disagree at 0x%llx",
+			      round, (unsigned long long)where);
+		while (radix_next(&b, &k, RADIX_KEY_MAX)) { /* what is left is the same */
+			ck_assert_uint_eq(radix_get(&a, k), radix_get(&b, k));
+			if (k++ == RADIX_KEY_MAX)
+				break;
+		}
+		radix_destroy(&a);
+		radix_destroy(&b);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("radix");
@@ -158,6 +218,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, next_finds_what_a_scan_of_the_keys_finds);
 	tcase_add_test(tc, occ_bits_follow_the_slots_through_a_pool);
+	tcase_add_test(tc, take_run_takes_what_next_and_clear_take);
 	suite_add_tcase(s, tc);
 	return run_check_suite(s);
 }
