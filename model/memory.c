@@ -1570,7 +1570,7 @@ void zap_range_filtered(struct vmsys *s, struct mm *mm, struct vma *v, uint64_t 
 			continue;
 		}
 		pte = radix_get(&mm->pt, vpn);
-		if ((pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO &&
+		if (skip_anon && (pte & PTE_PRESENT) && pte_pfn(pte) != PFN_ZERO &&
 		    (spage(s, pte_pfn(pte))->flags & PG_ANON)) {
 			vpn++;
 			continue;
