@@ -514,7 +514,8 @@ void page_charge_moved(struct vmsys *s, struct page *from, struct page *to);
 /* Room for a new PTE table (reclaim, then the OOM killer); false: none. */
 bool pte_table_alloc(struct vmsys *s);
 /* folio_put(): one reference fewer; the last frees the page
- * (free_page_last(), apart, so that a reference dropped costs no call). */
+ * (free_page_last() in lru.c, apart, so that a reference dropped costs
+ * no call). */
 void free_page_last(struct vmsys *s, pfn_t pfn);
 static inline void put_page(struct vmsys *s, pfn_t pfn)
 {

@@ -104,7 +104,7 @@ void lru_add_page_tail(struct vmsys *s, pfn_t pfn, enum lru_list l)
 	link_page(s, pfn, l, true);
 }
 
-void lru_del_page(struct vmsys *s, pfn_t pfn)
+static inline void lru_unlink(struct vmsys *s, pfn_t pfn)
 {
 	struct lruvec *lv = &s->lru;
 	struct page *p = spage(s, pfn);
@@ -127,6 +127,32 @@ void lru_del_page(struct vmsys *s, pfn_t pfn)
 	lv->size[l]--;
 	count_vm(s, lru_stat[l], -1);
 	TP(s, TP_LRU_DEL, KFN_LRU_UNLINK, .pfn = pfn, .list_from = (uint8_t)l, .after = lv->size[l]);
+}
+
+void lru_del_page(struct vmsys *s, pfn_t pfn)
+{
+	lru_unlink(s, pfn);
+}
+
+/* folio_put()'s last reference frees the page (mm/swap.c:__folio_put():
+ * off its LRU list, then freed); one still mlocked is counted as cleared
+ * (mm/page_alloc.c:free_pages_prepare() @ v6.1).  Here beside the lists,
+ * as in mm/swap.c, so that the unlink is inline. */
+void free_page_last(struct vmsys *s, pfn_t pfn)
+{
+	struct page *p = spage(s, pfn);
+	if (p->flags & PG_LRU)
+		lru_unlink(s, pfn);
+	if (p->flags & PG_MLOCKED) {
+		count_vm(s, NR_MLOCK, -1);
+		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);
+	}
+	if (s->numa_cpupid.count)
+		numa_page_freed(s, pfn);
+	page_uncharge(s, p);
+	physmem_free(&s->pm, pfn);
+	count_vm(s, PGFREE, 1);
+	count_vm(s, NR_FREE_PAGES, 1);
 }
 
 /* mm/swap.c:lru_add_fn() @ v6.1; __pagevec_lru_add_fn() @ v4.4 trusts

@@ -36,7 +36,7 @@ pfn_t alloc_page_for(struct vmsys *s, bool charge)
 	if (physmem_avail(&s->pm) <= s->pm.wmark_low)
 		reclaim_for_alloc(s);
 	/* the local node first, then the zonelist's fallback */
-	unsigned nid = s->current ? s->current->numa_node : 0;
+	unsigned nid = s->pm.nr_nodes > 1 && s->current ? s->current->numa_node : 0;
 	pfn_t pfn = physmem_alloc_node(&s->pm, nid, false);
 	if (!pfn) {
 		reclaim_for_alloc(s);
@@ -73,25 +73,6 @@ void page_uncharge(struct vmsys *s, struct page *p)
 	}
 }
 
-/* folio_put()'s last reference frees the page; one still mlocked is
- * counted as cleared (mm/page_alloc.c:free_pages_prepare() @ v6.1) */
-void free_page_last(struct vmsys *s, pfn_t pfn)
-{
-	struct page *p = spage(s, pfn);
-	if (p->flags & PG_LRU)
-		lru_del_page(s, pfn);
-	if (p->flags & PG_MLOCKED) {
-		count_vm(s, NR_MLOCK, -1);
-		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);
-	}
-	if (s->numa_cpupid.count)
-		numa_page_freed(s, pfn);
-	page_uncharge(s, p);
-	physmem_free(&s->pm, pfn);
-	count_vm(s, PGFREE, 1);
-	count_vm(s, NR_FREE_PAGES, 1);
-}
-
 static pfn_t new_anon_page(struct vmsys *s, struct vma *v, uint64_t addr)
 {
 	pfn_t pfn = alloc_page(s);
@@ -112,8 +93,8 @@ static pfn_t new_anon_page(struct vmsys *s, struct vma *v, uint64_t addr)
  * fall back to a small page (VM_FAULT_FALLBACK: no room for the folio in
  * memory or the memcg); *oom on anon_vma_prepare()'s failure.
  */
-static void note_hits(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte);
-static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom);
+static inline void note_hits(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte);
+static inline __attribute__((always_inline)) void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom);
 
 static bool do_huge_anonymous(struct vmsys *s, struct vma *v, uint64_t addr, bool write, int *oom)
 {
@@ -231,7 +212,7 @@ bool pte_table_alloc(struct vmsys *s)
 /* The hit bits of a PTE just written (hitmap.h): once the hot loop has
  * made the mm's hit map, a fault's PTEs are hits for the accesses after
  * it, without another look at the PTE. */
-static void note_hits(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte)
+static inline void note_hits(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte)
 {
 	if (!mm->hm.slot)
 		return;
@@ -239,7 +220,7 @@ static void note_hits(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte
 	hitmap_note(&mm->hm, s->pt_gen, vpn, r, r && pte_permits(pte, true) && (pte & PTE_DIRTY));
 }
 
-static void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom)
+static inline __attribute__((always_inline)) void set_pte(struct vmsys *s, struct mm *mm, uint64_t addr, uint64_t pte, int *oom)
 {
 	uint64_t vpn = addr >> PAGE_SHIFT;
 	if (radix_get(&mm->pt, vpn))

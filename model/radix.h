@@ -89,9 +89,11 @@ void radix_destroy(struct radix *r);
 /* radix_get() and radix_peek() past the one-entry leaf cache */
 uint64_t radix_get_walk(struct radix *r, uint64_t key);
 uint64_t *radix_peek_walk(struct radix *r, uint64_t key);
+/* The hits below are always inline: a caller as large as handle_fault()
+ * had the compiler make them calls (about 25 instructions a fault). */
 /* Value at key, 0 when absent.  Inline, the leaf cache's hit: a key past
  * RADIX_KEY_MAX never matches cache_base (UINT64_MAX when empty). */
-static inline uint64_t radix_get(struct radix *r, uint64_t key)
+static inline __attribute__((always_inline)) uint64_t radix_get(struct radix *r, uint64_t key)
 {
 	if (key >> RADIX_BITS == r->cache_base)
 		return r->cache_leaf->v[key & (RADIX_FAN - 1)];
@@ -115,14 +117,14 @@ bool radix_has_leaf_walk(struct radix *r, uint64_t key);
 int radix_set_walk(struct radix *r, uint64_t key, uint64_t v);
 void radix_clear_walk(struct radix *r, uint64_t key);
 /* Whether the leaf that would hold key exists (a store there allocates nothing). */
-static inline bool radix_has_leaf(struct radix *r, uint64_t key)
+static inline __attribute__((always_inline)) bool radix_has_leaf(struct radix *r, uint64_t key)
 {
 	return key >> RADIX_BITS == r->cache_base || radix_has_leaf_walk(r, key);
 }
 /* Store v (non-zero) at key; returns -1 on allocation failure.  Inline,
  * a store into the cached leaf when it is private (a page fault's PTE
  * beside the last one). */
-static inline int radix_set(struct radix *r, uint64_t key, uint64_t v)
+static inline __attribute__((always_inline)) int radix_set(struct radix *r, uint64_t key, uint64_t v)
 {
 	if (key >> RADIX_BITS == r->cache_base && v && !r->cache_leaf->sharers) {
 		struct radix_leaf *leaf = r->cache_leaf;
@@ -139,7 +141,7 @@ static inline int radix_set(struct radix *r, uint64_t key, uint64_t v)
 }
 /* Remove key (no-op if absent).  Inline, a value of the cached private
  * leaf that leaves it not empty. */
-static inline void radix_clear(struct radix *r, uint64_t key)
+static inline __attribute__((always_inline)) void radix_clear(struct radix *r, uint64_t key)
 {
 	if (key >> RADIX_BITS == r->cache_base) {
 		struct radix_leaf *leaf = r->cache_leaf;
