@@ -65,9 +65,22 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 	pm->chunk_ready = vm_calloc(pm->nchunks, 1);
 	if (!pm->chunk_ready)
 		return -1;
-	pm->frames = vm_reserve(frames_bytes(pm));
-	if (!pm->frames || !chunk_commit(pm, 0))
-		return -1;
+	if (pm->nchunks == 1) {
+		/* a machine of one chunk (up to 256 MiB: vmsim check's) takes
+		 * its struct pages from the heap, which the next machine of a
+		 * run of them takes again without a page fault a page: a
+		 * reservation is fresh memory every time (3.5x slower for
+		 * 1,000 runs of 100 steps) */
+		pm->frames = vm_calloc((size_t)nr_frames + 2, sizeof(struct page));
+		if (!pm->frames)
+			return -1;
+		pm->frames_heap = true;
+		pm->chunk_ready[0] = 1;
+	} else {
+		pm->frames = vm_reserve(frames_bytes(pm));
+		if (!pm->frames || !chunk_commit(pm, 0))
+			return -1;
+	}
 	/* pfn 1: the shared zero page, never on an LRU, never freed */
 	struct page *zp = pfn_page(pm, PFN_ZERO);
 	zp->flags = PG_ZERO | PG_INUSE | PG_UPTODATE;
@@ -91,7 +104,9 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 
 void physmem_destroy(struct physmem *pm)
 {
-	if (pm->frames)
+	if (pm->frames_heap)
+		free(pm->frames);
+	else if (pm->frames)
 		vm_unreserve(pm->frames, frames_bytes(pm));
 	free(pm->chunk_ready);
 	memset(pm, 0, sizeof(*pm));

@@ -7,7 +7,8 @@
  *   reserved for the whole machine and committed 64K entries at a time on
  *   first use (vm_reserve(), vm_commit()), so a 24 GiB machine costs
  *   nothing until its pages are touched, pointers to a struct page stay
- *   valid, and finding a frame's struct page is one multiply and add.
+ *   valid, and finding a frame's struct page is one multiply and add.  A
+ *   machine of one chunk (256 MiB or less) takes the array from the heap.
  *
  * Flags mirror the kernel's page flags that the mlock/LRU code reads
  * (include/linux/page-flags.h).  `refcount` counts every holder: PTE
@@ -121,6 +122,7 @@ struct numa_node_mem {
 struct physmem {
 	struct page *frames;   /* pfn 0 .. nr_frames + 1, reserved */
 	uint8_t *chunk_ready;  /* per PAGE_CHUNK frames: committed */
+	bool frames_heap;      /* one chunk's machine: frames from the heap, not reserved */
 	uint32_t nchunks;
 	pfn_t nr_frames;       /* frames in the machine (pfn 1 .. nr_frames) */
 	uint64_t nr_free;      /* frames not holding a page; nr_pt of them hold page tables */
