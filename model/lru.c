@@ -104,7 +104,9 @@ void lru_add_page_tail(struct vmsys *s, pfn_t pfn, enum lru_list l)
 	link_page(s, pfn, l, true);
 }
 
-static inline void lru_unlink(struct vmsys *s, pfn_t pfn)
+/* Off its LRU list (PG_lru cleared); a page on none is left as it is.
+ * Always inline in this unit: free_page_last() runs it on every freed page. */
+__attribute__((always_inline)) inline void lru_del_page(struct vmsys *s, pfn_t pfn)
 {
 	struct lruvec *lv = &s->lru;
 	struct page *p = spage(s, pfn);
@@ -129,11 +131,6 @@ static inline void lru_unlink(struct vmsys *s, pfn_t pfn)
 	TP(s, TP_LRU_DEL, KFN_LRU_UNLINK, .pfn = pfn, .list_from = (uint8_t)l, .after = lv->size[l]);
 }
 
-void lru_del_page(struct vmsys *s, pfn_t pfn)
-{
-	lru_unlink(s, pfn);
-}
-
 /* folio_put()'s last reference frees the page (mm/swap.c:__folio_put():
  * off its LRU list, then freed); one still mlocked is counted as cleared
  * (mm/page_alloc.c:free_pages_prepare() @ v6.1).  Here beside the lists,
@@ -142,7 +139,7 @@ void free_page_last(struct vmsys *s, pfn_t pfn)
 {
 	struct page *p = spage(s, pfn);
 	if (p->flags & PG_LRU)
-		lru_unlink(s, pfn);
+		lru_del_page(s, pfn);
 	if (p->flags & PG_MLOCKED) {
 		count_vm(s, NR_MLOCK, -1);
 		count_vm(s, UNEVICTABLE_PGS_CLEARED, 1);

@@ -1142,10 +1142,10 @@ static inline uint64_t pte_mark_access(struct mm *mm, uint64_t vpn, uint64_t pte
 	return pte;
 }
 
-/* The access itself after any fault: hardware sets young (and dirty). */
-static void touch_pte(struct vmsys *s, struct mm *mm, uint64_t addr, bool write)
+/* The access itself after any fault, to the PTE the fault left at vpn:
+ * hardware sets young (and dirty). */
+static inline void touch_pte(struct vmsys *s, struct mm *mm, uint64_t vpn, uint64_t pte, bool write)
 {
-	uint64_t vpn = addr >> PAGE_SHIFT, pte = radix_get(&mm->pt, vpn);
 	if (pte & PTE_PRESENT)
 		note_hits(s, mm, vpn, pte_mark_access(mm, vpn, pte, write));
 }
@@ -1161,7 +1161,8 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 		return VMF_SIGSEGV;
 	enum vm_fault_kind r = handle_fault(s, t, v, addr, mode);
 	if (r == VMF_NONE || r == VMF_MINOR || r == VMF_MAJOR)
-		touch_pte(s, mm, addr, (mode & 2) != 0);
+		touch_pte(s, mm, addr >> PAGE_SHIFT, radix_get(&mm->pt, addr >> PAGE_SHIFT),
+			  (mode & 2) != 0);
 	return r;
 }
 
@@ -1345,9 +1346,7 @@ int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, i
 			if (pte_permits(pte, write) || !radix_has_leaf(&mm->pt, a >> PAGE_SHIFT))
 				break;
 		}
-		/* touch_pte() with the PTE the fault left */
-		if (pte & PTE_PRESENT)
-			note_hits(s, mm, a >> PAGE_SHIFT, pte_mark_access(mm, a >> PAGE_SHIFT, pte, write));
+		touch_pte(s, mm, a >> PAGE_SHIFT, pte, write);
 	}
 	return faults;
 }

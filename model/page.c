@@ -74,7 +74,6 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 		pm->frames = vm_calloc((size_t)nr_frames + 2, sizeof(struct page));
 		if (!pm->frames)
 			return -1;
-		pm->frames_heap = true;
 		pm->chunk_ready[0] = 1;
 	} else {
 		pm->frames = vm_reserve(frames_bytes(pm));
@@ -104,7 +103,7 @@ int physmem_init(struct physmem *pm, uint64_t nr_frames, unsigned nr_nodes)
 
 void physmem_destroy(struct physmem *pm)
 {
-	if (pm->frames_heap)
+	if (pm->nchunks == 1)
 		free(pm->frames);
 	else if (pm->frames)
 		vm_unreserve(pm->frames, frames_bytes(pm));
@@ -112,46 +111,27 @@ void physmem_destroy(struct physmem *pm)
 	memset(pm, 0, sizeof(*pm));
 }
 
-static inline pfn_t node_take(struct physmem *pm, struct numa_node_mem *nm)
+/* A frame of nm, committing the chunk of its next never-used frame when
+ * that is what it has left. */
+static pfn_t node_take(struct physmem *pm, struct numa_node_mem *nm)
 {
-	pfn_t pfn;
-	if (nm->free_head) {
-		pfn = nm->free_head;
-		nm->free_head = pfn_page(pm, pfn)->next;
-	} else {
-		if (nm->next_unused >= nm->end)
-			return PFN_NONE;
-		pfn = nm->next_unused;
-		if (!pm->chunk_ready[pfn >> PAGE_CHUNK_SHIFT] &&
-		    !chunk_commit(pm, pfn >> PAGE_CHUNK_SHIFT))
-			return PFN_NONE;
-		nm->next_unused++;
-	}
-	nm->nr_free--;
+	pfn_t pfn = node_take_ready(pm, nm);
+	if (!pfn && nm->next_unused < nm->end &&
+	    chunk_commit(pm, nm->next_unused >> PAGE_CHUNK_SHIFT))
+		pfn = node_take_ready(pm, nm);
 	return pfn;
 }
 
-/* physmem_alloc_node() past its inline case: a never-used frame, or
- * another node's */
 pfn_t physmem_alloc_walk(struct physmem *pm, unsigned nid, bool thisnode)
 {
 	if (!physmem_avail(pm))
 		return PFN_NONE; /* what is left holds page tables */
 	pfn_t pfn = PFN_NONE;
-	if (pm->nr_nodes == 1) { /* one node: no walk, no division */
-		pfn = node_take(pm, &pm->node[0]);
-	} else {
-		for (unsigned i = 0; i < pm->nr_nodes && !pfn; i++) {
-			pfn = node_take(pm, &pm->node[(nid + i) % pm->nr_nodes]);
-			if (thisnode)
-				break;
-		}
+	for (unsigned i = 0; i < pm->nr_nodes && !pfn; i++) {
+		pfn = node_take(pm, &pm->node[(nid + i) % pm->nr_nodes]);
+		if (thisnode)
+			break;
 	}
-	if (!pfn)
-		return PFN_NONE;
-	/* a fresh struct page, stored whole (no memset() call a fault) */
-	*pfn_page(pm, pfn) = (struct page){ .flags = PG_INUSE, .lru = LRU_NONE };
-	pm->nr_free--;
-	return pfn;
+	return pfn ? frame_fresh(pm, pfn) : PFN_NONE;
 }
 

@@ -122,8 +122,7 @@ struct numa_node_mem {
 struct physmem {
 	struct page *frames;   /* pfn 0 .. nr_frames + 1, reserved */
 	uint8_t *chunk_ready;  /* per PAGE_CHUNK frames: committed */
-	bool frames_heap;      /* one chunk's machine: frames from the heap, not reserved */
-	uint32_t nchunks;
+	uint32_t nchunks;      /* one: frames from the heap, not reserved */
 	pfn_t nr_frames;       /* frames in the machine (pfn 1 .. nr_frames) */
 	uint64_t nr_free;      /* frames not holding a page; nr_pt of them hold page tables */
 	uint64_t nr_pt;        /* PTE tables of every mm (one frame per 512 PTEs) */
@@ -158,32 +157,46 @@ static inline unsigned pfn_to_nid(const struct physmem *pm, pfn_t pfn)
 	return n < pm->nr_nodes ? n : pm->nr_nodes - 1;
 }
 
-/* Take a free frame (zeroed struct page, PG_INUSE, refcount 0) from node
- * nid, or - unless thisnode (__GFP_THISNODE) - from the next nodes in
- * turn when nid has none (the zonelist's fallback); PFN_NONE when memory
- * is exhausted or a chunk cannot be allocated. */
-pfn_t physmem_alloc_walk(struct physmem *pm, unsigned nid, bool thisnode);
-static inline pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode)
+/* A frame nm has ready without committing a chunk: the head of its free
+ * list, else its next never-used frame if that frame's chunk is
+ * committed; PFN_NONE otherwise, nm untouched. */
+static inline pfn_t node_take_ready(struct physmem *pm, struct numa_node_mem *nm)
 {
-	/* one node, a frame on its free list or a never-used one in a
-	 * committed chunk: the common case inline */
-	struct numa_node_mem *nm = &pm->node[0];
 	pfn_t pfn = nm->free_head;
-	if (pm->nr_nodes != 1 || pm->nr_free <= pm->nr_pt)
-		return physmem_alloc_walk(pm, nid, thisnode);
 	if (pfn) {
 		nm->free_head = pm->frames[pfn].next;
 	} else {
 		pfn = nm->next_unused;
 		if (pfn >= nm->end || !pm->chunk_ready[pfn >> PAGE_CHUNK_SHIFT])
-			return physmem_alloc_walk(pm, nid, thisnode);
+			return PFN_NONE;
 		nm->next_unused++;
 	}
 	nm->nr_free--;
+	return pfn;
+}
+
+/* Count a taken frame out of the machine's free frames and give it a
+ * fresh struct page, stored whole (no memset() call a fault). */
+static inline pfn_t frame_fresh(struct physmem *pm, pfn_t pfn)
+{
 	pm->nr_free--;
-	/* a fresh struct page, stored whole (no memset() call a fault) */
 	pm->frames[pfn] = (struct page){ .flags = PG_INUSE, .lru = LRU_NONE };
 	return pfn;
+}
+
+/* Take a free frame (zeroed struct page, PG_INUSE, refcount 0) from node
+ * nid, or - unless thisnode (__GFP_THISNODE) - from the next nodes in
+ * turn when nid has none (the zonelist's fallback); PFN_NONE when memory
+ * is exhausted or a chunk cannot be allocated. One node with a frame
+ * ready is the inline case; the walk commits chunks and tries nodes. */
+pfn_t physmem_alloc_walk(struct physmem *pm, unsigned nid, bool thisnode);
+static inline pfn_t physmem_alloc_node(struct physmem *pm, unsigned nid, bool thisnode)
+{
+	pfn_t pfn;
+	if (pm->nr_nodes != 1 || !physmem_avail(pm) ||
+	    !(pfn = node_take_ready(pm, &pm->node[0])))
+		return physmem_alloc_walk(pm, nid, thisnode);
+	return frame_fresh(pm, pfn);
 }
 
 /* Return a frame to its node's free list. */
