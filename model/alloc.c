@@ -107,6 +107,14 @@ bool vm_commit(void *p, size_t n)
 	return checked(ok ? p : NULL, 1) != NULL;
 }
 
+void *vm_alloc_populated(size_t n)
+{
+	void *p = injected() ? MAP_FAILED
+			     : mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return checked(p == MAP_FAILED ? NULL : p, 1);
+}
+
 void vm_unreserve(void *p, size_t n)
 {
 	if (p)

@@ -42,5 +42,10 @@ void *vm_grow(void *p, size_t *cap, size_t need, size_t size);
 void *vm_reserve(size_t n);
 bool vm_commit(void *p, size_t n);
 void vm_unreserve(void *p, size_t n);
+/* n bytes, zero-filled, their pages given by the host at once
+ * (MAP_POPULATE), returned with vm_unreserve(): for a table that will be
+ * written through soon after it is made, where a page fault a page costs
+ * more than the filling (a fault is microseconds on a paravirtual host). */
+void *vm_alloc_populated(size_t n);
 
 #endif
