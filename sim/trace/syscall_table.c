@@ -123,7 +123,13 @@ static const struct {
  * costs a probe or two, where a walk of the table cost 7% of the replay of
  * a plain strace log.  Slot values are 1 + the index in sys_lookup_tab. */
 #define SYSHASH_SLOTS 1024
-static uint16_t syshash[SYSHASH_SLOTS];
+/* a slot: the name's key (systab_name_key()) and length beside its
+ * entry's index + 1, so that a lookup compares words, not bytes */
+static struct sysslot {
+	uint64_t key[2];
+	uint16_t idx1;
+	uint8_t len;
+} syshash[SYSHASH_SLOTS];
 static once_flag syshash_once = ONCE_FLAG_INIT;
 static atomic_bool syshash_built; /* syshash_build() is done: call_once() skipped */
 
@@ -144,9 +150,12 @@ static void syshash_build(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(sys_lookup_tab); i++) {
 		unsigned h = syshash_of(sys_lookup_tab[i].name, sys_lookup_tab[i].len);
-		while (syshash[h])
+		while (syshash[h].idx1)
 			h = (h + 1) & (SYSHASH_SLOTS - 1);
-		syshash[h] = (uint16_t)(i + 1);
+		struct sysslot *sl = &syshash[h];
+		systab_name_key(sys_lookup_tab[i].name, sys_lookup_tab[i].len, sl->key);
+		sl->idx1 = (uint16_t)(i + 1);
+		sl->len = sys_lookup_tab[i].len;
 	}
 	atomic_store_explicit(&syshash_built, true, memory_order_release);
 }
@@ -157,10 +166,15 @@ enum sysno systab_lookup(const char *name, size_t len)
 		return SYS_UNKNOWN;
 	if (!atomic_load_explicit(&syshash_built, memory_order_acquire))
 		call_once(&syshash_once, syshash_build);
-	for (unsigned h = syshash_of(name, len); syshash[h]; h = (h + 1) & (SYSHASH_SLOTS - 1)) {
-		size_t i = syshash[h] - 1u;
-		if (sys_lookup_tab[i].len == len && sys_lookup_tab[i].name[len - 1] == name[len - 1] &&
-		    memcmp(sys_lookup_tab[i].name, name, len) == 0)
+	if (len >= SYSNAME_MAX)
+		return SYS_UNKNOWN;
+	uint64_t key[2];
+	systab_name_key(name, len, key);
+	for (unsigned h = syshash_of(name, len); syshash[h].idx1; h = (h + 1) & (SYSHASH_SLOTS - 1)) {
+		const struct sysslot *sl = &syshash[h];
+		size_t i = sl->idx1 - 1u;
+		if (sl->len == len && sl->key[0] == key[0] && sl->key[1] == key[1] &&
+		    (len <= 16 || memcmp(sys_lookup_tab[i].name + 16, name + 16, len - 16) == 0))
 			return (enum sysno)sys_lookup_tab[i].sys;
 	}
 	return SYS_UNKNOWN;

@@ -153,8 +153,8 @@ static int flag_name_memo(struct trace_reader *r, int what, char *p, size_t n, u
 {
 	if (n == 0 || n > 16)
 		return flag_name(r, what, p, n, v);
-	uint64_t w[2] = { 0, 0 };
-	memcpy(w, p, n);
+	uint64_t w[2];
+	systab_name_key(p, n, w);
 	uint64_t h = (w[0] * UINT64_C(0x9e3779b97f4a7c15)) ^ (w[1] * UINT64_C(0xc2b2ae3d27d4eb4f)) ^
 		     (uint64_t)what;
 	struct flag_memo *m = &r->flag_memo[(h ^ h >> 29) >> 56];

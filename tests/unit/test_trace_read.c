@@ -13,6 +13,7 @@
 
 #include "trace.h"
 #include "trace_bin.h"
+#include "syscall_table.h"
 
 #ifndef VMSIM_SRCDIR
 #define VMSIM_SRCDIR "."
@@ -1201,6 +1202,46 @@ START_TEST(unknown_syscalls)
 }
 END_TEST
 
+/* The name lookup compares keys of the first 16 bytes (and memcmp()s the
+ * rest): every name the writer prints is found, and a name one byte off
+ * anywhere - in a key's overlapping words, past byte 16, one longer or
+ * shorter - is not. */
+START_TEST(syscall_names_by_key)
+{
+	for (int s = 1; s < SYS_NR; s++) {
+		const char *n = trace_sys_name((enum sysno)s);
+		size_t len = strlen(n);
+		char buf[64];
+		ck_assert_int_eq(systab_lookup(n, len), s);
+		memcpy(buf, n, len);
+		buf[len] = 'q';
+		ck_assert_int_eq(systab_lookup(buf, len + 1), SYS_UNKNOWN);
+		for (size_t i = 0; i < len; i++) {
+			memcpy(buf, n, len);
+			buf[i] ^= 0x20; /* a letter's case, '_' to DEL: never a name */
+			ck_assert_msg(systab_lookup(buf, len) == SYS_UNKNOWN, "%s with byte %zu changed", n, i);
+		}
+	}
+	/* keys: every byte of 1..16 counts, nothing past them does */
+	const char a[] = "abcdefghijklmnopqrstu";
+	for (size_t n = 1; n <= 16; n++) {
+		uint64_t k0[2], k1[2];
+		char b[sizeof(a)];
+		systab_name_key(a, n, k0);
+		for (size_t i = 0; i < n; i++) {
+			memcpy(b, a, sizeof(a));
+			b[i] = 'Z';
+			systab_name_key(b, n, k1);
+			ck_assert_msg(k0[0] != k1[0] || k0[1] != k1[1], "key of %zu bytes blind to byte %zu", n, i);
+		}
+		memcpy(b, a, sizeof(a));
+		b[n] = 'Z';
+		systab_name_key(b, n, k1);
+		ck_assert(k0[0] == k1[0] && k0[1] == k1[1]);
+	}
+}
+END_TEST
+
 START_TEST(unfinished_resumed)
 {
 	static const char t[] =
@@ -1812,6 +1853,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pseudo_events);
 	tcase_add_test(tc, expects);
 	tcase_add_test(tc, unknown_syscalls);
+	tcase_add_test(tc, syscall_names_by_key);
 	tcase_add_test(tc, unfinished_resumed);
 	tcase_add_test(tc, child_before_fork_returns);
 	tcase_add_test(tc, terminal_form);
