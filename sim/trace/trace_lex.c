@@ -323,6 +323,12 @@ static inline __attribute__((always_inline)) char *scan_item(struct trace_reader
 				break;
 			}
 		}
+		/* a comma, the most common stop, before the jump table */
+		if (*p == ',') {
+			if (depth == 0)
+				return p;
+			continue;
+		}
 		switch (*p) {
 		case '\0':
 			return p;
