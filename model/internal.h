@@ -311,7 +311,7 @@ struct vmsys {
 	 * a mapping without one, e.g. a VMA the process had before the trace) */
 	struct file_ra **ra_chunks;  /* by ofd, RA_CHUNK entries a chunk, each
 				      * made zeroed when first needed */
-#define RA_CHUNK 4096                /* 160 KB of file_ra */
+#define RA_CHUNK 1024                /* 40 KB of file_ra: the first from the heap */
 	size_t ra_nchunks;
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */

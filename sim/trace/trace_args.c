@@ -664,7 +664,9 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 		      char *s, char *e, uint64_t *v)
 {
 	/* the kinds most arguments have, tested before the jump table: its
-	 * indirect branch mispredicted on most arguments of a plain log */
+	 * indirect branch mispredicted on most arguments of a plain log.
+	 * Their cases stay in the switch as well: without them gcc 12 made
+	 * code that replayed a log of python3 runs 5% slower. */
 	if (kind == K_SKIP)
 		return 0;
 	if (kind == K_NUM)
