@@ -193,6 +193,26 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	return s;
 }
 
+/* Chunk c of the readahead states (file_ra_of()), zeroed.  The first is
+ * the heap's, which the next machine of a run of them (vmsim check) takes
+ * again without faults; the later ones, which only a long trace reaches,
+ * are populated when made (a fault a page of them was 4% of the replay of
+ * a log of 200 python3 runs; populating the first one too halved the
+ * speed of 1,000 check runs of 100 steps). */
+static struct file_ra *ra_chunk_new(size_t c)
+{
+	return c ? vm_alloc_populated(RA_CHUNK * sizeof(struct file_ra))
+		 : vm_calloc(RA_CHUNK, sizeof(struct file_ra));
+}
+
+static void ra_chunk_release(size_t c, struct file_ra *chunk)
+{
+	if (c)
+		vm_unreserve(chunk, RA_CHUNK * sizeof(struct file_ra));
+	else
+		free(chunk);
+}
+
 void vmsys_free(struct vmsys *s)
 {
 	if (!s)
@@ -228,10 +248,8 @@ void vmsys_free(struct vmsys *s)
 	objpool_release(&s->avc_pool);
 	objpool_release(&s->anon_vma_pool);
 	radix_pool_release(&s->pt_pool);
-	if (s->ra_nchunks)
-		free(s->ra_chunks[0]);
-	for (size_t i = 1; i < s->ra_nchunks; i++)
-		vm_unreserve(s->ra_chunks[i], RA_CHUNK * sizeof(struct file_ra));
+	for (size_t i = 0; i < s->ra_nchunks; i++)
+		ra_chunk_release(i, s->ra_chunks[i]);
 	free(s->ra_chunks);
 	physmem_destroy(&s->pm);
 	hugetlb_pool_release(s);
@@ -985,13 +1003,9 @@ void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t
 }
 
 /* The readahead state of an open file description, ids given in order by
- * every open and mmap: in chunks, so that a long trace's growing table is
- * never cleared or copied again as a whole (a plain strace log of 200
- * python3 runs opens 290,000 descriptions).  The first chunk is the
- * heap's, which the next machine of a run of them (vmsim check) takes
- * again without faults; the later ones, which only a long trace reaches,
- * are populated when made (a fault a page of them was 4% of that log's
- * replay; populating the first one too halved 1,000 check runs' speed). */
+ * every open and mmap: in chunks (ra_chunk_new()), so that a long trace's
+ * growing table is never cleared or copied again as a whole (a plain
+ * strace log of 200 python3 runs opens 290,000 descriptions). */
 struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd)
 {
 	size_t c = ofd / RA_CHUNK;
@@ -1003,9 +1017,7 @@ struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd)
 		memset(t + old, 0, (s->ra_nchunks - old) * sizeof(*t));
 		s->ra_chunks = t;
 	}
-	if (!s->ra_chunks[c] &&
-	    !(s->ra_chunks[c] = c ? vm_alloc_populated(RA_CHUNK * sizeof(struct file_ra))
-				  : vm_calloc(RA_CHUNK, sizeof(struct file_ra))))
+	if (!s->ra_chunks[c] && !(s->ra_chunks[c] = ra_chunk_new(c)))
 		return NULL;
 	return &s->ra_chunks[c][ofd % RA_CHUNK];
 }

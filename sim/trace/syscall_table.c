@@ -168,7 +168,7 @@ enum sysno systab_lookup(const char *name, size_t len)
 		return SYS_UNKNOWN;
 	if (!atomic_load_explicit(&syshash_built, memory_order_acquire))
 		call_once(&syshash_once, syshash_build);
-	if (len >= SYSNAME_MAX)
+	if (len > SYSNAME_MAX)
 		return SYS_UNKNOWN;
 	uint64_t key[2];
 	systab_name_key(name, len, key);

@@ -1203,9 +1203,10 @@ START_TEST(unknown_syscalls)
 END_TEST
 
 /* The name lookup compares keys of the first 16 bytes (and memcmp()s the
- * rest): every name the writer prints is found, and a name one byte off
- * anywhere - in a key's overlapping words, past byte 16, one longer or
- * shorter - is not. */
+ * rest): every name the writer prints is found, and a name with any one
+ * byte changed, or one byte longer, is not.  (No name is long enough to
+ * differ past byte 16 but in its last byte, which the hash reads: the
+ * memcmp() of the rest is not reached by this test.) */
 START_TEST(syscall_names_by_key)
 {
 	for (int s = 1; s < SYS_NR; s++) {
