@@ -91,6 +91,8 @@ struct stepper {
 	char result[160];
 	char why[1024];
 	bool diverged;            /* at the last step */
+	bool explained;           /* steps is the last shown event's (st_explain()) */
+	bool kept;                /* its text, result and log were kept (st_next()) */
 	bool ended;
 	int pid;                  /* the last event's process */
 	int want_pid;             /* --pid, or 0 */
@@ -116,7 +118,7 @@ static int64_t clock_ns(clockid_t c)
 
 /* A resumed process's orders: where to go, and the command line an empty
  * line repeats there */
-enum { RS_POS, RS_LINE };
+enum { RS_POS, RS_LINE, RS_POS_END /* a position after which the trace ends */ };
 struct step_resume {
 	int mode;
 	unsigned long target; /* the position, or (RS_LINE) the trace line */
@@ -169,20 +171,38 @@ static int st_open(struct stepper *st)
 	st->diverged = false;
 	st->text[0] = st->result[0] = st->why[0] = 0;
 	st->steps.n = 0;
+	st->explained = false;
+	st->kept = false;
 	st->pid = 0;
 	return 0;
 }
 
 /*
  * Apply events up to and including the next shown one (expect lines on
- * the way are checked).  1 stepped, 0 at the end, -1 bad input.  explain:
- * build the steps of the shown event.
+ * the way are checked).  1 stepped, 0 at the end, -1 bad input.
+ *
+ * keep: the event will be looked at (printed, or tested by until): its
+ * text, result and tracepoint log are kept.  Otherwise they are kept only
+ * where a checkpoint is taken (a `back` may end there); the walk past the
+ * rest is a replay's, without the formatting and the log that cost it
+ * several times a replay's time.  The explanation is built from the log
+ * when it is first shown (st_explain()): the model is still in the state
+ * the event left.
+ *
+ * upto (a trace line, 0 for none): when the first event read is on a
+ * later line, it is left unread (session_unread()), nothing is applied and
+ * the result is 2; an event on that very line is kept.  An unshown event
+ * on or before the line followed by a shown one after it is applied as
+ * before: the caller sees st->line past its line and goes back one.
+ * st->kept says whether the event was kept.
  */
-static int st_next(struct stepper *st, bool explain)
+static int st_next(struct stepper *st, bool keep, unsigned long upto)
 {
 	char err[512];
-	st->diverged = false;
-	st->why[0] = 0;
+	/* a checkpoint is due at the shown event this call ends at */
+	bool due = ckpt_due(&st->ck, st->pos + 1);
+	bool kept = keep || due;
+	bool first = true;
 	for (;;) {
 		struct event *ev;
 		int r = session_next(&st->ss, &ev);
@@ -193,6 +213,18 @@ static int st_next(struct stepper *st, bool explain)
 		if (r == 0) {
 			st->ended = true;
 			return 0;
+		}
+		if (first && upto && ev->line > upto) {
+			session_unread(&st->ss);
+			return 2;
+		}
+		if (upto && ev->line == upto)
+			kept = true;
+		vmsys_set_tracepoint(st->ss.sys, kept ? tp_log_hook : NULL, &st->log);
+		if (first) {
+			st->diverged = false;
+			st->why[0] = 0;
+			first = false;
 		}
 		bool show = shown(ev);
 		tp_log_clear(&st->log);
@@ -213,32 +245,47 @@ static int st_next(struct stepper *st, bool explain)
 		st->pos++;
 		st->line = ev->line;
 		st->pid = out.pid;
-		size_t n = trace_format_event(ev, st->ss.arch, st->ss.sem->flag_kernel, st->text, sizeof(st->text));
-		if (n >= sizeof(st->text))
-			strcpy(st->text + sizeof(st->text) - 4, "...");
-		if (out.kind == OUT_NONE)
-			snprintf(st->result, sizeof(st->result), "-");
-		else
-			outcome_text(ev, &out, st->result, sizeof(st->result));
+		st->explained = false;
+		st->steps.n = 0;
 		char w[512];
 		if (!outcome_matches(ev, &out, w, sizeof(w))) {
 			st->diverged = true;
 			size_t o = strlen(st->why);
 			snprintf(st->why + o, sizeof(st->why) - o, "  %s\n", w);
 		}
-		/* a checkpoint holds its event's explanation: it may be where
-		 * a `back` ends */
-		bool due = ckpt_due(&st->ck, st->pos);
-		if ((explain || due) && !explain_build(&st->log, st->ss.sys, &st->steps)) {
-			fprintf(stderr, "vmsim step: out of memory\n");
-			return -1;
+		st->kept = kept;
+		if (kept) {
+			size_t n = trace_format_event(ev, st->ss.arch, st->ss.sem->flag_kernel, st->text,
+						      sizeof(st->text));
+			if (n >= sizeof(st->text))
+				strcpy(st->text + sizeof(st->text) - 4, "...");
+			if (out.kind == OUT_NONE)
+				snprintf(st->result, sizeof(st->result), "-");
+			else
+				outcome_text(ev, &out, st->result, sizeof(st->result));
+		} else {
+			st->text[0] = st->result[0] = 0;
 		}
-		if (!explain && !due)
-			st->steps.n = 0;
 		if (due)
 			ckpt_take(&st->ck, st->pos, st->line); /* without it: slower, as exact */
 		return 1;
 	}
+}
+
+/* the explanation of the event the model is at, built once from its log
+ * (st_next()); false, with a message, if this machine is out of memory */
+static bool st_explain(struct stepper *st)
+{
+	if (st->explained)
+		return true;
+	st->steps.n = 0;
+	if (st->pos && !explain_build(&st->log, st->ss.sys, &st->steps)) {
+		st->steps.n = 0;
+		say(st, "error", "explain: out of memory");
+		return false;
+	}
+	st->explained = true;
+	return true;
 }
 
 /* hand the session to the checkpoint at position at, to go on with m
@@ -260,21 +307,30 @@ static void st_hand_over(struct stepper *st, unsigned long at, int mode, unsigne
 }
 
 /* to shown event number k (0 = before the first): from the nearest
- * checkpoint if it is nearer than here, else from here or the start.
+ * checkpoint if it is nearer than here, else from here or the start (and
+ * when here is k but its event was not kept, from before it).
  * 1 there, 0 the trace ended before, -1 bad input. */
-static int st_goto(struct stepper *st, unsigned long k)
+static int st_goto_mode(struct stepper *st, unsigned long k, int mode)
 {
 	unsigned long at;
-	if (ckpt_best(&st->ck, k, false, &at) && (at > st->pos || st->pos > k))
-		st_hand_over(st, at, RS_POS, k);
-	if (st->pos > k && st_open(st))
+	bool redo = st->pos == k && k && !st->kept;
+	if (ckpt_best(&st->ck, k, false, &at) && (at > st->pos || st->pos > k || redo))
+		st_hand_over(st, at, mode, k);
+	if ((st->pos > k || redo) && st_open(st))
 		return -1;
 	while (st->pos < k) {
-		int r = st_next(st, st->pos + 1 == k);
+		int r = st_next(st, st->pos + 1 == k, 0);
 		if (r <= 0)
 			return r;
 	}
+	if (mode == RS_POS_END)
+		st->ended = true;
 	return 1;
+}
+
+static int st_goto(struct stepper *st, unsigned long k)
+{
+	return st_goto_mode(st, k, RS_POS);
 }
 
 /* to the last shown event on or before trace line L (0 events if none) */
@@ -286,16 +342,22 @@ static int st_goto_line(struct stepper *st, unsigned long L)
 		st_hand_over(st, at, RS_LINE, L);
 	if (!here && st_open(st))
 		return -1;
-	/* forward while the events are on or before L; one too far: back one */
+	/* forward while the events are on or before L (the one after is left
+	 * unread), keeping only an event on line L; one too far (an unshown
+	 * event before it): back one.  Where the last event on or before L
+	 * is on an earlier line (L is a comment, or past the end), it was
+	 * not kept: it is made again from a checkpoint (st_goto()). */
 	while (!st->ended) {
 		unsigned long prev = st->pos;
-		int r = st_next(st, true);
+		int r = st_next(st, false, L);
 		if (r < 0)
 			return -1;
+		if (r == 2)
+			break;
 		if (r && st->line > L)
 			return st_goto(st, prev);
 	}
-	return 1;
+	return st->kept || !st->pos ? 1 : st_goto_mode(st, st->pos, st->ended ? RS_POS_END : RS_POS);
 }
 
 static struct task *st_task(struct stepper *st)
@@ -360,7 +422,7 @@ static void json_event(struct stepper *st, const char *kind, bool explain, bool 
 			json_kv_str(stdout, "why", st->why);
 	}
 	json_kv_bool(stdout, "end", st->ended);
-	if (explain) {
+	if (explain && st_explain(st)) {
 		json_key(stdout, "steps");
 		explain_json(stdout, &st->steps, st->ss.sem);
 	}
@@ -407,6 +469,8 @@ static void print_explain(struct stepper *st)
 {
 	char *text = NULL;
 	size_t len = 0;
+	if (!st_explain(st))
+		return;
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
 		return;
@@ -633,7 +697,7 @@ static int command(struct stepper *st, const char *line)
 		if (parse_count(st, arg, &n))
 			return 0;
 		for (unsigned long i = 0; i < n; i++) {
-			r = st_next(st, i + 1 == n);
+			r = st_next(st, i + 1 == n, 0);
 			if (r < 0)
 				return -1;
 			if (!r) {
@@ -671,7 +735,7 @@ static int command(struct stepper *st, const char *line)
 		if (parse_cond(st, arg, &c))
 			return 0;
 		for (;;) {
-			r = st_next(st, true);
+			r = st_next(st, true, 0);
 			if (r < 0)
 				return -1;
 			if (!r) {
@@ -759,6 +823,7 @@ static int command(struct stepper *st, const char *line)
 	}
 	if (!strcmp(cmd, "e") || !strcmp(cmd, "explain")) {
 		print_where(st);
+		st_explain(st);
 		if (st->pos && !st->steps.n)
 			printf("  (the model did nothing it reports at this event)\n");
 		print_explain(st);
@@ -850,7 +915,8 @@ static int step_resume_finish(struct stepper *st)
 	snprintf(st->last, sizeof(st->last), "%s", resume_msg.last);
 	st->cmd_wall_ns = resume_msg.cmd_wall_ns;
 	st->cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - resume_msg.cmd_cpu_ns;
-	int r = resume_msg.mode == RS_LINE ? st_goto_line(st, resume_msg.target) : st_goto(st, resume_msg.target);
+	int r = resume_msg.mode == RS_LINE ? st_goto_line(st, resume_msg.target)
+					     : st_goto_mode(st, resume_msg.target, resume_msg.mode);
 	if (r < 0)
 		return 2;
 	print_step(st);

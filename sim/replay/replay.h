@@ -359,6 +359,10 @@ int session_open_paths(struct session *ss, const char *const *paths, size_t n,
 		       const struct session_opts *o, char *err, size_t errlen);
 /* Next event: 1, 0 at the end, -1 on bad input (trace_error()). */
 int session_next(struct session *ss, struct event **ev);
+/* The event session_next() last returned, not applied, is returned again
+ * by the next call (a caller that looked ahead and stops before it: vmsim
+ * step's goto LINE).  Once, and with nothing read in between. */
+void session_unread(struct session *ss);
 /*
  * session_next() for a replay that reports nothing per event (no -v, no
  * checks per event; statistics count the hits in bulk): first the run of touch lines that

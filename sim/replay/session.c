@@ -412,6 +412,12 @@ int session_next(struct session *ss, struct event **ev)
 	return r;
 }
 
+void session_unread(struct session *ss)
+{
+	ss->have_event = true;
+	ss->consumed--;
+}
+
 /* the reader's hit keys are the model's (trace.h, vmsys.h) */
 _Static_assert(ACCESS_NOT_HIT == VM_NOT_HIT && VM_PAGE_SHIFT == 12,
 	       "access_hit_key() makes the keys of VM_HIT_KEY()");

@@ -51,6 +51,10 @@ next 2
 goto 60
 back
 back
+goto 29
+goto 3
+goto 100000
+back 3
 EOF
 for t in tests/real-programs/mlock2_tests.trace $G/mlock/split-and-merge.trace \
 	$G/rlimit/mlock-enomem.trace tests/real-programs/shm_lock.trace; do
@@ -106,6 +110,14 @@ if command -v strace >/dev/null 2>&1; then
 	TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=1 strace -f -e trace=exit_group -o "$tmp/exits" \
 		"$vmsim" step --no-pictures $T <"$tmp/pipe.in" >/dev/null 2>&1
 	grep -q 'exit_group(77)' "$tmp/exits" && ok || bad "back did not hand over to a checkpoint"
+	# goto forward to an event's line stops before the event after it
+	# (session_unread()): no walk one too far and back through a
+	# checkpoint
+	printf 'goto 40\ngoto 200\n' >"$tmp/fwd.in"
+	TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=1 strace -f -e trace=exit_group -o "$tmp/exits" \
+		"$vmsim" step --no-pictures $T <"$tmp/fwd.in" >"$tmp/fwd.out" 2>&1
+	grep -q 'exit_group(77)' "$tmp/exits" && bad "goto forward handed over to a checkpoint" || ok
+	grep -q "^$T:200: " "$tmp/fwd.out" && ok || bad "goto 200: $(tail -3 "$tmp/fwd.out")"
 else
 	echo "SKIP: no strace: which processes a session makes is not checked"
 fi
