@@ -506,16 +506,19 @@ echo "10. vmsim step: back and goto wherever they go (CPU ms of the command, --t
 # back replays from the start); the walk forward that took the
 # checkpoints, against the same walk taking none
 T=$(trace step-lofr lof-random $((1000000 / q)))
-steptimes() { # EVERY COMMANDS...: the CPU ms of each command, a line each
+steptimes() { # EVERY COMMANDS...: the CPU ms of each command but the first, a line each
+	every=$1
+	shift
 	cmds=$(printf '%s\n' "$@")
-	printf '%s\n' "$cmds" | VMSIM_STEP_CHECKPOINT_EVERY=$1 "$vmsim" step --timer --no-pictures "$T" 2>/dev/null |
+	printf '%s\n' "$cmds" | VMSIM_STEP_CHECKPOINT_EVERY=$every "$vmsim" step --timer --no-pictures "$T" 2>/dev/null |
 		sed -n 's/^time: .* ms wall, \([0-9.]*\) ms CPU$/\1/p' | tail -n +2
 }
 row "" "checkpoints" "none" "none/ckpt"
 for e in 1000 100000 1000000; do
 	e=$((e / q))
 	[ $e -lt 1000 ] && e=1000
-	# the trace's events start at line 13: goto LINE is event LINE - 12
+	# the trace's first event (the cached file) is on line 12, its reads
+	# from line 16: goto LINE is the read LINE - 15, shown event LINE - 11
 	ck=$(steptimes "" "goto $((e + 12))" "goto $((e + 12))" back "back 10" "goto $((e / 2 + 12))")
 	no=$(steptimes 0 "goto $((e + 12))" "goto $((e + 12))" back "back 10" "goto $((e / 2 + 12))")
 	i=1

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -96,14 +97,19 @@ void ckpt_init(struct ckpt *ck, unsigned long every, uint64_t min_ns, ckpt_resum
 	ck->ctx = ctx;
 }
 
-static void path_of(const struct ckpt *ck, unsigned long pos, unsigned long line, char *p, size_t n)
+/* a checkpoint's FIFO: SPACED (c) or NEAR (n), then its position and
+ * line */
+#define SPACED 'c'
+#define NEAR 'n'
+static void path_of(const struct ckpt *ck, char kind, unsigned long pos, unsigned long line, char *p, size_t n)
 {
-	snprintf(p, n, "%s/c%lu-%lu", ck->dir, pos, line);
+	snprintf(p, n, "%s/%c%lu-%lu", ck->dir, kind, pos, line);
 }
 
-/* the checkpoints in the directory: fn(arg, pos, line) for each; their
- * number */
-static unsigned scan(const struct ckpt *ck, void (*fn)(void *, unsigned long, unsigned long), void *arg)
+/* the checkpoints of kind (0: either) in the directory: fn(arg, kind,
+ * pos, line) for each; their number */
+typedef void scan_fn(void *arg, char kind, unsigned long pos, unsigned long line);
+static unsigned scan(const struct ckpt *ck, char kind, scan_fn *fn, void *arg)
 {
 	if (!ck->started)
 		return 0;
@@ -114,12 +120,13 @@ static unsigned scan(const struct ckpt *ck, void (*fn)(void *, unsigned long, un
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		unsigned long pos, line;
-		char extra;
-		if (sscanf(de->d_name, "c%lu-%lu%c", &pos, &line, &extra) != 2)
+		char k, extra;
+		if (sscanf(de->d_name, "%c%lu-%lu%c", &k, &pos, &line, &extra) != 3 || (k != SPACED && k != NEAR) ||
+		    (kind && k != kind))
 			continue;
 		n++;
 		if (fn)
-			fn(arg, pos, line);
+			fn(arg, k, pos, line);
 	}
 	closedir(d);
 	return n;
@@ -127,10 +134,11 @@ static unsigned scan(const struct ckpt *ck, void (*fn)(void *, unsigned long, un
 
 struct find {
 	unsigned long want, pos, line;
+	char kind;
 	bool by_line, found;
 };
 
-static void find_one(void *arg, unsigned long pos, unsigned long line)
+static void find_one(void *arg, char kind, unsigned long pos, unsigned long line)
 {
 	struct find *f = arg;
 	unsigned long key = f->by_line ? line : pos;
@@ -138,15 +146,18 @@ static void find_one(void *arg, unsigned long pos, unsigned long line)
 		f->found = true;
 		f->pos = pos;
 		f->line = line;
+		f->kind = kind;
 	}
 }
 
-static bool find_at(const struct ckpt *ck, unsigned long pos, unsigned long *line)
+/* the checkpoint at pos: its kind and line; false if none */
+static bool find_at(const struct ckpt *ck, unsigned long pos, char *kind, unsigned long *line)
 {
 	struct find f = { .want = pos };
-	scan(ck, find_one, &f);
+	scan(ck, 0, find_one, &f);
 	if (!f.found || f.pos != pos)
 		return false;
+	*kind = f.kind;
 	*line = f.line;
 	return true;
 }
@@ -154,7 +165,7 @@ static bool find_at(const struct ckpt *ck, unsigned long pos, unsigned long *lin
 bool ckpt_best(const struct ckpt *ck, unsigned long pos, bool by_line, unsigned long *at)
 {
 	struct find f = { .want = pos, .by_line = by_line };
-	scan(ck, find_one, &f);
+	scan(ck, 0, find_one, &f);
 	if (f.found)
 		*at = f.pos;
 	return f.found;
@@ -186,7 +197,8 @@ static bool time_due(const struct ckpt *ck)
 bool ckpt_due(const struct ckpt *ck, unsigned long pos)
 {
 	unsigned long line;
-	return ck->every && pos && pos % ck->every == 0 && time_due(ck) && !find_at(ck, pos, &line);
+	char kind;
+	return ck->every && pos && pos % ck->every == 0 && time_due(ck) && !find_at(ck, pos, &kind, &line);
 }
 
 bool ckpt_can_fork(const struct ckpt *ck)
@@ -195,11 +207,11 @@ bool ckpt_can_fork(const struct ckpt *ck)
 }
 
 /* send a message to the checkpoint at pos; false if it is gone */
-static bool send(const struct ckpt *ck, unsigned long pos, unsigned long line, char kind, const void *payload,
-		 size_t len)
+static bool send(const struct ckpt *ck, char ckind, unsigned long pos, unsigned long line, char kind,
+		 const void *payload, size_t len)
 {
 	char p[300];
-	path_of(ck, pos, line, p, sizeof(p));
+	path_of(ck, ckind, pos, line, p, sizeof(p));
 	int fd = open(p, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		unlink(p);
@@ -288,20 +300,40 @@ static void restore_offsets(void)
 		lseek(saved[i].fd, saved[i].off, SEEK_SET);
 }
 
+static void save_offset(int fd)
+{
+	struct stat sb;
+	if (nsaved == MAX_SAVED_FDS || fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		return;
+	off_t off = lseek(fd, 0, SEEK_CUR);
+	if (off >= 0) {
+		saved[nsaved].fd = fd;
+		saved[nsaved].off = off;
+		nsaved++;
+	}
+}
+
+/* the open descriptors from /proc/self/fd (a system call each for the
+ * thousand a loop would try costs milliseconds a checkpoint here), else
+ * the first 1,024 */
 static void save_offsets(void)
 {
 	nsaved = 0;
-	for (int fd = 3; fd < 1024 && nsaved < MAX_SAVED_FDS; fd++) {
-		struct stat sb;
-		if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
-			continue;
-		off_t off = lseek(fd, 0, SEEK_CUR);
-		if (off >= 0) {
-			saved[nsaved].fd = fd;
-			saved[nsaved].off = off;
-			nsaved++;
-		}
+	DIR *d = opendir("/proc/self/fd");
+	if (!d) {
+		for (int fd = 3; fd < 1024; fd++)
+			save_offset(fd);
+		return;
 	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && !*end && fd >= 3 && fd != dirfd(d) &&
+		    fd <= INT_MAX)
+			save_offset((int)fd);
+	}
+	closedir(d);
 }
 
 /* become the active process with the message m (does not return): the
@@ -381,8 +413,9 @@ struct all {
 	} at[CKPT_MAX + 8];
 };
 
-static void collect(void *arg, unsigned long pos, unsigned long line)
+static void collect(void *arg, char kind, unsigned long pos, unsigned long line)
 {
+	(void)kind;
 	struct all *a = arg;
 	if (a->n < CKPT_MAX + 8)
 		a->at[a->n++] = (struct at){ pos, line };
@@ -399,31 +432,21 @@ static int by_pos(const void *x, const void *y)
 static void thin(struct ckpt *ck)
 {
 	struct all a = { 0 };
-	scan(ck, collect, &a);
+	scan(ck, SPACED, collect, &a);
 	qsort(a.at, a.n, sizeof(a.at[0]), by_pos);
 	for (unsigned i = 1; i < a.n; i += 2)
-		send(ck, a.at[i].pos, a.at[i].line, 'Q', NULL, 0);
+		send(ck, SPACED, a.at[i].pos, a.at[i].line, 'Q', NULL, 0);
 	if (ck->min_ns)
 		ck->min_ns *= 2;
 	else
 		ck->every *= 2;
 }
 
-int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line)
+/* the checkpoint of kind at pos, the process goes on: 0, or -1 */
+static int take(struct ckpt *ck, char kind, unsigned long pos, unsigned long line)
 {
-	if (!ck->every)
-		return -1;
-	if (!ck->started && start(ck)) {
-		ck->every = 0; /* this machine cannot: no more tries */
-		return -1;
-	}
-	if (scan(ck, NULL, NULL) >= CKPT_MAX) {
-		thin(ck);
-		if (pos % ck->every)
-			return 0;
-	}
 	char p[300];
-	path_of(ck, pos, line, p, sizeof(p));
+	path_of(ck, kind, pos, line, p, sizeof(p));
 	if (mkfifo(p, 0600))
 		return -1;
 	int fd = open(p, O_RDWR | O_CLOEXEC);
@@ -437,7 +460,6 @@ int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line)
 	if (c == 0)
 		frozen(ck, fd, p);
 	close(fd);
-	mark(ck);
 	if (c < 0) {
 		unlink(p);
 		return -1;
@@ -445,13 +467,66 @@ int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line)
 	return 0;
 }
 
+int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line)
+{
+	if (!ck->every)
+		return -1;
+	if (!ck->started && start(ck)) {
+		ck->every = 0; /* this machine cannot: no more tries */
+		return -1;
+	}
+	if (scan(ck, SPACED, NULL, NULL) >= CKPT_MAX) {
+		thin(ck);
+		if (pos % ck->every)
+			return 0;
+	}
+	int r = take(ck, SPACED, pos, line);
+	mark(ck);
+	return r;
+}
+
+/* the near checkpoint farthest from pos */
+struct far {
+	unsigned long from, pos, line, dist;
+	bool found;
+};
+
+static void far_one(void *arg, char kind, unsigned long pos, unsigned long line)
+{
+	(void)kind;
+	struct far *f = arg;
+	unsigned long d = pos > f->from ? pos - f->from : f->from - pos;
+	if (!f->found || d > f->dist) {
+		f->found = true;
+		f->pos = pos;
+		f->line = line;
+		f->dist = d;
+	}
+}
+
+int ckpt_take_near(struct ckpt *ck, unsigned long pos, unsigned long line)
+{
+	unsigned long l;
+	char kind;
+	if (!ck->every || !ck->started || find_at(ck, pos, &kind, &l))
+		return -1;
+	if (scan(ck, NEAR, NULL, NULL) >= CKPT_NEAR) {
+		struct far f = { .from = pos };
+		scan(ck, NEAR, far_one, &f);
+		if (f.found)
+			send(ck, NEAR, f.pos, f.line, 'Q', NULL, 0);
+	}
+	return take(ck, NEAR, pos, line);
+}
+
 int ckpt_resume(struct ckpt *ck, unsigned long at, const void *msg, size_t len)
 {
 	unsigned long line;
-	if (len > CKPT_MSG_MAX || !find_at(ck, at, &line))
+	char kind;
+	if (len > CKPT_MSG_MAX || !find_at(ck, at, &kind, &line))
 		return -1;
 	fflush(NULL);
-	if (!send(ck, at, line, 'R', msg, len))
+	if (!send(ck, kind, at, line, 'R', msg, len))
 		return -1;
 	_exit(EXIT_HANDED);
 }

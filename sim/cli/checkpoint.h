@@ -41,7 +41,15 @@
  * So going to a position rolls forward at most about min_ns of CPU (or
  * every positions) times the doublings, and the memory is at most
  * CKPT_MAX copies of the pages the model wrote between checkpoints,
- * never more than CKPT_MAX + 2 copies of the process.
+ * never more than CKPT_MAX + CKPT_NEAR + 2 copies of the process.
+ *
+ * Near checkpoints are taken on the way to a known destination, just
+ * before it (vmsim step's goto, back and next N: 256, 32, 4 and 1 events
+ * or lines before), whatever the time, so that going back a little from
+ * where a command ended rolls forward a few events, not up to the
+ * spacing.  They are not spaced and not thinned: at most CKPT_NEAR are
+ * kept, and one more drops the one farthest from it.  Being close to each
+ * other, they share nearly all their pages.
  *
  * Owns: the checkpoint processes, their directory and the hand-over
  *   protocol.
@@ -55,6 +63,7 @@
 #include <stdint.h>
 
 #define CKPT_MAX 64
+#define CKPT_NEAR 12
 #define CKPT_MSG_MAX 1024 /* bytes of a resume message's payload */
 
 /* called in the new active process at a checkpoint; must not return
@@ -87,6 +96,10 @@ bool ckpt_due(const struct ckpt *ck, unsigned long pos);
 /* take one at pos (trace line line); returns in the active process, 0 or
  * -1 if it could not (errno; the session goes on without it) */
 int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line);
+
+/* take a near checkpoint at pos (none if one is there already, or
+ * checkpoints are off or not started): 0, or -1 */
+int ckpt_take_near(struct ckpt *ck, unsigned long pos, unsigned long line);
 
 /* the position of the checkpoint with the greatest position <= pos
  * (by_line: the greatest whose line <= pos); false if none */

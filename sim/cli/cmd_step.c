@@ -93,6 +93,11 @@ struct stepper {
 	bool diverged;            /* at the last step */
 	bool explained;           /* steps is the last shown event's (st_explain()) */
 	bool kept;                /* its text, result and log were kept (st_next()) */
+	struct {                  /* a walk's destination: near checkpoints before it */
+		bool on, by_line;
+		unsigned long target; /* a position, or by_line a trace line */
+		unsigned next;        /* the first of near_before[] not passed */
+	} near;
 	bool ended;
 	int pid;                  /* the last event's process */
 	int want_pid;             /* --pid, or 0 */
@@ -196,6 +201,36 @@ static int st_open(struct stepper *st)
  * before: the caller sees st->line past its line and goes back one.
  * st->kept says whether the event was kept.
  */
+/* how far before a walk's destination near checkpoints are taken
+ * (ckpt_take_near()): a back of up to 1, 4, 32 or 256 events from where
+ * a command ended rolls forward less than 1, 4, 32 or 256 events */
+static const unsigned long near_before[] = { 256, 32, 4, 1 };
+#define NEAR_STEPS (sizeof(near_before) / sizeof(near_before[0]))
+
+/* is the shown event at position pos, line line, where a near checkpoint
+ * is due on the way to st->near's destination? */
+static bool near_due(struct stepper *st, unsigned long pos, unsigned long line)
+{
+	unsigned long at = st->near.by_line ? line : pos;
+	if (!st->near.on || at >= st->near.target)
+		return false;
+	bool due = false;
+	while (st->near.next < NEAR_STEPS && st->near.target - at <= near_before[st->near.next]) {
+		due = true;
+		st->near.next++;
+	}
+	return due;
+}
+
+/* walk towards target (a position, or by_line a trace line) */
+static void near_begin(struct stepper *st, unsigned long target, bool by_line)
+{
+	st->near.on = true;
+	st->near.by_line = by_line;
+	st->near.target = target;
+	st->near.next = 0;
+}
+
 static int st_next(struct stepper *st, bool keep, unsigned long upto)
 {
 	char err[512];
@@ -218,7 +253,9 @@ static int st_next(struct stepper *st, bool keep, unsigned long upto)
 			session_unread(&st->ss);
 			return 2;
 		}
-		if (upto && ev->line == upto)
+		bool show = shown(ev);
+		bool near = show && !due && near_due(st, st->pos + 1, ev->line);
+		if ((upto && ev->line == upto) || near)
 			kept = true;
 		vmsys_set_tracepoint(st->ss.sys, kept ? tp_log_hook : NULL, &st->log);
 		if (first) {
@@ -226,7 +263,6 @@ static int st_next(struct stepper *st, bool keep, unsigned long upto)
 			st->why[0] = 0;
 			first = false;
 		}
-		bool show = shown(ev);
 		tp_log_clear(&st->log);
 		struct outcome out = { 0 };
 		if (session_apply(&st->ss, ev, &out, err, sizeof(err))) {
@@ -268,6 +304,8 @@ static int st_next(struct stepper *st, bool keep, unsigned long upto)
 		}
 		if (due)
 			ckpt_take(&st->ck, st->pos, st->line); /* without it: slower, as exact */
+		else if (near)
+			ckpt_take_near(&st->ck, st->pos, st->line);
 		return 1;
 	}
 }
@@ -318,11 +356,15 @@ static int st_goto_mode(struct stepper *st, unsigned long k, int mode)
 		st_hand_over(st, at, mode, k);
 	if ((st->pos > k || redo) && st_open(st))
 		return -1;
+	near_begin(st, k, false);
 	while (st->pos < k) {
 		int r = st_next(st, st->pos + 1 == k, 0);
-		if (r <= 0)
+		if (r <= 0) {
+			st->near.on = false;
 			return r;
+		}
 	}
+	st->near.on = false;
 	if (mode == RS_POS_END)
 		st->ended = true;
 	return 1;
@@ -347,16 +389,18 @@ static int st_goto_line(struct stepper *st, unsigned long L)
 	 * event before it): back one.  Where the last event on or before L
 	 * is on an earlier line (L is a comment, or past the end), it was
 	 * not kept: it is made again from a checkpoint (st_goto()). */
+	near_begin(st, L, true);
 	while (!st->ended) {
 		unsigned long prev = st->pos;
 		int r = st_next(st, false, L);
-		if (r < 0)
-			return -1;
+		if (r < 0 || (r == 1 && st->line > L)) {
+			st->near.on = false;
+			return r < 0 ? -1 : st_goto(st, prev);
+		}
 		if (r == 2)
 			break;
-		if (r && st->line > L)
-			return st_goto(st, prev);
 	}
+	st->near.on = false;
 	return st->kept || !st->pos ? 1 : st_goto_mode(st, st->pos, st->ended ? RS_POS_END : RS_POS);
 }
 
@@ -696,8 +740,11 @@ static int command(struct stepper *st, const char *line)
 	if (!*cmd || !strcmp(cmd, "n") || !strcmp(cmd, "next")) {
 		if (parse_count(st, arg, &n))
 			return 0;
+		near_begin(st, st->pos + n, false);
 		for (unsigned long i = 0; i < n; i++) {
 			r = st_next(st, i + 1 == n, 0);
+			if (r <= 0)
+				st->near.on = false;
 			if (r < 0)
 				return -1;
 			if (!r) {
@@ -705,6 +752,7 @@ static int command(struct stepper *st, const char *line)
 				return 0;
 			}
 		}
+		st->near.on = false;
 		print_step(st);
 		return 0;
 	}

@@ -118,6 +118,25 @@ if command -v strace >/dev/null 2>&1; then
 		"$vmsim" step --no-pictures $T <"$tmp/fwd.in" >"$tmp/fwd.out" 2>&1
 	grep -q 'exit_group(77)' "$tmp/exits" && bad "goto forward handed over to a checkpoint" || ok
 	grep -q "^$T:200: " "$tmp/fwd.out" && ok || bad "goto 200: $(tail -3 "$tmp/fwd.out")"
+	# near checkpoints (checkpoint.h) on the way: 32, 4 and 1 lines before
+	# the goto's line, and one event before a back's destination, so that
+	# each back hands over to the event it wants or a few before it
+	printf 'goto 200\nback\nback\n' >"$tmp/near.in"
+	TMPDIR=$tmp/ckdir strace -f -e trace=mknodat -o "$tmp/mk" \
+		"$vmsim" step --no-pictures $T <"$tmp/near.in" >"$tmp/near.out" 2>&1
+	for l in 168 196 199 197; do
+		grep -q "/n[0-9]*-$l\"" "$tmp/mk" && ok || bad "no near checkpoint at line $l: $(grep -o '/[cn][0-9-]*"' "$tmp/mk" | tr '\n' ' ')"
+	done
+	grep -q "^$T:198: " "$tmp/near.out" && ok || bad "goto 200, back, back: $(tail -3 "$tmp/near.out")"
+	# at most CKPT_NEAR (12) of them at a time, over many commands
+	TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=100000 strace -f -e trace=mknodat,unlink -o "$tmp/mk" \
+		"$vmsim" step --no-pictures $T <"$tmp/long.in" >/dev/null 2>&1
+	most=$(awk 'match($0, /\/n[0-9]+-[0-9]+"/) { f = substr($0, RSTART, RLENGTH) }
+		/mknodat\(.*\/n[0-9]+-[0-9]+"/ { if (!(f in live)) { live[f]; n++ } if (n > m) m = n }
+		/unlink\(".*\/n[0-9]+-[0-9]+"/ { if (f in live) { delete live[f]; n-- } }
+		END { print m + 0 }' "$tmp/mk")
+	made=$(grep -c 'mknodat(.*/n[0-9]*-[0-9]*"' "$tmp/mk")
+	[ "$most" -le 12 ] && [ "$made" -gt 24 ] && ok || bad "near checkpoints: $made made, $most at once (at most 12)"
 else
 	echo "SKIP: no strace: which processes a session makes is not checked"
 fi
