@@ -38,8 +38,10 @@
  * until the replay's own time has caught up keeps checkpoints under about
  * half of the time, whatever the size of the model.  How many: at most CKPT_MAX.  When one more would exceed it,
  * every other one is dropped and min_ns (or, without it, every) doubles.
- * So going to a position rolls forward at most about min_ns of CPU (or
- * every positions) times the doublings, and the memory is at most
+ * So going to a position rolls forward at most about the larger of min_ns
+ * of CPU (times the doublings) and what the copies after one fork cost -
+ * up to the whole model's pages at a fault each - (or every positions),
+ * and the memory is at most
  * CKPT_MAX copies of the pages the model wrote between checkpoints,
  * never more than CKPT_MAX + CKPT_NEAR + 2 copies of the process.
  *

@@ -6,7 +6,10 @@
  * Back is exact and costs little wherever it goes: the model is
  * deterministic, so going to event k restores the nearest checkpoint at
  * or before k (a copy-on-write copy of the process, checkpoint.h) and
- * replays forward from there; with none, it replays from the start.
+ * replays forward from there; with none, it replays from the start.  A
+ * walk formats and explains only the event it ends at (and those where it
+ * takes a checkpoint), and takes near checkpoints just before that event,
+ * so that going back a little is a hand-over and a few events.
  * Commands come from the terminal (sim/teach/lineedit.c) or, line by line,
  * from a pipe.
  *
@@ -68,8 +71,10 @@ static const char step_usage[] =
 	"  --checkpoint-every N\n"
 	"                  a copy-on-write checkpoint of the session every N events\n"
 	"                  (default: every 30 ms of replay CPU; at most 64, and past\n"
-	"                  that half as often; 0: none, and back, goto and the\n"
-	"                  drained views replay from the start)\n"
+	"                  that half as often; besides, up to 12 near ones taken 256,\n"
+	"                  32, 4 and 1 events before where a goto, back or next N\n"
+	"                  ends; 0: none, and back, goto and the drained views replay\n"
+	"                  from the start)\n"
 	"  --timer         after each command, the wall and CPU time it took (in every\n"
 	"                  process it ran in: make bench's figures)\n"
 	"  --format json   answer each command with JSON objects (a frontend's\n"
