@@ -99,7 +99,7 @@ static uint64_t path_hash(const char *p, size_t len)
 
 static bool path_is(const struct file *f, const char *path, size_t len)
 {
-	return !strncmp(f->path, path, len) && f->path[len] == 0;
+	return f->path_len == len && !memcmp(f->path, path, len);
 }
 
 /* the table twice as large (or as large, rid of its gone slots) */
@@ -185,6 +185,7 @@ struct file *file_new(struct vmsys *s, const char *path, size_t len, bool shmem)
 	if (len)
 		memcpy(f->path, path, len);
 	f->path[len] = 0;
+	f->path_len = (uint32_t)strlen(f->path);
 	f->id = ++s->next_file_id;
 	f->shmem = shmem;
 	f->no_cache = path_is_pseudo(path, len);
@@ -717,6 +718,7 @@ int64_t vm_unlink(struct vmsys *s, struct task *t, const char *path, size_t path
 	if (np) {
 		memcpy(np + pl, " (deleted)", sizeof(" (deleted)"));
 		g->path = np;
+		g->path_len = (uint32_t)(pl + sizeof(" (deleted)") - 1);
 	}
 	file_put(s, g); /* the name's reference */
 	return 0;

@@ -100,6 +100,7 @@ struct arch_flags {
 /* --- files --------------------------------------------------------------- */
 struct file {
 	uint32_t id;
+	uint32_t path_len;     /* strlen(path), for file_by_path() */
 	char *path;
 	bool shmem;            /* tmpfs/shmem: swap-backed, no writeback */
 	bool unlinked;
@@ -313,6 +314,9 @@ struct vmsys {
 				      * made zeroed when first needed */
 #define RA_CHUNK 1024                /* 40 KB of file_ra: the first from the heap */
 	size_t ra_nchunks;
+	struct file_ra **ra_slabs;   /* the later chunks, RA_SLAB a slab */
+#define RA_SLAB 16
+	size_t ra_nslabs;
 	uint32_t numa_migrate_nr[MAX_NUMA_NODES]; /* pages migrated to each node in this
 						   * rate-limit window (4.x) */
 	uint64_t jiffies;          /* the machine's clock: moved only by the ticks of
