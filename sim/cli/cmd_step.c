@@ -128,7 +128,12 @@ static int64_t clock_ns(clockid_t c)
 
 /* A resumed process's orders: where to go, and the command line an empty
  * line repeats there */
-enum { RS_POS, RS_LINE, RS_POS_END /* a position after which the trace ends */ };
+enum {
+	RS_POS,
+	RS_LINE,
+	RS_POS_END, /* a position after which the trace ends */
+	RS_QUIET = 8 /* or-ed: the command has printed what it prints */
+};
 struct step_resume {
 	int mode;
 	unsigned long target; /* the position, or (RS_LINE) the trace line */
@@ -187,25 +192,6 @@ static int st_open(struct stepper *st)
 	return 0;
 }
 
-/*
- * Apply events up to and including the next shown one (expect lines on
- * the way are checked).  1 stepped, 0 at the end, -1 bad input.
- *
- * keep: the event will be looked at (printed, or tested by until): its
- * text, result and tracepoint log are kept.  Otherwise they are kept only
- * where a checkpoint is taken (a `back` may end there); the walk past the
- * rest is a replay's, without the formatting and the log that cost it
- * several times a replay's time.  The explanation is built from the log
- * when it is first shown (st_explain()): the model is still in the state
- * the event left.
- *
- * upto (a trace line, 0 for none): when the first event read is on a
- * later line, it is left unread (session_unread()), nothing is applied and
- * the result is 2; an event on that very line is kept.  An unshown event
- * on or before the line followed by a shown one after it is applied as
- * before: the caller sees st->line past its line and goes back one.
- * st->kept says whether the event was kept.
- */
 /* how far before a walk's destination near checkpoints are taken
  * (ckpt_take_near()): a back of up to 1, 4, 32 or 256 events from where
  * a command ended rolls forward less than 1, 4, 32 or 256 events */
@@ -236,6 +222,26 @@ static void near_begin(struct stepper *st, unsigned long target, bool by_line)
 	st->near.next = 0;
 }
 
+/*
+ * Apply events up to and including the next shown one (expect lines on
+ * the way are checked).  1 stepped, 0 at the end, -1 bad input.
+ *
+ * keep: the event will be looked at (printed, or tested by until): its
+ * text, result and tracepoint log are kept.  Otherwise they are kept only
+ * where a checkpoint is taken (a `back` may end there: a spaced one, or a
+ * near one on the way to st->near's destination); the walk past the
+ * rest is a replay's, without the formatting and the log that cost it
+ * several times a replay's time.  The explanation is built from the log
+ * when it is first shown (st_explain()): the model is still in the state
+ * the event left.
+ *
+ * upto (a trace line, 0 for none): when the first event read is on a
+ * later line, it is left unread (session_unread()), nothing is applied and
+ * the result is 2; an event on that very line is kept.  An unshown event
+ * on or before the line followed by a shown one after it is applied as
+ * before: the caller sees st->line past its line and goes back one.
+ * st->kept says whether the event was kept.
+ */
 static int st_next(struct stepper *st, bool keep, unsigned long upto)
 {
 	char err[512];
@@ -370,9 +376,19 @@ static int st_goto_mode(struct stepper *st, unsigned long k, int mode)
 		}
 	}
 	st->near.on = false;
-	if (mode == RS_POS_END)
+	if ((mode & ~RS_QUIET) == RS_POS_END)
 		st->ended = true;
 	return 1;
+}
+
+/* at the end of the trace after a walk that did not keep its last event
+ * (next N): that event made again, kept, from a checkpoint or the start
+ * (1, or -1 bad input; a hand-over does not return) */
+static int st_keep_last(struct stepper *st)
+{
+	if (!st->pos || st->kept)
+		return 1;
+	return st_goto_mode(st, st->pos, RS_POS_END | RS_QUIET) < 0 ? -1 : 1;
 }
 
 static int st_goto(struct stepper *st, unsigned long k)
@@ -754,7 +770,7 @@ static int command(struct stepper *st, const char *line)
 				return -1;
 			if (!r) {
 				say(st, "end", "end of trace after line %lu", st->line);
-				return 0;
+				return st_keep_last(st) < 0 ? -1 : 0;
 			}
 		}
 		st->near.on = false;
@@ -968,11 +984,12 @@ static int step_resume_finish(struct stepper *st)
 	snprintf(st->last, sizeof(st->last), "%s", resume_msg.last);
 	st->cmd_wall_ns = resume_msg.cmd_wall_ns;
 	st->cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - resume_msg.cmd_cpu_ns;
-	int r = resume_msg.mode == RS_LINE ? st_goto_line(st, resume_msg.target)
+	int r = (resume_msg.mode & ~RS_QUIET) == RS_LINE ? st_goto_line(st, resume_msg.target)
 					     : st_goto_mode(st, resume_msg.target, resume_msg.mode);
 	if (r < 0)
 		return 2;
-	print_step(st);
+	if (!(resume_msg.mode & RS_QUIET))
+		print_step(st);
 	step_timer(st);
 	fflush(stdout);
 	return 0;

@@ -75,6 +75,21 @@ while [ $i -lt 40 ]; do
 done
 same "many hand-overs" 1 $T "$tmp/long.in" --no-pictures
 
+# a walk keeps only the event it ends at: next N that runs off the end
+# still shows the last event (made again, kept, from a checkpoint or the
+# start), with checkpoints and without
+last=$(grep -c '' $T)
+for every in 0 1 ""; do
+	printf 'next 100000\nwhere\n' | TMPDIR=$tmp/ckdir VMSIM_STEP_CHECKPOINT_EVERY=$every \
+		"$vmsim" step --no-pictures $T >"$tmp/end.out" 2>&1
+	if grep -q "^end of trace after line $last$" "$tmp/end.out" &&
+		grep -q "^$T:$last: [0-9]* *+++ exited with 0 +++$" "$tmp/end.out" && grep -q '^  => -$' "$tmp/end.out"; then
+		ok
+	else
+		bad "next past the end (checkpoints '$every'): $(cat "$tmp/end.out")"
+	fi
+done
+
 # the bad line of a bad trace, reached through a checkpoint: the same error
 printf '# vmsim-trace: 1\n# kernel: 6.18\nmmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7ffff7ff0000\nmlock(0x7ffff7ff0000, 4096) = 0\nmunlock(0x7ffff7ff0000, 4096) = 0\nmlock(0x7ffff7ff0000, 4096) = 0\nmunlock(0x7ffff7ff0000 4096) = 0\n' >"$tmp/bad.trace"
 printf 'next 3\nback 2\nnext 5\nback 1\n' >"$tmp/bad.in"
