@@ -200,19 +200,27 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
  * of them was 4% of the replay of a log of 200 python3 runs; populating
  * the first one too halved the speed of 1,000 check runs of 100 steps; a
  * munmap() a chunk at the end, each flushing the TLB, 1.9%). */
+/* room for entry i in a table of chunk pointers, the new ones NULL */
+static bool ra_table_room(struct file_ra ***tab, size_t *n, size_t i)
+{
+	if (i < *n)
+		return true;
+	size_t old = *n;
+	struct file_ra **t = vm_grow(*tab, n, i + 1, sizeof(*t));
+	if (!t)
+		return false;
+	memset(t + old, 0, (*n - old) * sizeof(*t));
+	*tab = t;
+	return true;
+}
+
 static struct file_ra *ra_chunk_new(struct vmsys *s, size_t c)
 {
 	if (!c)
 		return vm_calloc(RA_CHUNK, sizeof(struct file_ra));
 	size_t k = (c - 1) / RA_SLAB;
-	if (k >= s->ra_nslabs) {
-		size_t old = s->ra_nslabs;
-		struct file_ra **t = vm_grow(s->ra_slabs, &s->ra_nslabs, k + 1, sizeof(*t));
-		if (!t)
-			return NULL;
-		memset(t + old, 0, (s->ra_nslabs - old) * sizeof(*t));
-		s->ra_slabs = t;
-	}
+	if (!ra_table_room(&s->ra_slabs, &s->ra_nslabs, k))
+		return NULL;
 	if (!s->ra_slabs[k] && !(s->ra_slabs[k] = vm_alloc_populated(RA_SLAB * RA_CHUNK * sizeof(struct file_ra))))
 		return NULL;
 	return s->ra_slabs[k] + (c - 1) % RA_SLAB * RA_CHUNK;
@@ -1023,14 +1031,8 @@ void vmsys_range_nodes(struct vmsys *s, struct task *t, uint64_t start, uint64_t
 struct file_ra *file_ra_of(struct vmsys *s, uint32_t ofd)
 {
 	size_t c = ofd / RA_CHUNK;
-	if (c >= s->ra_nchunks) {
-		size_t old = s->ra_nchunks;
-		struct file_ra **t = vm_grow(s->ra_chunks, &s->ra_nchunks, c + 1, sizeof(*t));
-		if (!t)
-			return NULL;
-		memset(t + old, 0, (s->ra_nchunks - old) * sizeof(*t));
-		s->ra_chunks = t;
-	}
+	if (!ra_table_room(&s->ra_chunks, &s->ra_nchunks, c))
+		return NULL;
 	if (!s->ra_chunks[c] && !(s->ra_chunks[c] = ra_chunk_new(s, c)))
 		return NULL;
 	return &s->ra_chunks[c][ofd % RA_CHUNK];
