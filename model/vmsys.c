@@ -193,13 +193,6 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	return s;
 }
 
-/* Chunk c of the readahead states (file_ra_of()), zeroed.  The first is
- * the heap's, which the next machine of a run of them (vmsim check) takes
- * again without faults; the later ones, which only a long trace reaches,
- * are cut from slabs of RA_SLAB chunks populated when made (a fault a page
- * of them was 4% of the replay of a log of 200 python3 runs; populating
- * the first one too halved the speed of 1,000 check runs of 100 steps; a
- * munmap() a chunk at the end, each flushing the TLB, 1.9%). */
 /* room for entry i in a table of chunk pointers, the new ones NULL */
 static bool ra_table_room(struct file_ra ***tab, size_t *n, size_t i)
 {
@@ -214,6 +207,13 @@ static bool ra_table_room(struct file_ra ***tab, size_t *n, size_t i)
 	return true;
 }
 
+/* Chunk c of the readahead states (file_ra_of()), zeroed.  The first is
+ * the heap's, which the next machine of a run of them (vmsim check) takes
+ * again without faults; the later ones, which only a long trace reaches,
+ * are cut from slabs of RA_SLAB chunks populated when made (a fault a page
+ * of them was 4% of the replay of a log of 200 python3 runs; populating
+ * the first one too halved the speed of 1,000 check runs of 100 steps; a
+ * munmap() a chunk at the end, each flushing the TLB, 1.9%). */
 static struct file_ra *ra_chunk_new(struct vmsys *s, size_t c)
 {
 	if (!c)

@@ -516,7 +516,7 @@ steptimes() { # EVERY COMMANDS...: "WALL CPU" ms of each command but the first, 
 		sed -n 's/^time: \([0-9.]*\) ms wall, \([0-9.]*\) ms CPU$/\1 \2/p' | tail -n +2
 }
 # WALL CPU -> "WALL (CPU)", one decimal
-wc1() { awk -v w="$1" -v c="$2" 'BEGIN { printf "%.1f (%.1f)", w, c }'; }
+wall_cpu() { awk -v w="$1" -v c="$2" 'BEGIN { printf "%.1f (%.1f)", w, c }'; }
 row "" "checkpoints" "none" "none/ckpt"
 for e in 1000 100000 1000000; do
 	e=$((e / q))
@@ -529,7 +529,7 @@ for e in 1000 100000 1000000; do
 	for what in "back at event $e" "back 10 more" "goto event $((e / 2))"; do
 		i=$((i + 1))
 		a=$(echo "$ck" | sed -n ${i}p) b=$(echo "$no" | sed -n ${i}p)
-		row "$what, ms" "$(wc1 $a)" "$(wc1 $b)" "$(ratio "${b%% *}" "${a%% *}")"
+		row "$what, ms" "$(wall_cpu $a)" "$(wall_cpu $b)" "$(ratio "${b%% *}" "${a%% *}")"
 	done
 done
 # the walk to the end: what taking the checkpoints costs (copy-on-write
@@ -539,7 +539,7 @@ a=$(printf 'goto %d\n' $last | "$vmsim" step --timer --no-pictures "$T" 2>/dev/n
 	sed -n 's/^time: \([0-9.]*\) ms wall, \([0-9.]*\) ms CPU$/\1 \2/p')
 b=$(printf 'goto %d\n' $last | VMSIM_STEP_CHECKPOINT_EVERY=0 "$vmsim" step --timer --no-pictures "$T" 2>/dev/null |
 	sed -n 's/^time: \([0-9.]*\) ms wall, \([0-9.]*\) ms CPU$/\1 \2/p')
-row "goto the end from the start, ms" "$(wc1 $a)" "$(wc1 $b)" "$(ratio "${b%% *}" "${a%% *}")"
+row "goto the end from the start, ms" "$(wall_cpu $a)" "$(wall_cpu $b)" "$(ratio "${b%% *}" "${a%% *}")"
 fi
 
 if want 11; then

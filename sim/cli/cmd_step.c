@@ -98,7 +98,8 @@ struct stepper {
 	bool diverged;            /* at the last step */
 	bool explained;           /* steps is the last shown event's (st_explain()) */
 	bool kept;                /* its text, result and log were kept (st_next()) */
-	struct {                  /* a walk's destination: near checkpoints before it */
+	struct {                  /* a walk's destination: near checkpoints before it
+				   * (set by every walk but until's, which turns it off) */
 		bool on, by_line;
 		unsigned long target; /* a position, or by_line a trace line */
 		unsigned next;        /* the first of near_before[] not passed */
@@ -370,12 +371,9 @@ static int st_goto_mode(struct stepper *st, unsigned long k, int mode)
 	near_begin(st, k, false);
 	while (st->pos < k) {
 		int r = st_next(st, st->pos + 1 == k, 0);
-		if (r <= 0) {
-			st->near.on = false;
+		if (r <= 0)
 			return r;
-		}
 	}
-	st->near.on = false;
 	if ((mode & ~RS_QUIET) == RS_POS_END)
 		st->ended = true;
 	return 1;
@@ -414,14 +412,11 @@ static int st_goto_line(struct stepper *st, unsigned long L)
 	while (!st->ended) {
 		unsigned long prev = st->pos;
 		int r = st_next(st, false, L);
-		if (r < 0 || (r == 1 && st->line > L)) {
-			st->near.on = false;
+		if (r < 0 || (r == 1 && st->line > L))
 			return r < 0 ? -1 : st_goto(st, prev);
-		}
 		if (r == 2)
 			break;
 	}
-	st->near.on = false;
 	return st->kept || !st->pos ? 1 : st_goto_mode(st, st->pos, st->ended ? RS_POS_END : RS_POS);
 }
 
@@ -764,8 +759,6 @@ static int command(struct stepper *st, const char *line)
 		near_begin(st, st->pos + n, false);
 		for (unsigned long i = 0; i < n; i++) {
 			r = st_next(st, i + 1 == n, 0);
-			if (r <= 0)
-				st->near.on = false;
 			if (r < 0)
 				return -1;
 			if (!r) {
@@ -773,7 +766,6 @@ static int command(struct stepper *st, const char *line)
 				return st_keep_last(st) < 0 ? -1 : 0;
 			}
 		}
-		st->near.on = false;
 		print_step(st);
 		return 0;
 	}
@@ -803,6 +795,7 @@ static int command(struct stepper *st, const char *line)
 		struct cond c;
 		if (parse_cond(st, arg, &c))
 			return 0;
+		st->near.on = false; /* no destination known: no near checkpoints */
 		for (;;) {
 			r = st_next(st, true, 0);
 			if (r < 0)
