@@ -13,7 +13,7 @@
  *
  * Owns: the model's public interface: a machine, its processes, one call at
  *   a time, and the read-only queries views are built from.
- * May call: flagtab, internal, semantics.
+ * May call: flagtab, internal, measured, semantics.
  */
 #ifndef VMSIM_VMSYS_H
 #define VMSIM_VMSYS_H
@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "measured.h"
 #include "semantics.h"
 
 struct vmsys;
@@ -120,7 +121,7 @@ bool task_oom_killed(const struct task *t);
 int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len,
 		uint64_t prot, uint64_t flags, int64_t fd, uint64_t off,
 		bool has_placement, uint64_t placement);
-int64_t vm_munmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);
+VMSIM_MEASURED int64_t vm_munmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len);
 /* SysV shared memory (shm.c): shmget's id_hint is the id the trace
  * recorded (-1: none), shmat's placement the address it returned (as
  * vm_mmap()'s); shmctl's buffer is not modelled */
@@ -295,7 +296,7 @@ enum vm_fault_kind vm_access(struct vmsys *s, struct task *t, uint64_t addr, int
 /* Access every page of [addr, addr+len): number of faults, or -1 when an
  * access hit SIGSEGV/SIGBUS (*sig says which; the pages before it were
  * accessed; sig may be NULL). */
-int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
+VMSIM_MEASURED int64_t vm_touch(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, int mode,
 		 enum vm_fault_kind *sig);
 /*
  * The MMU's side of vm_touch(), for a replay's hot loop: a read or write
@@ -318,7 +319,7 @@ void vm_prefetch_pte(const struct task *t, uint64_t addr);
 #define VM_PAGE_SHIFT 12 /* the model's pages: 4 KiB (internal.h's PAGE_SHIFT) */
 #define VM_HIT_KEY(addr, write) ((addr) >> VM_PAGE_SHIFT << 1 | (uint64_t)((write) != 0))
 #define VM_NOT_HIT UINT64_MAX
-size_t vm_touch_hits(struct vmsys *s, struct task *t, const uint64_t *key, size_t stride, size_t n);
+VMSIM_MEASURED size_t vm_touch_hits(struct vmsys *s, struct task *t, const uint64_t *key, size_t stride, size_t n);
 int64_t vm_reclaim(struct vmsys *s, uint64_t nr_pages);
 /* memcg_force_empty(): memory.force_empty written for the memcg that the
  * trace's processes alone were charged to: reclaim until nothing more

@@ -599,10 +599,14 @@ echo "13. instructions (callgrind): the reader a line, the model a faulted page"
 if command -v valgrind >/dev/null 2>&1; then
 	# ir FUNCTIONS BINARY ARGS...: the instructions BINARY runs inside the
 	# functions (comma-separated) and what they call: callgrind collecting
-	# only there
+	# only there.  A function may have been replaced by a specialised clone
+	# (F.constprop.0, F.isra.0: link-time optimisation clones what
+	# model/measured.h keeps out of line), counted under F's name; not F's
+	# split-off parts (F.part.0, F.cold), which F itself enters: a toggle
+	# there would turn the count off inside F
 	ir() {
 		fns=$1; b=$2; shift 2
-		tog=$(echo "$fns" | sed 's/\([^,]*\)/--toggle-collect=\1/g; s/,/ /g')
+		tog=$(echo "$fns" | tr ',' '\n' | sed 's/.*/--toggle-collect=& --toggle-collect=&.constprop* --toggle-collect=&.isra*/' | tr '\n' ' ')
 		valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" $tog "$b" "$@" >/dev/null 2>&1 &&
 			sed -n 's/^totals: *//p' "$out/cg.out"
 	}

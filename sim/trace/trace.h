@@ -65,7 +65,7 @@
  *
  * Owns: struct event, the streaming reader (trace_read.c and its units) and
  *   the canonical writer (trace_write.c).
- * May call: flagtab, syscall_table, trace_args, trace_header, trace_lex,
+ * May call: flagtab, measured, syscall_table, trace_args, trace_header, trace_lex,
  *   trace_bin, trace_reader, trace_strace.
  */
 #ifndef VMSIM_TRACE_H
@@ -77,6 +77,7 @@
 #include <stdio.h>
 
 #include "flagtab.h"
+#include "measured.h"
 
 enum ev_type {
 	EV_CALL,        /* a syscall or a pseudo-call: NAME(ARGS) = RESULT */
@@ -301,7 +302,7 @@ const struct trace_header *trace_header(struct trace_reader *r);
  * -1 on malformed input: then trace_error() is
  * "FILE:LINE:COL: error: what was expected".  Unknown syscalls are returned
  * as SYS_UNKNOWN events (counted; the caller may skip them). */
-int trace_read(struct trace_reader *r, struct event *ev);
+VMSIM_MEASURED int trace_read(struct trace_reader *r, struct event *ev);
 const char *trace_error(struct trace_reader *r);
 /* After trace_read() returned -1: the input ends in the middle of a line
  * (the last one, without a newline, does not parse) or of a binary block -
@@ -353,7 +354,7 @@ static inline uint64_t access_hit_key(const struct access_rec *a)
 		return ACCESS_NOT_HIT;
 	return a->addr >> 12 << 1 | (uint64_t)((a->mode & ACC_WRITE) != 0);
 }
-size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t max);
+VMSIM_MEASURED size_t trace_read_accesses(struct trace_reader *r, struct access_rec *a, size_t max);
 void trace_access_event(const struct access_rec *a, struct event *ev);
 const char *trace_unknown_name(struct trace_reader *r, size_t i, unsigned long *count);
 
