@@ -2,6 +2,7 @@
  * checkpoint.c - copy-on-write checkpoints of the process (checkpoint.h).
  */
 #include "checkpoint.h"
+#include "snapshot.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -39,6 +40,7 @@ struct ckpt_msg {
 	char payload[CKPT_MSG_MAX];
 };
 _Static_assert(sizeof(struct ckpt_msg) <= 4096, "a checkpoint message is written whole (PIPE_BUF)");
+_Static_assert(sizeof(struct ckpt_msg) <= SNAP_MSG_MAX, "a checkpoint message is a snapshot's message");
 
 /* the offsets of the regular files open when the checkpoint was taken
  * (standard streams excepted): this process's copy is the checkpoint's */
@@ -53,10 +55,14 @@ static int nsaved;
 static void cpu_ns(uint64_t *user, uint64_t *sys, uint64_t *minflt)
 {
 	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru)) {
+	if (getrusage(RUSAGE_THREAD, &ru)) { /* a snapshot helper's not */
 		*user = *sys = *minflt = 0;
 		return;
 	}
+	/* the largest resident size: the storage a snapshot will want */
+	struct rusage all;
+	if (!getrusage(RUSAGE_SELF, &all))
+		snap_expect((size_t)all.ru_maxrss * 1024);
 	*user = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
 	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
 	*minflt = (uint64_t)ru.ru_minflt;
@@ -68,6 +74,8 @@ static void mark(struct ckpt *ck)
 {
 	cpu_ns(&ck->last_user, &ck->last_sys, &ck->last_minflt);
 	ck->shared_pages = 0;
+	if (ck->mem)
+		return;
 	FILE *f = fopen("/proc/self/statm", "r");
 	if (f) {
 		unsigned long size, resident;
@@ -113,6 +121,13 @@ static unsigned scan(const struct ckpt *ck, char kind, scan_fn *fn, void *arg)
 {
 	if (!ck->started)
 		return 0;
+	if (ck->mem) {
+		struct snap_at at[SNAP_MAX];
+		size_t n = snap_list(kind, at, SNAP_MAX);
+		for (size_t i = 0; fn && i < n && i < SNAP_MAX; i++)
+			fn(arg, at[i].kind, at[i].pos, at[i].line);
+		return (unsigned)n;
+	}
 	DIR *d = opendir(ck->dir);
 	if (!d)
 		return 0;
@@ -186,6 +201,8 @@ static bool time_due(const struct ckpt *ck)
 	uint64_t u, s, f;
 	cpu_ns(&u, &s, &f);
 	u -= ck->last_user;
+	if (ck->mem) /* a snapshot's cost is its taking, measured */
+		return u >= ck->min_ns && u >= ck->last_cost / 2;
 	s -= ck->last_sys;
 	f -= ck->last_minflt;
 	uint64_t cost = s;
@@ -211,6 +228,10 @@ static bool send(const struct ckpt *ck, char ckind, unsigned long pos, unsigned 
 		 const void *payload, size_t len)
 {
 	char p[300];
+	if (ck->mem && kind == 'Q') {
+		snap_drop(pos);
+		return true;
+	}
 	path_of(ck, ckind, pos, line, p, sizeof(p));
 	int fd = open(p, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -376,6 +397,30 @@ static void frozen(struct ckpt *ck, int fd, const char *path)
 	}
 }
 
+/* the first checkpoint in memory: snapshots (snapshot.h), unless
+ * VMSIM_STEP_CHECKPOINTS=fork or this process cannot take them */
+static bool start_mem(struct ckpt *ck)
+{
+	const char *e = getenv("VMSIM_STEP_CHECKPOINTS");
+	if (e && !strcmp(e, "fork"))
+		return false;
+	size_t mb = CKPT_MEM_MB;
+	const char *b = getenv("VMSIM_STEP_CHECKPOINT_MB");
+	if (b && *b) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(b, &end, 10);
+		if (!*end && !errno && v)
+			mb = v;
+	}
+	const char *why = NULL;
+	if (!snap_init(mb << 20, &why))
+		return false;
+	ck->mem = true;
+	ck->started = true;
+	return true;
+}
+
 /* the first checkpoint: the supervisor stays behind */
 static int start(struct ckpt *ck)
 {
@@ -442,10 +487,30 @@ static void thin(struct ckpt *ck)
 		ck->every *= 2;
 }
 
+/* the snapshot of kind at pos (memory mode): 0 taken, -1 not; where it
+ * is resumed, the process goes on as become_active() */
+static int take_mem(struct ckpt *ck, char kind, unsigned long pos, unsigned long line)
+{
+	fflush(NULL);
+	uint64_t cost = 0;
+	const void *msg;
+	size_t len;
+	int r = snap_take(kind, pos, line, &cost, &msg, &len);
+	if (r == 1 && len == sizeof(struct ckpt_msg))
+		become_active(ck, msg);
+	if (r == 1) /* not a message of ours: cannot be */
+		abort();
+	if (r == 0)
+		ck->last_cost = cost;
+	return r;
+}
+
 /* the checkpoint of kind at pos, the process goes on: 0, or -1 */
 static int take(struct ckpt *ck, char kind, unsigned long pos, unsigned long line)
 {
 	char p[300];
+	if (ck->mem)
+		return take_mem(ck, kind, pos, line);
 	path_of(ck, kind, pos, line, p, sizeof(p));
 	if (mkfifo(p, 0600))
 		return -1;
@@ -471,16 +536,21 @@ int ckpt_take(struct ckpt *ck, unsigned long pos, unsigned long line)
 {
 	if (!ck->every)
 		return -1;
-	if (!ck->started && start(ck)) {
+	if (!ck->started && !start_mem(ck) && start(ck)) {
 		ck->every = 0; /* this machine cannot: no more tries */
 		return -1;
 	}
-	if (scan(ck, SPACED, NULL, NULL) >= CKPT_MAX) {
+	if (scan(ck, SPACED, NULL, NULL) >= CKPT_MAX || (ck->mem && snap_bytes() > snap_budget() / 4 * 3)) {
 		thin(ck);
 		if (pos % ck->every)
 			return 0;
 	}
 	int r = take(ck, SPACED, pos, line);
+	if (r && ck->mem && errno == ENOMEM && scan(ck, SPACED, NULL, NULL) > 1) {
+		/* the budget is spent: half of them go */
+		thin(ck);
+		r = pos % ck->every ? 0 : take(ck, SPACED, pos, line);
+	}
 	mark(ck);
 	return r;
 }
@@ -508,7 +578,10 @@ int ckpt_take_near(struct ckpt *ck, unsigned long pos, unsigned long line)
 {
 	unsigned long l;
 	char kind;
-	if (!ck->every || !ck->started || find_at(ck, pos, &kind, &l))
+	/* none in memory: a restore is a copy and the roll forward the
+	 * replay's own speed, where one more snapshot would cost a pass over
+	 * the memory (or, far from the others, a copy of it) */
+	if (!ck->every || !ck->started || ck->mem || find_at(ck, pos, &kind, &l))
 		return -1;
 	if (scan(ck, NEAR, NULL, NULL) >= CKPT_NEAR) {
 		struct far f = { .from = pos };
@@ -526,7 +599,38 @@ int ckpt_resume(struct ckpt *ck, unsigned long at, const void *msg, size_t len)
 	if (len > CKPT_MSG_MAX || !find_at(ck, at, &kind, &line))
 		return -1;
 	fflush(NULL);
+	if (ck->mem) {
+		static struct ckpt_msg m;
+		memset(&m, 0, sizeof(m));
+		m.magic = MSG_MAGIC;
+		m.kind = 'R';
+		m.every = ck->every;
+		m.min_ns = ck->min_ns;
+		m.len = len;
+		memcpy(m.payload, msg, len);
+		return snap_restore(at, &m, sizeof(m));
+	}
 	if (!send(ck, kind, at, line, 'R', msg, len))
 		return -1;
 	_exit(EXIT_HANDED);
+}
+
+FILE *ckpt_carry_open(const struct ckpt *ck, bool write)
+{
+	if (!ck->started)
+		return NULL;
+	if (ck->mem) {
+		size_t cap;
+		char *c = snap_carry(&cap);
+		if (write)
+			return fmemopen(c, cap, "w");
+		size_t n = strnlen(c, cap);
+		return n ? fmemopen(c, n, "r") : NULL;
+	}
+	char p[300];
+	snprintf(p, sizeof(p), "%s/history", ck->dir);
+	FILE *f = fopen(p, write ? "w" : "r");
+	if (!f && write)
+		unlink(p);
+	return f;
 }

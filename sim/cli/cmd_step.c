@@ -140,6 +140,7 @@ struct step_resume {
 	unsigned long target; /* the position, or (RS_LINE) the trace line */
 	int64_t cmd_wall_ns;  /* --timer: when the command began (CLOCK_MONOTONIC) */
 	int64_t cmd_cpu_ns;   /* and the CPU time it took before the hand-over */
+	int64_t cmd_cpu_start; /* the CPU clock when it began (the same process's) */
 	char last[256];
 };
 
@@ -343,15 +344,13 @@ static bool st_explain(struct stepper *st)
 static void st_hand_over(struct stepper *st, unsigned long at, int mode, unsigned long target)
 {
 	struct step_resume m = { .mode = mode, .target = target, .cmd_wall_ns = st->cmd_wall_ns,
-				 .cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - st->cmd_cpu_ns };
+				 .cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - st->cmd_cpu_ns,
+				 .cmd_cpu_start = st->cmd_cpu_ns };
 	snprintf(m.last, sizeof(m.last), "%s", st->last);
-	char p[300];
-	snprintf(p, sizeof(p), "%s/history", st->ck.dir);
-	FILE *f = fopen(p, "w");
+	FILE *f = ckpt_carry_open(&st->ck, true);
 	if (f) {
-		int e = lineedit_hist_write(&st->le, f);
-		if (fclose(f) || e)
-			unlink(p);
+		lineedit_hist_write(&st->le, f);
+		fclose(f);
 	}
 	ckpt_resume(&st->ck, at, &m, sizeof(m));
 }
@@ -967,16 +966,17 @@ static void step_resumed(void *ctx, const void *msg, size_t len)
  * before, then the rest of its command */
 static int step_resume_finish(struct stepper *st)
 {
-	char p[300];
-	snprintf(p, sizeof(p), "%s/history", st->ck.dir);
-	FILE *f = fopen(p, "r");
+	FILE *f = ckpt_carry_open(&st->ck, false);
 	if (f) {
 		lineedit_hist_read(&st->le, f);
 		fclose(f);
 	}
 	snprintf(st->last, sizeof(st->last), "%s", resume_msg.last);
 	st->cmd_wall_ns = resume_msg.cmd_wall_ns;
-	st->cmd_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - resume_msg.cmd_cpu_ns;
+	/* a new process's clock began at the hand-over; a snapshot's
+	 * restore ran on this process's clock, which counts it */
+	st->cmd_cpu_ns = st->ck.mem ? resume_msg.cmd_cpu_start
+				    : clock_ns(CLOCK_PROCESS_CPUTIME_ID) - resume_msg.cmd_cpu_ns;
 	int r = (resume_msg.mode & ~RS_QUIET) == RS_LINE ? st_goto_line(st, resume_msg.target)
 					     : st_goto_mode(st, resume_msg.target, resume_msg.mode);
 	if (r < 0)
