@@ -5,11 +5,12 @@
  *
  * Back is exact and costs little wherever it goes: the model is
  * deterministic, so going to event k restores the nearest checkpoint at
- * or before k (a copy-on-write copy of the process, checkpoint.h) and
- * replays forward from there; with none, it replays from the start.  A
- * walk formats and explains only the event it ends at (and those where it
- * takes a checkpoint), and takes near checkpoints just before that event,
- * so that going back a little is a hand-over and a few events.
+ * or before k (a snapshot of the process restored in it, or a
+ * copy-on-write copy of it: checkpoint.h) and replays forward from there;
+ * with none, it replays from the start.  A walk formats and explains only
+ * the event it ends at (and those where it takes a checkpoint); with
+ * copies it takes near checkpoints just before that event, so that going
+ * back a little is a hand-over and a few events.
  * Commands come from the terminal (sim/teach/lineedit.c) or, line by line,
  * from a pipe.
  *
@@ -69,12 +70,16 @@ static const char step_usage[] =
 	"                  else 80); longer lines wrap\n"
 	"  --no-pictures   print no ruler and lists after each step\n"
 	"  --checkpoint-every N\n"
-	"                  a copy-on-write checkpoint of the session every N events\n"
-	"                  (default: every 30 ms of replay CPU; at most 64, and past\n"
-	"                  that half as often; besides, up to 12 near ones taken 256,\n"
-	"                  32, 4 and 1 events before where a goto, back or next N\n"
-	"                  ends; 0: none, and back, goto and the drained views replay\n"
-	"                  from the start)\n"
+	"                  a checkpoint of the session every N events (default: every\n"
+	"                  30 ms of replay CPU, and no less than half what the last\n"
+	"                  cost; at most 64, and past that half as often; 0: none,\n"
+	"                  and back, goto and the drained views replay from the\n"
+	"                  start).  A checkpoint is a snapshot of the process in its\n"
+	"                  own memory, at most VMSIM_STEP_CHECKPOINT_MB (1024) MiB\n"
+	"                  for all, or with VMSIM_STEP_CHECKPOINTS=fork (and under\n"
+	"                  ASan or valgrind) a copy-on-write copy of it, with up to\n"
+	"                  12 near ones 256, 32, 4 and 1 events before where a goto,\n"
+	"                  back or next N ends\n"
 	"  --timer         after each command, the wall and CPU time it took (in every\n"
 	"                  process it ran in: make bench's figures)\n"
 	"  --format json   answer each command with JSON objects (a frontend's\n"
