@@ -12,13 +12,15 @@
  * copies it takes near checkpoints just before that event, so that going
  * back a little is a hand-over and a few events.
  * Commands come from the terminal (sim/teach/lineedit.c) or, line by line,
- * from a pipe.
+ * from a pipe.  A trace that cannot be read twice (a pipe, "-") is copied
+ * into an unlinked temporary file first (spool_trace()).
  *
  * Exit: 0 at quit or the end of the commands, 2 bad usage or bad input.
  */
 #include <ctype.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <setjmp.h>
@@ -86,10 +88,14 @@ static const char step_usage[] =
 	"                  interface): \"where\", \"step\" with the explanation, the\n"
 	"                  VMAs and the list sizes, \"explain\", \"state\", show's\n"
 	"                  objects, \"end\", \"error\", \"help\" (docs/json.md)\n"
+	"A TRACE that is not a regular file (a pipe, <(...), - for standard input)\n"
+	"is first copied into an unlinked file of $TMPDIR (else /tmp), so that back\n"
+	"and goto can read it again; with -, the commands come from the terminal.\n"
 	"Exit: 0 ok, 2 bad input.\n";
 
 struct stepper {
-	const char *path;
+	const char *path;      /* the trace as named */
+	const char *read_path; /* the file read: path, or a copy of a pipe */
 	struct session_opts o;
 	struct session ss;
 	bool open;
@@ -176,13 +182,92 @@ static bool shown(const struct event *ev)
 	return ev->type != EV_EXPECT && !(ev->type == EV_CALL && ev->sys == SYS_UNKNOWN);
 }
 
+/* A trace that cannot be read again from where it was - a pipe, a
+ * process substitution, "-" - is copied first into an unlinked file of
+ * $TMPDIR (else /tmp), read through /proc/self/fd, so back, goto and the
+ * checkpoints work as on a file; messages still name the trace.  With
+ * "-" the commands then come from the terminal.  0, or -1 with a message
+ * printed. */
+static int spool_trace(struct stepper *st, char *path, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	char name[4096];
+	if (snprintf(name, sizeof(name), "%s/vmsim-step-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof(name)) {
+		fprintf(stderr, "vmsim step: TMPDIR is too long\n");
+		return -1;
+	}
+	int in = strcmp(st->path, "-") ? open(st->path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (in < 0) {
+		fprintf(stderr, "%s: %s\n", st->path, strerror(errno));
+		return -1;
+	}
+	int out = mkstemp(name);
+	if (out < 0) {
+		fprintf(stderr, "vmsim step: a copy of %s that can be read again: %s: %s\n", st->path,
+			name, strerror(errno));
+		if (in != STDIN_FILENO)
+			close(in);
+		return -1;
+	}
+	unlink(name);
+	static char buf[65536];
+	int rc = 0;
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+		if (n == 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "%s: %s\n", st->path, strerror(errno));
+			rc = -1;
+			break;
+		}
+		for (ssize_t w = 0; w < n;) {
+			ssize_t k = write(out, buf + w, (size_t)(n - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				fprintf(stderr, "vmsim step: copying %s into %s: %s\n", st->path, tmp && *tmp ? tmp : "/tmp",
+					k < 0 ? strerror(errno) : "nothing written");
+				rc = -1;
+				break;
+			}
+			w += k;
+		}
+		if (rc)
+			break;
+	}
+	if (in != STDIN_FILENO)
+		close(in);
+	if (!rc && in == STDIN_FILENO) {
+		/* the trace was standard input: the commands come from the terminal */
+		int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+		if (tty < 0 || dup2(tty, STDIN_FILENO) < 0) {
+			fprintf(stderr, "vmsim step: the trace is standard input and there is no terminal "
+				"for the commands: give the trace as a file (or <(...))\n");
+			rc = -1;
+		}
+		if (tty >= 0)
+			close(tty);
+	}
+	if (rc) {
+		close(out);
+		return -1;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", out);
+	st->o.name = st->path;
+	st->read_path = path;
+	return 0;
+}
+
 static int st_open(struct stepper *st)
 {
 	char err[512];
 	if (st->open)
 		session_close(&st->ss);
 	st->open = false;
-	if (session_open(&st->ss, st->path, &st->o, err, sizeof(err))) {
+	if (session_open(&st->ss, st->read_path, &st->o, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -1067,16 +1152,20 @@ int cmd_step(int argc, char **argv)
 		session_usage_error("step", step_usage, "%s", optind >= argc ? "no trace given" : "one trace at a time");
 		return 2;
 	}
-	st->path = argv[optind];
+	st->path = st->read_path = argv[optind];
 	/* on a terminal, its width (40 to 400 columns) unless --width */
 	struct winsize ws;
 	if (!width_given && isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
 		st->width = ws.ws_col < 40 ? 40 : ws.ws_col > 400 ? 400 : ws.ws_col;
-	/* checkpoints need a trace that can be read again from where it was:
-	 * a regular file */
+	/* back, goto and the checkpoints read the trace again from where
+	 * they were: a regular file, or a copy in one */
 	ckpt_init(&st->ck, every, every_given ? 0 : 30 * 1000000u, step_resumed, st);
+	static char spooled[64];
 	struct stat sb;
-	if (stat(st->path, &sb) || !S_ISREG(sb.st_mode))
+	if ((!strcmp(st->path, "-") || (!stat(st->path, &sb) && !S_ISREG(sb.st_mode))) &&
+	    spool_trace(st, spooled, sizeof(spooled)))
+		return 2;
+	if (stat(st->read_path, &sb) || !S_ISREG(sb.st_mode))
 		st->ck.every = 0;
 	int rc = 0;
 	if (st_open(st)) {

@@ -242,8 +242,9 @@ struct session_opts {
 	bool has_hugetlb_pages;
 	uint64_t hugetlb_pages;   /* the hugetlb pool, 2 MiB pages */
 	int thp;                  /* -1: from the header; 0 never, 1 madvise, 2 always */
+	const char *name;         /* the trace's name in messages (NULL: its path) */
 };
-#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL, false, 0, -1 }
+#define SESSION_OPTS_INIT { NULL, NULL, -1, -1, false, 0, false, 0, NULL, false, 0, -1, NULL }
 
 /* The machine options every command that replays takes (--kernel,
  * --arch, --cap-ipc-lock, --rlimit-memlock, --max-map-count, --maps):

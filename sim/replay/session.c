@@ -320,7 +320,8 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 		 size_t errlen)
 {
 	memset(ss, 0, sizeof(*ss));
-	ss->path = path;
+	const char *name = o->name ? o->name : path;
+	ss->path = name;
 	/*
 	 * Symbolic flag names are the recording kernel's: they are decoded
 	 * with the header's `kernel:` tables even when --kernel picks another
@@ -328,14 +329,14 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 	 * 6.18 trace's MADV_FREE is advice 8, which 4.4 does not know).
 	 * Without a `kernel:` header the --kernel tables decode the names.
 	 */
-	ss->reader = trace_open(path, o->arch, NULL, err, errlen);
+	ss->reader = trace_open_as(path, name, o->arch, NULL, err, errlen);
 	if (!ss->reader)
 		return -1;
 	/* read ahead one event so the header is complete */
 	int r = trace_read(ss->reader, &ss->ev);
 	if (o->kernel && !trace_header(ss->reader)->has_kernel && strcmp(path, "-")) {
 		trace_close(ss->reader);
-		ss->reader = trace_open(path, o->arch, flag_kernel_of(o->kernel), err, errlen);
+		ss->reader = trace_open_as(path, name, o->arch, flag_kernel_of(o->kernel), err, errlen);
 		if (!ss->reader)
 			return -1;
 		r = trace_read(ss->reader, &ss->ev);

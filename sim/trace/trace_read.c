@@ -110,14 +110,20 @@ struct trace_reader *trace_open_stream(FILE *f, const char *name,
 struct trace_reader *trace_open(const char *path, const char *arch,
 				const char *kernel, char *err, size_t errlen)
 {
+	return trace_open_as(path, path, arch, kernel, err, errlen);
+}
+
+struct trace_reader *trace_open_as(const char *path, const char *name, const char *arch,
+				   const char *kernel, char *err, size_t errlen)
+{
 	if (strcmp(path, "-") == 0)
 		return reader_new(stdin, false, "-", arch, kernel, err, errlen);
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		return NULL;
 	}
-	struct trace_reader *r = reader_new(f, true, path, arch, kernel, err, errlen);
+	struct trace_reader *r = reader_new(f, true, name, arch, kernel, err, errlen);
 	if (!r)
 		fclose(f);
 	return r;
