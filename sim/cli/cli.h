@@ -12,6 +12,7 @@
 #define VMSIM_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "vmsim.h" /* VMSIM_VERSION */
 
@@ -34,6 +35,12 @@ int cli_output_begin(const char *cmd, const char *path, char *const *inputs, int
 /* Flush what was written; a write error (a full disk) is said on stderr.
  * Returns rc, or 2 when the output is incomplete and rc said less. */
 int cli_output_end(const char *cmd, struct cli_output *o, int rc);
+
+/* n bytes of p to fd, again after EINTR and a short write; false on an
+ * error (errno) or a write of nothing. */
+bool cli_write_all(int fd, const void *p, size_t n);
+/* Where temporary files go: $TMPDIR, else /tmp. */
+const char *cli_tmpdir(void);
 
 int cmd_replay(int argc, char **argv);
 int cmd_show(int argc, char **argv);

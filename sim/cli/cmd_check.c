@@ -234,20 +234,6 @@ static void merge(struct inv_best *tot, const struct block_res *br)
 	}
 }
 
-static bool write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
 
 static bool read_all(int fd, void *p, size_t n)
 {
@@ -267,12 +253,12 @@ static bool read_all(int fd, void *p, size_t n)
 /* send a block result compactly: header, then per invariant its steps */
 static bool send_block(int fd, const struct block_res *br)
 {
-	if (!write_all(fd, br, offsetof(struct block_res, inv)))
+	if (!cli_write_all(fd, br, offsetof(struct block_res, inv)))
 		return false;
 	for (unsigned k = 0; k < INV_NR; k++) {
 		const struct inv_best *ib = &br->inv[k];
-		if (!write_all(fd, ib, offsetof(struct inv_best, steps)) ||
-		    !write_all(fd, ib->steps, ib->len * sizeof(ib->steps[0])))
+		if (!cli_write_all(fd, ib, offsetof(struct inv_best, steps)) ||
+		    !cli_write_all(fd, ib->steps, ib->len * sizeof(ib->steps[0])))
 			return false;
 	}
 	return true;

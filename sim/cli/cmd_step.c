@@ -95,7 +95,8 @@ static const char step_usage[] =
 
 struct stepper {
 	const char *path;      /* the trace as named */
-	const char *read_path; /* the file read: path, or a copy of a pipe */
+	const char *read_path; /* the file read: path, or spool */
+	char spool[32];        /* /proc/self/fd/N: the copy of a pipe (spool_trace()) */
 	struct session_opts o;
 	struct session ss;
 	bool open;
@@ -188,76 +189,62 @@ static bool shown(const struct event *ev)
  * checkpoints work as on a file; messages still name the trace.  With
  * "-" the commands then come from the terminal.  0, or -1 with a message
  * printed. */
-static int spool_trace(struct stepper *st, char *path, size_t len)
+static int spool_trace(struct stepper *st)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *dir = cli_tmpdir();
 	char name[4096];
-	if (snprintf(name, sizeof(name), "%s/vmsim-step-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof(name)) {
+	if (snprintf(name, sizeof(name), "%s/vmsim-step-XXXXXX", dir) >= (int)sizeof(name)) {
 		fprintf(stderr, "vmsim step: TMPDIR is too long\n");
 		return -1;
 	}
-	int in = strcmp(st->path, "-") ? open(st->path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	bool from_stdin = !strcmp(st->path, "-");
+	int in = from_stdin ? STDIN_FILENO : open(st->path, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
 		fprintf(stderr, "%s: %s\n", st->path, strerror(errno));
 		return -1;
 	}
 	int out = mkstemp(name);
-	if (out < 0) {
+	if (out < 0)
 		fprintf(stderr, "vmsim step: a copy of %s that can be read again: %s: %s\n", st->path,
 			name, strerror(errno));
-		if (in != STDIN_FILENO)
-			close(in);
-		return -1;
-	}
-	unlink(name);
+	else
+		unlink(name);
 	static char buf[65536];
-	int rc = 0;
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
-		if (n == 0)
-			break;
+	ssize_t n = 0;
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			fprintf(stderr, "%s: %s\n", st->path, strerror(errno));
-			rc = -1;
-			break;
-		}
-		for (ssize_t w = 0; w < n;) {
-			ssize_t k = write(out, buf + w, (size_t)(n - w));
-			if (k < 0 && errno == EINTR)
+		} else {
+			errno = 0;
+			if (cli_write_all(out, buf, (size_t)n))
 				continue;
-			if (k <= 0) {
-				fprintf(stderr, "vmsim step: copying %s into %s: %s\n", st->path, tmp && *tmp ? tmp : "/tmp",
-					k < 0 ? strerror(errno) : "nothing written");
-				rc = -1;
-				break;
-			}
-			w += k;
+			fprintf(stderr, "vmsim step: copying %s into %s: %s\n", st->path, dir,
+				errno ? strerror(errno) : "nothing written");
 		}
-		if (rc)
-			break;
+		close(out);
+		out = -1;
 	}
-	if (in != STDIN_FILENO)
+	if (!from_stdin)
 		close(in);
-	if (!rc && in == STDIN_FILENO) {
+	if (out >= 0 && from_stdin) {
 		/* the trace was standard input: the commands come from the terminal */
 		int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
 		if (tty < 0 || dup2(tty, STDIN_FILENO) < 0) {
 			fprintf(stderr, "vmsim step: the trace is standard input and there is no terminal "
 				"for the commands: give the trace as a file (or <(...))\n");
-			rc = -1;
+			close(out);
+			out = -1;
 		}
 		if (tty >= 0)
 			close(tty);
 	}
-	if (rc) {
-		close(out);
+	if (out < 0)
 		return -1;
-	}
-	snprintf(path, len, "/proc/self/fd/%d", out);
+	snprintf(st->spool, sizeof(st->spool), "/proc/self/fd/%d", out);
 	st->o.name = st->path;
-	st->read_path = path;
+	st->read_path = st->spool;
 	return 0;
 }
 
@@ -1160,13 +1147,10 @@ int cmd_step(int argc, char **argv)
 	/* back, goto and the checkpoints read the trace again from where
 	 * they were: a regular file, or a copy in one */
 	ckpt_init(&st->ck, every, every_given ? 0 : 30 * 1000000u, step_resumed, st);
-	static char spooled[64];
 	struct stat sb;
 	if ((!strcmp(st->path, "-") || (!stat(st->path, &sb) && !S_ISREG(sb.st_mode))) &&
-	    spool_trace(st, spooled, sizeof(spooled)))
+	    spool_trace(st))
 		return 2;
-	if (stat(st->read_path, &sb) || !S_ISREG(sb.st_mode))
-		st->ck.every = 0;
 	int rc = 0;
 	if (st_open(st)) {
 		rc = 2;

@@ -279,12 +279,12 @@ bool trace_iovec_next(const char **p, const char *end, uint64_t *base, uint64_t 
 /* Open path ("-" = stdin) for reading.  arch/kernel, if non-NULL, override
  * the header's choice of flag table.  Returns NULL with a message in err
  * (at most errlen bytes) on failure. */
-/* trace_open_as(): the same, but messages name the trace name, not path
- * (a copy of a pipe read from a file of its own). */
-struct trace_reader *trace_open_as(const char *path, const char *name, const char *arch,
-				   const char *kernel, char *err, size_t errlen);
 struct trace_reader *trace_open(const char *path, const char *arch,
 				const char *kernel, char *err, size_t errlen);
+/* The same, but messages name the trace name, not path (a copy of a pipe
+ * read from a file of its own). */
+struct trace_reader *trace_open_as(const char *path, const char *name, const char *arch,
+				   const char *kernel, char *err, size_t errlen);
 /* Same over an already open stream (not closed by trace_close). */
 struct trace_reader *trace_open_stream(FILE *f, const char *name,
 				       const char *arch, const char *kernel,

@@ -6,7 +6,8 @@
 # close (every event, every 2, every 3) that the thinning at 64 drops and
 # re-spaces them; the session leaves no process and no directory behind;
 # the exit status and a bad trace line are the same; a trace read from a
-# pipe is copied and goes back as a file does.  Times are not tested here (make bench shows them).
+# pipe is copied and goes back as a file does.  Times are not tested here
+# (make bench shows them).
 . "$(dirname "$0")/../lib/suite.sh"
 vmsim=${VMSIM:-./vmsim}
 case $vmsim in */*) ;; *) vmsim=./$vmsim ;; esac
