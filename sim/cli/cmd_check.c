@@ -234,7 +234,7 @@ static void merge(struct inv_best *tot, const struct block_res *br)
 	}
 }
 
-
+/* the counterpart of cli_write_all() for the shards' pipes */
 static bool read_all(int fd, void *p, size_t n)
 {
 	char *c = p;
