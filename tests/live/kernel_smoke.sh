@@ -6,7 +6,7 @@
 # corpus is `make check-kernels` (tests/kernels/corpus.sh).  Skips, saying
 # why, where QEMU, busybox-static or the image from apt cannot be had.
 . "$(dirname "$0")/../lib/suite.sh"
-img=$(sh tools/kernels/debian-6.1-image "${VMSIM_KERNEL_DIR:-build/kernels/debian-6.1}" 2>"$tmp/err")
+img=$(sh tools/kernels/debian-image 6.1 "${VMSIM_KERNEL_DIR:-build/kernels/debian-6.1}" 2>"$tmp/err")
 if [ -z "$img" ]; then
 	echo "SKIP: Debian's 6.1 kernel image: $(cat "$tmp/err")"
 	finish kernel_smoke
