@@ -4,13 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct semantics sem_4_0, sem_lof_v1, sem_4_4, sem_6_1, sem_6_18;
+extern const struct semantics sem_4_0, sem_lof_v1, sem_4_4, sem_6_1, sem_6_12, sem_6_18;
 
 const struct semantics *const semantics_all[] = {
-	&sem_4_0, &sem_lof_v1, &sem_4_4, &sem_6_1, &sem_6_18, NULL,
+	&sem_4_0, &sem_lof_v1, &sem_4_4, &sem_6_1, &sem_6_12, &sem_6_18, NULL,
 };
 
-/* "6.18.44" -> 61844, "5.10" -> 51000; 0 when not a version */
+/*
+ * A kernel version, "6.18.44" -> 61800, "5.10" -> 51000; 0 when the name
+ * is not one.  Taken as versions: MAJOR.MINOR, and a release as uname -r
+ * gives it - MAJOR.MINOR.PATCH with anything after ("6.18.44-fc-v1045",
+ * "6.12.118+deb12-amd64") - or MAJOR.MINOR-rcN or MAJOR.MINOR+.  Not a
+ * version: MAJOR.MINOR-WORD ("6.18-myfix"), which is how a patch's
+ * semantics is named, so a mistyped patch name is an unknown kernel and
+ * never the base kernel's answers.
+ */
 static unsigned version_order(const char *v)
 {
 	char *end;
@@ -20,9 +28,24 @@ static unsigned version_order(const char *v)
 	if (end == v || *end != '.' || end[1] < '0' || end[1] > '9')
 		return 0;
 	unsigned long min = strtoul(end + 1, &end, 10);
-	/* "6.18", "6.18.44", "6.18.44-fc-v1045", "5.10+" */
-	if (maj > 99 || min > 99 || (*end && *end != '.' && *end != '-' && *end != '+'))
+	if (maj > 99 || min > 99)
 		return 0;
+	if (*end == '.' && end[1] >= '0' && end[1] <= '9') {
+		strtoul(end + 1, &end, 10); /* the patch level: a release, any suffix */
+		if (*end && *end != '-' && *end != '+' && *end != '.' && *end != '_')
+			return 0;
+	} else if (*end == '-') {
+		if (strncmp(end, "-rc", 3) || end[3] < '0' || end[3] > '9')
+			return 0;
+		strtoul(end + 3, &end, 10);
+		if (*end)
+			return 0;
+	} else if (*end == '+') {
+		if (end[1])
+			return 0;
+	} else if (*end) {
+		return 0;
+	}
 	return (unsigned)(maj * 10000 + min * 100);
 }
 

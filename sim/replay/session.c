@@ -366,13 +366,15 @@ static int session_finish(struct session *ss, int r, const struct session_opts *
 	}
 	snprintf(ss->arch, sizeof(ss->arch), "%s", o->arch ? o->arch : (h->has_arch ? h->arch : "x86_64"));
 	inherit_init(&ss->inh, h, o->maps);
+	/* a version vmsim has no semantics of (from --kernel or the header)
+	 * runs on the newest not newer one, and says so */
 	size_t nl = strlen(ss->sem->name);
-	if (!o->kernel && h->has_kernel &&
-	    !(strncmp(h->kernel, ss->sem->name, nl) == 0 &&
-	      (!h->kernel[nl] || strchr(".-+", h->kernel[nl]))))
+	const char *asked = o->kernel ? o->kernel : (h->has_kernel ? h->kernel : NULL);
+	if (asked && !(strncmp(asked, ss->sem->name, nl) == 0 &&
+		       (!asked[nl] || strchr(".-+", asked[nl]))))
 		snprintf(ss->note, sizeof(ss->note),
 			 "kernel %s is replayed with the %s model (the newest not newer; "
-			 "what changed since is not modelled)", h->kernel, ss->sem->name);
+			 "what changed since is not modelled)", asked, ss->sem->name);
 	return 0;
 }
 

@@ -32,6 +32,21 @@ for c in "replay --kernel" "show --at" "check --runs" "flags --arch" "record -o"
 	   [ "$(wc -l < "$tmp/err")" -le 6 ]; then ok
 	else bad "$c (no value): exit $rc: $(head -c 300 "$tmp/err")"; fi
 done
+# a semantics name vmsim does not know is an error naming the known ones,
+# on every command that takes --kernel: a mistyped patch name must not get
+# its base kernel's answers ("6.18-myfix" is no version of 6.18)
+for c in "replay --kernel 6.18-myfix $T" "diff --kernel 6.12 --kernel vma-count-v9 $T" \
+	 "explain --kernel 6.12-typo $T" "show --kernel 6.18-myfix maps $T" \
+	 "check --kernel 6.18-myfix --runs 1 --steps 1" "report --kernel 6.18-myfix -o $tmp/r.html $T"; do
+	"$vmsim" $c > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "unknown kernel '[^']*' (known: 4.0 lof-v1 4.4 6.1 6.12 6.18" "$tmp/err"; then ok
+	else bad "$c: exit $rc: $(head -c 300 "$tmp/err")"; fi
+done
+# a plain version between two known ones runs on the older, with a warning
+"$vmsim" replay --kernel 6.5 $T > "$tmp/out" 2> "$tmp/err"
+[ $? = 0 ] && grep -q "kernel 6.5 is replayed with the 6.1 model" "$tmp/err" && ok ||
+	bad "replay --kernel 6.5: $(head -c 300 "$tmp/err")"
 # the unknown command
 "$vmsim" replya x 2> "$tmp/err"
 [ $? = 2 ] && grep -q "unknown command 'replya'" "$tmp/err" && [ "$(wc -l < "$tmp/err")" -le 4 ] && ok ||
