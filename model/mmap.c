@@ -399,7 +399,8 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 			vmf &= ~VM_MAYEXEC;
 		}
 		/* mm/secretmem.c:secretmem_mmap_prepare() @ v6.18: shared only,
-		 * and locked for good, against the limit as a lock is */
+		 * and locked for good, against the limit as a lock is;
+		 * secretmem_mmap() @ v6.1, v6.12: shared only, not locked */
 		if (f->secretmem) {
 			/* its pseudo fs is noexec (SB_I_NOEXEC): do_mmap()'s
 			 * path_noexec() test */
@@ -408,9 +409,12 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 			vmf &= ~VM_MAYEXEC;
 			if (!(vmf & VM_MAYSHARE))
 				return -KERR_EINVAL;
-			if (!mlock_future_ok(s, t, VM_LOCKED, len))
-				return -KERR_EAGAIN;
-			secret_lock = VM_LOCKED | VM_DONTDUMP;
+			secret_lock = VM_DONTDUMP;
+			if (s->sem->secretmem_mmap_locks) {
+				if (!mlock_future_ok(s, t, VM_LOCKED, len))
+					return -KERR_EAGAIN;
+				secret_lock |= VM_LOCKED;
+			}
 		}
 	} else if (huge_anon) {
 		/* do_mmap() of the hugetlbfs file ksys_mmap_pgoff() made:
@@ -587,6 +591,12 @@ int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t brk)
 		return (int64_t)mm->brk;
 	uint64_t len = newbrk - oldbrk;
 	if (!mlock_future_ok(s, t, mm->def_flags & s->sem->future_check_mask, len))
+		return (int64_t)mm->brk;
+	/* do_brk_flags() @ v6.1, v6.12 (do_brk() @ v4.0, v4.4) tests the map
+	 * count before it tries to expand the heap VMA: past the limit even a
+	 * growth that would only extend it is refused (seen on the live 6.1
+	 * and 6.12, issue 56) */
+	if (mm->map_count > s->max_map_count)
 		return (int64_t)mm->brk;
 	vm_flags_t flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
 			   mm->def_flags;

@@ -47,8 +47,12 @@ static int check_source(struct vmsys *s, struct task *t, struct vma *v, const st
 	uint64_t kept = r->new_len < r->old_len ? r->new_len : r->old_len;
 	if (kept > v->end - r->addr)
 		return -KERR_EFAULT;
-	if (r->new_len <= r->old_len)
+	if (r->new_len <= r->old_len) {
+		if (s->sem->mremap_same_size_checks_lock && r->new_len == r->old_len &&
+		    !mlock_future_ok(s, t, v->flags & s->sem->charge_mask, 0))
+			return -KERR_EAGAIN;
 		return 0;
+	}
 	uint64_t pgoff = linear_index(v, r->addr);
 	if (pgoff + (r->new_len >> PAGE_SHIFT) < pgoff)
 		return -KERR_EINVAL;
@@ -101,10 +105,21 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 	uint64_t old_addr = r->addr, old_len = r->old_len, new_len = r->new_len;
 	uint64_t new_addr = r->new_addr;
 	uint64_t lv0 = mm->locked_vm, lp0 = r->dontunmap ? locked_pages(mm) : 0;
+	/* mm/mremap.c:move_vma() @ 6.1.192, v6.12: a locked source is split
+	 * at the range's ends first (split_vma(), each under the map_count
+	 * limit), so that only the moved range is unlocked; a split, never a
+	 * merge with a neighbour */
 	if (r->dontunmap && (v->flags & VM_LOCKED) && sem->dontunmap_splits_first) {
+		struct vma *hi = NULL;
 		int err = 0;
-		v = vma_modify_flags(s, mm, v, old_addr, old_addr + old_len, v->flags, &err);
-		if (!v)
+		if (v->start != old_addr) {
+			err = vma_split(s, mm, v, old_addr, true, &hi);
+			if (!err)
+				v = hi;
+		}
+		if (!err && v->end != old_addr + old_len)
+			err = vma_split(s, mm, v, old_addr + old_len, true, NULL);
+		if (err)
 			return err;
 	}
 	vm_flags_t flags = v->flags;
@@ -310,12 +325,18 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 	r.new_len = PAGE_ALIGN(new_len);
 	if (!r.new_len)
 		return -KERR_EINVAL;
+	/* mm/mremap.c:mremap_to() @ v6.1, v6.12 (check_mremap_params() and
+	 * mremap_to() @ v6.18): with MREMAP_DONTUNMAP the fifth argument is
+	 * read even without MREMAP_FIXED - as a hint, but it must be page
+	 * aligned, fit below TASK_SIZE and not overlap the source, as a fixed
+	 * target must (a trace without it, as strace writes DONTUNMAP, gives
+	 * 0: no such check fails) */
 	if (implies_new) {
-		if (r.fixed && (new_addr & ~PAGE_MASK))
+		if (new_addr & ~PAGE_MASK)
 			return -KERR_EINVAL;
-		if (r.new_len > TASK_SIZE || (r.fixed && new_addr > TASK_SIZE - r.new_len))
+		if (r.new_len > TASK_SIZE || new_addr > TASK_SIZE - r.new_len)
 			return -KERR_EINVAL;
-		if (r.fixed && addr + r.old_len > new_addr && new_addr + r.new_len > addr)
+		if (addr + r.old_len > new_addr && new_addr + r.new_len > addr)
 			return -KERR_EINVAL;
 		/* mremap_to(): the same int arithmetic */
 		if ((int64_t)mm->map_count + 2 >= (int64_t)s->max_map_count - 3)

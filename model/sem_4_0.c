@@ -70,6 +70,7 @@ const struct semantics sem_4_0 = {
 	.fork_copies_hugetlb = true,  /* copy_page_range() */
 	.thp_zero_cow_huge = true,    /* do_huge_pmd_wp_page() */
 	.name = "4.0",
+	.mremap_same_size_checks_lock = true, /* mm/mremap.c:vma_to_resize() @ v4.0 */
 	.flag_kernel = "4.0",
 	.description = "Linux 4.0: VM_LOCKED only, PG_mlocked + rmap-walk munlock",
 	.order = 40000,

@@ -33,7 +33,7 @@ static const struct vmflag_name vmflags_6_18[] = {
 #define MADV_BIT(x) (1u << (x))
 
 const struct semantics sem_6_18 = {
-	.thp_zero_cow_huge = true,    /* do_huge_zero_wp_pmd() (6.12+) */
+	.thp_zero_cow_huge = true,    /* do_huge_zero_wp_pmd() (6.13+; 6.12.118 still splits) */
 	.name = "6.18",
 	.fadvise_skips_noop_bdi = true,
 	.flag_kernel = "6.18",
@@ -58,6 +58,7 @@ const struct semantics sem_6_18 = {
 	.has_shared_validate = true,
 	.has_droppable = true,
 	.has_memfd_secret = true,
+	.secretmem_mmap_locks = true,  /* mm/secretmem.c:secretmem_mmap_prepare() */
 	/* IORING_SETUP_FLAGS @ v6.18: IOPOLL .. CQE_MIXED (bit 18) */
 	.io_uring_setup_flags = 0x7ffff,
 	.io_uring_rings_charged = true,

@@ -81,6 +81,7 @@ const struct semantics sem_lof_v1 = {
 	.fork_copies_hugetlb = true,  /* copy_page_range() */
 	.thp_zero_cow_huge = true,    /* do_huge_pmd_wp_page() */
 	.name = "lof-v1",
+	.mremap_same_size_checks_lock = true, /* mm/mremap.c:vma_to_resize() @ v4.0 */
 	.flag_kernel = "lof-v1",
 	.description = "4.0 + lock-on-fault v1 (May 2015): MAP_LOCKONFAULT, MCL_ON_FAULT, VM_LOCKONFAULT",
 	.order = 40001,

@@ -1,7 +1,7 @@
 /*
  * semantics.h - what differs between the kernels vmsim models.
  *
- * One `struct semantics` per kernel (4.0, lof-v1, 4.4, 6.1, 6.18), each in
+ * One `struct semantics` per kernel (4.0, lof-v1, 4.4, 6.1, 6.12, 6.18), each in
  * its own file model/sem_<name>.c.  The core reads the data fields and
  * calls the hooks; it never compares version numbers.  Adding a patch's
  * semantics = one new file that copies its base and changes rows, plus one
@@ -223,6 +223,12 @@ struct semantics {
 	 * since 6.5); 6.1 has it off by default (secretmem.enable=0: ENOSYS),
 	 * 4.x has no such call */
 	bool has_memfd_secret;
+	/* mm/secretmem.c:secretmem_mmap_prepare() @ v6.18 makes a memfd_secret
+	 * mapping VM_LOCKED (charged, against RLIMIT_MEMLOCK: EAGAIN past it,
+	 * as 5.14 did); secretmem_mmap() @ v6.1, v6.12 sets VM_DONTDUMP only:
+	 * no lock, no charge, no limit (its pages are unevictable all the same,
+	 * the mapping is; recorded in Debian's 6.12 guest) */
+	bool secretmem_mmap_locks;
 	/* fs/hugetlbfs/inode.c:hugetlb_file_setup() @ v4.0, v4.4: SHM_HUGETLB
 	 * without CAP_IPC_LOCK is charged to the user's locked_shm against
 	 * RLIMIT_MEMLOCK until the segment goes (EPERM past it); 5.16+ refuses
@@ -423,6 +429,15 @@ struct semantics {
 	 * with the old one's flags, and move_vma()'s do_munmap() of 0 bytes
 	 * fails, so the old VMA loses VM_ACCOUNT (mm/mremap.c @ v4.4) */
 	bool mremap_refuses_private_dup;
+	/* mm/mremap.c:vma_to_resize() @ v4.0 has no early return for an
+	 * unchanged length: its VM_LOCKED test (locked_vm plus the growth
+	 * against RLIMIT_MEMLOCK, without CAP_IPC_LOCK) runs for every call
+	 * that reaches it, so mremap_to() moving a locked VMA of a process
+	 * already over its limit (a lowered limit, a dropped capability) is
+	 * EAGAIN even at the same size (confirmed on the live 4.0 and lof-v1
+	 * kernels, issue 56); 4.4 returns at new_len == old_len first, and 6.x
+	 * tests only growth */
+	bool mremap_same_size_checks_lock;
 	/* mm/mmap.c:is_mergeable_anon_vma() @ v4.0, v4.4, v6.1: when one side
 	 * of a merge has no anon_vma, the existing neighbour must have exactly
 	 * one anon_vma_chain entry (list_is_singular()) - an unfaulted

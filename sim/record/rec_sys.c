@@ -222,6 +222,7 @@ static bool read_iovecs(struct rec_call *c, pid_t tid, uint64_t addr, uint64_t n
 #define O_CREAT_G 0100u
 #define O_TMPFILE_G 020000000u
 #define MREMAP_FIXED_G 2u
+#define MREMAP_DONTUNMAP_G 4u
 
 bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 {
@@ -255,7 +256,9 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		ev->sys = SYS_MPROTECT; ev->nargs = 3; memcpy(x, a, 3 * sizeof(*x)); break;
 	case NR_mremap:
 		ev->sys = SYS_MREMAP;
-		ev->nargs = (a[3] & MREMAP_FIXED_G) ? 5 : 4;
+		/* the kernel reads new_address with MREMAP_FIXED and with
+		 * MREMAP_DONTUNMAP (a hint it checks: mremap_to()) */
+		ev->nargs = (a[3] & (MREMAP_FIXED_G | MREMAP_DONTUNMAP_G)) ? 5 : 4;
 		memcpy(x, a, 5 * sizeof(*x));
 		if (ev->nargs == 4)
 			x[4] = 0;
