@@ -86,7 +86,7 @@ const char *const flagtab_arch_names[] = {
 };
 
 const char *const flagtab_kernel_names[] = {
-	"4.0", "lof-v1", "4.4", "6.1", "6.18", NULL
+	"4.0", "lof-v1", "4.4", "6.1", "6.12", "6.18", NULL
 };
 
 const char *flagtab_arch_family(const char *arch)

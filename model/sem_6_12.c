@@ -128,14 +128,19 @@ const struct semantics sem_6_12 = {
 	/* ext4 has no large folios in 6.12 (6.16), so mm/readahead.c:
 	 * page_cache_ra_order() falls back to do_page_cache_ra(), which trims
 	 * at EOF as 6.1 does; no finish_fault() none-range rule (6.14), no
-	 * partial-punch split rule, no CONFIG_MM_ID (6.15), and ext4 does not
-	 * zero an unaligned EOF block when i_size grows (6.13) */
+	 * partial-punch split rule, no CONFIG_MM_ID (6.15).  But ext4 zeroes
+	 * an unaligned EOF block when i_size grows, as 6.18 does:
+	 * fs/ext4/inode.c:ext4_write_end(), ext4_da_write_end(),
+	 * ext4_setattr() and fs/ext4/extents.c:ext4_alloc_file_blocks() @
+	 * 6.12.118 call ext4_zero_partial_blocks() / ext4_block_truncate_page()
+	 * from the old size (6.13's c7fc0366c656, in 6.12.y; a recording of
+	 * Debian's 6.12.118 faults on the EOF page as 6.18 does) */
 	.pagecache_large_folios = false,
 	.ra_window_trimmed_at_eof = true,
 	.finish_fault_none_range = false,
 	.partial_punch_cleans_blocks = false,
 	.folio_shared_by_mm = false,
-	.eof_block_not_uptodate = false,
+	.eof_block_not_uptodate = true,
 	.exec_readahead_forward = false, /* do_sync_mmap_readahead() @ v6.12: read-around */
 	.map_stack_nohugepage = true,    /* include/linux/mman.h:calc_vm_flag_bits() (6.7) */
 	/* mm/huge_memory.c:do_huge_pmd_wp_page() @ v6.12: a write to the huge

@@ -178,7 +178,7 @@ int cmd_flags(int argc, char **argv)
 		case 'n':
 			if (!systab_names_known(optarg)) {
 				fprintf(stderr, "vmsim flags: unknown table of flag names '%s' (strace, or a "
-					"kernel's own: 4.0 lof-v1 4.4 6.1 6.18)\n", optarg);
+					"kernel's own: 4.0 lof-v1 4.4 6.1 6.12 6.18)\n", optarg);
 				return 2;
 			}
 			names_id = optarg;

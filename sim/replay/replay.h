@@ -261,7 +261,7 @@ struct session_opts {
 	{ "hugetlb-pages", required_argument, NULL, 0x106 },           \
 	{ "thp", required_argument, NULL, 0x107 }
 #define SESSION_OPTS_HELP                                                              \
-	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.18 (default: the trace's\n" \
+	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.12 6.18 (default: the trace's\n" \
 	"                         `# kernel:` header, else 6.18)\n"                        \
 	"  --arch NAME            flag tables of this arch (default: `# arch:`, else x86_64)\n" \
 	"  --cap-ipc-lock yes|no  whether the process holds CAP_IPC_LOCK (overrides the header)\n" \
@@ -396,7 +396,7 @@ const struct semantics *semantics_find_checked(const char *name);
  * then k[1].  0, or 2 with the error printed (unknown, or a third). */
 int session_kernel_pair(const char *cmd, const char *arg, const char *k[2]);
 
-/* "4.0 lof-v1 4.4 6.1 6.18" */
+/* "4.0 lof-v1 4.4 6.1 6.12 6.18" */
 void session_kernel_list(char *buf, size_t len);
 
 /* ==== timing ====

@@ -99,7 +99,7 @@ int tr_header_line(struct trace_reader *r, char *p)
 		} else {
 			if (!semantics_find(dst))
 				return tr_fail(r, v, "unknown kernel '%s' (a version such as 6.18.44, or "
-					    "4.0 lof-v1 4.4 6.1 6.18)", dst);
+					    "4.0 lof-v1 4.4 6.1 6.12 6.18)", dst);
 			h->has_kernel = true;
 		}
 	} else if (KEY("flag-names")) {
@@ -110,7 +110,7 @@ int tr_header_line(struct trace_reader *r, char *p)
 		h->flag_names[n] = '\0';
 		if (!systab_names_known(h->flag_names))
 			return tr_fail(r, v, "unknown table of flag names '%s' (strace, or a kernel's "
-				    "own: 4.0 lof-v1 4.4 6.1 6.18)", h->flag_names);
+				    "own: 4.0 lof-v1 4.4 6.1 6.12 6.18)", h->flag_names);
 		h->has_flag_names = true;
 	} else if (KEY("page-size")) {
 		if (!parse_size(v, n, &h->page_size) || h->page_size == 0 ||

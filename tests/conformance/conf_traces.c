@@ -380,11 +380,12 @@ int main(void)
 		globfree(&g);
 	}
 	size_t ngolden = ntraces;
-	/* recorded inside booted 6.1, 4.4.1, 4.0 and 4.0+lof-v1 kernels: each
-	 * replayed by its header alone (its `# kernel:`) */
-	static const char *const live[] = { "6.1", "4.4", "4.0", "lof-v1" };
-	size_t live_from[5];
-	for (size_t k = 0; k < 4; k++) {
+	/* recorded inside booted 6.1, 6.12, 4.4.1, 4.0 and 4.0+lof-v1 kernels:
+	 * each replayed by its header alone (its `# kernel:`) */
+	static const char *const live[] = { "6.1", "6.12", "4.4", "4.0", "lof-v1" };
+	enum { NLIVE = sizeof(live) / sizeof(live[0]) };
+	size_t live_from[NLIVE + 1];
+	for (size_t k = 0; k < NLIVE; k++) {
 		live_from[k] = ntraces;
 		char pat[512];
 		snprintf(pat, sizeof(pat), VMSIM_SRCDIR "/../shared/live-kernels/%s/*/*.trace", live[k]);
@@ -397,24 +398,25 @@ int main(void)
 			globfree(&g);
 		}
 	}
-	live_from[4] = ntraces;
+	live_from[NLIVE] = ntraces;
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	add_suite("bundled traces", 0, nbundled);
 	add_suite("bundled traces, invariants", 0, nbundled);
 	add_suite("shared golden (6.18)", nbundled, ngolden);
 	add_suite("shared golden (6.18), invariants", nbundled, ngolden);
-	static char titles[4][2][64];
-	for (size_t k = 0; k < 4; k++) {
+	static char titles[NLIVE][2][64];
+	for (size_t k = 0; k < NLIVE; k++) {
 		snprintf(titles[k][0], sizeof(titles[k][0]), "shared live kernel %s", live[k]);
 		snprintf(titles[k][1], sizeof(titles[k][1]), "shared live kernel %s, invariants", live[k]);
 		add_suite(titles[k][0], live_from[k], live_from[k + 1]);
 		add_suite(titles[k][1], live_from[k], live_from[k + 1]);
 	}
-	printf("conformance: %zu bundled traces, %zu shared golden traces, %zu live-kernel traces "
-	       "(6.1 %zu, 4.4 %zu, 4.0 %zu, lof-v1 %zu)\n", nbundled, ngolden - nbundled,
-	       ntraces - ngolden, live_from[1] - live_from[0], live_from[2] - live_from[1],
-	       live_from[3] - live_from[2], live_from[4] - live_from[3]);
+	printf("conformance: %zu bundled traces, %zu shared golden traces, %zu live-kernel traces (",
+	       nbundled, ngolden - nbundled, ntraces - ngolden);
+	for (size_t k = 0; k < NLIVE; k++)
+		printf("%s%s %zu", k ? ", " : "", live[k], live_from[k + 1] - live_from[k]);
+	printf(")\n");
 	if (ngolden == nbundled)
 		printf("conformance: SKIP the shared golden samples: " VMSIM_SRCDIR
 		       "/../shared/golden/*/*.trace not found (a clone without ../shared)\n");

@@ -23,6 +23,7 @@ enum check {
 	C_DIFF,   /* an item (kind, what, pid) at line with values va / vb (ANY = any) */
 	C_NONE,   /* no item of kind at line */
 	C_AGREE,  /* the whole trace agrees */
+	C_DIFFER, /* the kernels differ somewhere in the trace */
 	C_TEXT,   /* item's a/b text contain the given strings */
 };
 
@@ -366,6 +367,94 @@ static const struct row_check checks[] = {
 	{ "what ages the workingset besides evictions", "workingset-refault-ages.trace", "6.1", "6.18", NULL, C_NONE, 18, DK_VMSTAT, "workingset_activate_file" },
 	{ "what ages the workingset besides evictions", "workingset-refault-ages.trace", "6.1", "6.18", NULL, C_NONE, 31, DK_VMSTAT, "workingset_activate_file" },
 	{ "an mlocked page that migrates", "numa-migrate-mlocked.trace", "4.0", "lof-v1", NULL, C_AGREE },
+	/* vma_to_resize() @ v4.0 tests VM_LOCKED at an unchanged length */
+	{ "mremap at the same size over the limit", "mremap-fixed-same-size-over-limit.trace", "4.0", "4.4", NULL, C_DIFF, 9, DK_RESULT, "result", -1, EAGAIN_, ANY },
+	{ "mremap at the same size over the limit", "mremap-fixed-same-size-over-limit.trace", "lof-v1", "4.0", NULL, C_AGREE },
+	{ "mremap at the same size over the limit", "mremap-fixed-same-size-over-limit.trace", "4.4", "6.1", NULL, C_NONE, 9, DK_RESULT },
+	{ "mremap at the same size over the limit", "mremap-fixed-same-size-over-limit.trace", "6.1", "6.18", NULL, C_NONE, 9, DK_RESULT },
+	/* 6.12 (docs/semantics.md, "6.12 between 6.1 and 6.18"): the kernel it
+	 * agrees with on the row's trace, and the one it does not */
+	{ "6.12: mremap DONTUNMAP of a locked VMA as 6.1", "mremap-dontunmap-locked.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: mremap DONTUNMAP of a locked VMA as 6.1", "mremap-dontunmap-locked.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: mremap DONTUNMAP of part of a locked VMA as 6.1", "mremap-dontunmap-partial-locked.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: mremap DONTUNMAP of part of a locked VMA as 6.1", "mremap-dontunmap-partial-locked.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: DONTUNMAP source pgoff as 6.1", "mremap-dontunmap-pgoff.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: DONTUNMAP source pgoff as 6.1", "mremap-dontunmap-pgoff.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: DONTUNMAP keeps the source apart as 6.1", "mremap-dontunmap-self-merge.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: DONTUNMAP keeps the source apart as 6.1", "mremap-dontunmap-self-merge.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: mremap MREMAP_FIXED checks after the unmap as 6.1", "mremap-fixed-efault-target.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: mremap MREMAP_FIXED checks after the unmap as 6.1", "mremap-fixed-efault-target.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: a move spans one VMA as 6.1", "mremap-fixed-multi-vma.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: a move spans one VMA as 6.1", "mremap-fixed-multi-vma.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: singular anon_vma_chain merge rule as 6.1", "anon-merge-faulted-into-unfaulted.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: singular anon_vma_chain merge rule as 6.1", "anon-merge-faulted-into-unfaulted.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: anon_inodefs not noexec as 6.1", "io-uring-ring-mayexec.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: anon_inodefs not noexec as 6.1", "io-uring-ring-mayexec.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: no large page-cache folios as 6.1", "pagecache-large-folio-mlock.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: no large page-cache folios as 6.1", "pagecache-large-folio-mlock.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: unmap drains the batches as 6.1", "zap-leaves-munlock-batched.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: unmap drains the batches as 6.1", "zap-leaves-munlock-batched.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: huge zero page write splits as 6.1", "thp-zero-write-6.12.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: huge zero page write splits as 6.1", "thp-zero-write-6.12.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: no guard regions as 6.1", "madvise-guard-6.12.trace", "6.12", "6.1", NULL, C_AGREE },
+	{ "6.12: no guard regions as 6.1", "madvise-guard-6.12.trace", "6.12", "6.18", NULL, C_DIFFER },
+	{ "6.12: PGFAULT once, 31-entry batches as 6.18", "file-fault-locked-reclaim.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: PGFAULT once, 31-entry batches as 6.18", "file-fault-locked-reclaim.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: no retry on a hole as 6.18", "file-read-fault-hole-no-retry.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: no retry on a hole as 6.18", "file-read-fault-hole-no-retry.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: kswapd as 6.18", "kswapd-balance.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: kswapd as 6.18", "kswapd-balance.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: swap-in of an onfault VMA as 6.18", "lof-swapin-onfault.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: swap-in of an onfault VMA as 6.18", "lof-swapin-onfault.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: PGFAULT once as 6.18", "major-fault-retry-pgfault.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: PGFAULT once as 6.18", "major-fault-retry-pgfault.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: MAP_STACK sets VM_NOHUGEPAGE as 6.18", "map-stack-nohugepage.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: MAP_STACK sets VM_NOHUGEPAGE as 6.18", "map-stack-nohugepage.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: memcg limit batches as 6.18", "memcg-limit-batch.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: memcg limit batches as 6.18", "memcg-limit-batch.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: memcg dirty reclaim as 6.18", "memcg-reclaim-dirty.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: memcg dirty reclaim as 6.18", "memcg-reclaim-dirty.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: memcg reclaim recency as 6.18", "memcg-reclaim-recency.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: memcg reclaim recency as 6.18", "memcg-reclaim-recency.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: vma_merge_new_range() prev first as 6.18", "mmap-expand-next-first.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: vma_merge_new_range() prev first as 6.18", "mmap-expand-next-first.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: mmap_miss hits skip PG_workingset as 6.18", "mmap-miss-hit-rules.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: mmap_miss hits skip PG_workingset as 6.18", "mmap-miss-hit-rules.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: read-around stops as 6.18", "mmap-miss-stops-read-around.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: read-around stops as 6.18", "mmap-miss-stops-read-around.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: mprotect gives VM_ACCOUNT back as 6.18", "mprotect-readonly-keeps-account.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: mprotect gives VM_ACCOUNT back as 6.18", "mprotect-readonly-keeps-account.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: madvise_populate() ENOMEM at a hole as 6.18", "populate-hole-then-readonly.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: madvise_populate() ENOMEM at a hole as 6.18", "populate-hole-then-readonly.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: readahead state per open file as 6.18", "readahead-state-per-open-file.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: readahead state per open file as 6.18", "readahead-state-per-open-file.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: memory.reclaim a quarter at a time as 6.18", "reclaim-proactive-batch.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: memory.reclaim a quarter at a time as 6.18", "reclaim-proactive-batch.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: rusage of retried faults as 6.18", "rusage-retried-faults.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: rusage of retried faults as 6.18", "rusage-retried-faults.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: shmem swap-out as 6.18", "shmem-swap-out.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: shmem swap-out as 6.18", "shmem-swap-out.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: refault aging as 6.18", "workingset-refault-ages.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: refault aging as 6.18", "workingset-refault-ages.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: anon refault as 6.18", "workingset-refault-anon.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: anon refault as 6.18", "workingset-refault-anon.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: refault distance as 6.18", "workingset-refault-distance.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "6.12: refault distance as 6.18", "workingset-refault-distance.trace", "6.12", "6.1", NULL, C_DIFFER },
+	{ "6.12: memfd_secret mmap not locked", "secretmem-mmap-lock-6.12.trace", "6.12", "6.18", NULL, C_DIFF, 9, DK_RESULT, "result", -1, ANY, EAGAIN_ },
+	{ "6.12: ext4 zeroes the old EOF block when i_size grows", "ext4-grow-unaligned-eof-6.12.trace", "6.1", "6.12", NULL, C_DIFF, 11, DK_RESULT, "result", -1, 1, 2 },
+	{ "6.12: ext4 zeroes the old EOF block when i_size grows", "ext4-grow-unaligned-eof-6.12.trace", "6.12", "6.18", NULL, C_AGREE },
+	/* rows where 6.12 is neither 6.1 nor 6.18 */
+	{ "6.12: exec read-around, PGFAULT once", "exec-readahead-forward.trace", "6.1", "6.12", NULL, C_DIFF, 11, DK_VMSTAT, "pgfault", 0, 2, 1 },
+	{ "6.12: exec read-around, PGFAULT once", "exec-readahead-forward.trace", "6.1", "6.12", NULL, C_NONE, 11, DK_PAGE },
+	{ "6.12: exec read-around, PGFAULT once", "exec-readahead-forward.trace", "6.12", "6.18", NULL, C_DIFF, 11, DK_PAGE, "page 0x7ffff7ff0000", -1, PG_LOCKED, 0 },
+	{ "6.12: readahead mark trimmed at EOF", "readahead-mark-trimmed-at-eof.trace", "6.1", "6.12", NULL, C_DIFF, 9, DK_VMSTAT, "pgfault", 0, 4, 2 },
+	{ "6.12: readahead mark trimmed at EOF", "readahead-mark-trimmed-at-eof.trace", "6.12", "6.18", NULL, C_DIFF, 9, DK_RESULT, "result", -1, 2, 1 },
+	{ "6.12: io_uring_setup() flags", "io-uring-setup-flags-6.12.trace", "6.1", "6.12", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EINVAL_, 0 },
+	{ "6.12: io_uring_setup() flags", "io-uring-setup-flags-6.12.trace", "6.1", "6.12", NULL, C_NONE, 8, DK_RESULT },
+	{ "6.12: io_uring_setup() flags", "io-uring-setup-flags-6.12.trace", "6.12", "6.18", NULL, C_DIFF, 8, DK_RESULT, "result", -1, EINVAL_, 1 },
+	{ "6.12: no guard regions as 6.1", "madvise-guard-6.12.trace", "6.12", "6.18", NULL, C_DIFF, 8, DK_RESULT, "result", -1, EINVAL_, 0 },
+	{ "6.12: MAP_DROPPABLE, lf, VM_ACCOUNT", "droppable-onfault-mnemonic-6.12.trace", "6.1", "6.12", NULL, C_DIFF, 7, DK_RESULT, "result", -1, EINVAL_, ANY },
+	{ "6.12: MAP_DROPPABLE, lf, VM_ACCOUNT", "droppable-onfault-mnemonic-6.12.trace", "6.12", "6.18", NULL, C_AGREE },
 };
 
 static unsigned nfailed_rows;
@@ -388,6 +477,11 @@ static bool run_check(const struct row_check *c, char *why, size_t len)
 	if (rc == 2) {
 		snprintf(why, len, "bad input: %.400s", r.err);
 		ok = false;
+	} else if (c->check == C_DIFFER) {
+		if (rc != 1) {
+			snprintf(why, len, "expected a difference; the kernels agree on the whole trace");
+			ok = false;
+		}
 	} else if (c->check == C_AGREE) {
 		if (rc != 0) {
 			const struct diff_item *it = &r.items[0];
