@@ -17,6 +17,16 @@
  */
 #include "internal.h"
 
+/* do_mmap() and do_brk_flags(): a new VMA is refused when map_count >
+ * sysctl_max_map_count (every release: the limit + 1 is reachable), or
+ * when it is >= under Kalesh Singh's VMA count v3 patch 1 */
+static bool map_count_refuses_new(const struct vmsys *s, const struct mm *mm)
+{
+	if (s->sem->new_vma_refused_at_max)
+		return mm->map_count >= s->max_map_count;
+	return mm->map_count > s->max_map_count;
+}
+
 bool range_is_free(struct mm *mm, uint64_t start, uint64_t end)
 {
 	struct vma *v = vma_find(&mm->vmas, start);
@@ -304,7 +314,7 @@ int64_t vm_mmap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, ui
 		return -KERR_ENOMEM;
 	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
 		return -KERR_EOVERFLOW;
-	if (mm->map_count > s->max_map_count)
+	if (map_count_refuses_new(s, mm))
 		return -KERR_ENOMEM;
 	if (f && f->ring) {
 		/* io_uring_get_unmapped_area() runs even for MAP_FIXED */
@@ -511,7 +521,7 @@ int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64
 	len = PAGE_ALIGN(len);
 	if (!len)
 		return -KERR_EINVAL;
-	if (mm->map_count > s->max_map_count)
+	if (map_count_refuses_new(s, mm))
 		return -KERR_ENOMEM;
 	uint64_t align = f->huge ? HPAGE_SIZE : PAGE_SIZE;
 	if (f->huge) {
@@ -596,7 +606,7 @@ int64_t vm_brk(struct vmsys *s, struct task *t, uint64_t brk)
 	 * count before it tries to expand the heap VMA: past the limit even a
 	 * growth that would only extend it is refused (seen on the live 6.1
 	 * and 6.12, issue 56) */
-	if (mm->map_count > s->max_map_count)
+	if (map_count_refuses_new(s, mm))
 		return (int64_t)mm->brk;
 	vm_flags_t flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
 			   mm->def_flags;

@@ -98,9 +98,12 @@ static int64_t move_vma(struct vmsys *s, struct task *t, struct vma *v, struct r
 {
 	struct mm *mm = t->mm;
 	const struct semantics *sem = s->sem;
-	/* mm/mremap.c:move_vma(): int arithmetic (sysctl_max_map_count is an
-	 * int), so a max below 3 refuses every move */
-	if ((int64_t)mm->map_count >= (int64_t)s->max_map_count - 3)
+	/* mm/mremap.c:move_vma() (prep_move_vma() @ v6.18): map_count >=
+	 * max - 3 refuses, in int arithmetic (sysctl_max_map_count is an int),
+	 * so a max below 3 refuses every move; a patch may ask less room
+	 * (mremap_move_room) */
+	int64_t move_room = sem->mremap_move_room ? sem->mremap_move_room : 4;
+	if ((int64_t)mm->map_count + move_room > (int64_t)s->max_map_count)
 		return -KERR_ENOMEM;
 	uint64_t old_addr = r->addr, old_len = r->old_len, new_len = r->new_len;
 	uint64_t new_addr = r->new_addr;
@@ -338,8 +341,11 @@ int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t addr, uint64_t old_l
 			return -KERR_EINVAL;
 		if (addr + r.old_len > new_addr && new_addr + r.new_len > addr)
 			return -KERR_EINVAL;
-		/* mremap_to(): the same int arithmetic */
-		if ((int64_t)mm->map_count + 2 >= (int64_t)s->max_map_count - 3)
+		/* mremap_to() (check_mremap_params() @ v6.18): map_count + 2 >=
+		 * max - 3 refuses, the same int arithmetic; a patch may ask less
+		 * room (mremap_to_room) */
+		int64_t to_room = s->sem->mremap_to_room ? s->sem->mremap_to_room : 6;
+		if ((int64_t)mm->map_count + to_room > (int64_t)s->max_map_count)
 			return -KERR_ENOMEM;
 	}
 

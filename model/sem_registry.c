@@ -5,9 +5,12 @@
 #include <string.h>
 
 extern const struct semantics sem_4_0, sem_lof_v1, sem_4_4, sem_6_1, sem_6_12, sem_6_18;
+/* patches (SEM_PATCH in semantics.h): copies of their base made before main() */
+extern struct semantics sem_vma_count_v3, sem_mremap_count, sem_6_18_dontunmap_fix;
 
 const struct semantics *const semantics_all[] = {
-	&sem_4_0, &sem_lof_v1, &sem_4_4, &sem_6_1, &sem_6_12, &sem_6_18, NULL,
+	&sem_4_0, &sem_lof_v1, &sem_4_4, &sem_6_1, &sem_6_12, &sem_vma_count_v3,
+	&sem_mremap_count, &sem_6_18, &sem_6_18_dontunmap_fix, NULL,
 };
 
 /*

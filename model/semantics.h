@@ -438,6 +438,20 @@ struct semantics {
 	 * kernels, issue 56); 4.4 returns at new_len == old_len first, and 6.x
 	 * tests only growth */
 	bool mremap_same_size_checks_lock;
+	/* The map_count headroom mremap asks before a move (mm/mremap.c):
+	 * move_vma() refuses with ENOMEM unless map_count + mremap_move_room
+	 * <= sysctl_max_map_count, and mremap_to() (MREMAP_FIXED or
+	 * DONTUNMAP, Oscar Salvador's 2019 early check) unless map_count +
+	 * mremap_to_room <= it.  0 = the historic checks of every release
+	 * (map_count >= max - 3, map_count + 2 >= max - 3: rooms 4 and 6);
+	 * Lorenzo Stoakes' "mm/mremap: correct invalid map count check"
+	 * (2026) asks 2 and 4 */
+	uint8_t mremap_move_room, mremap_to_room;
+	/* do_mmap() and do_brk_flags() refuse a new VMA when map_count >
+	 * sysctl_max_map_count in every release (so max + 1 is reachable:
+	 * docs/findings.md #2); Kalesh Singh's "VMA count limit" v3 patch 1
+	 * (2025) makes it >= (true) */
+	bool new_vma_refused_at_max;
 	/* mm/mmap.c:is_mergeable_anon_vma() @ v4.0, v4.4, v6.1: when one side
 	 * of a merge has no anon_vma, the existing neighbour must have exactly
 	 * one anon_vma_chain entry (list_is_singular()) - an unfaulted
@@ -563,6 +577,32 @@ struct semantics {
 	bool test_ignore_max_map_count;   /* vma_split() ignores vm.max_map_count */
 	bool test_lru_add_flips_active;   /* the lru_add drain leaves PG_active wrong for the list */
 };
+
+/*
+ * A patch's semantics as its base plus the rows the patch changes:
+ *
+ *   SEM_PATCH(sem_my_fix, sem_6_12)
+ *   {
+ *           s->name = "my-fix";
+ *           s->order = sem_6_12.order + 1;
+ *           s->some_row = true;     (one line per hunk, citing it)
+ *   }
+ *
+ * defines `struct semantics sem_my_fix`, a copy of the base made before
+ * main() (a constructor) with the body's changes; list it in
+ * sem_registry.c.  Rows the body does not name keep the base's values, so
+ * a later fix to the base reaches the patch too.
+ */
+#define SEM_PATCH(var, base)                                                  \
+	extern const struct semantics base;                                   \
+	struct semantics var;                                                 \
+	static void var##_rows(struct semantics *s);                          \
+	__attribute__((constructor)) static void var##_init(void)             \
+	{                                                                     \
+		var = base;                                                   \
+		var##_rows(&var);                                             \
+	}                                                                     \
+	static void var##_rows(struct semantics *s)
 
 /* All semantics, NULL-terminated, in release order. */
 extern const struct semantics *const semantics_all[];

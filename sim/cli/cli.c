@@ -39,7 +39,8 @@ static const char usage[] =
 	"  help [COMMAND]    this text, or one command's\n"
 	"  version           the version (also --version, -V)\n"
 	"\n"
-	"Kernels: 4.0 lof-v1 4.4 6.1 6.12 6.18.\n"
+	"Kernels: 4.0 lof-v1 4.4 6.1 6.12 6.18; patches: vma-count-v3 mremap-count\n"
+	"(on 6.12), 6.18-dontunmap-fix (on 6.18) - docs/semantics.md.\n"
 	"Exit: 0 ok, 1 divergence, 2 bad input, 3 out of memory (of this machine, not the model's).\n"
 	"`vmsim help COMMAND` or `vmsim COMMAND --help` describes one command.\n";
 

@@ -31,7 +31,8 @@ static const char diff_usage[] =
 	"the trace's `# kernel:` tables (else A's); each model reads the numbers with\n"
 	"its own.\n"
 	"\n"
-	"  --kernel NAME          4.0 lof-v1 4.4 6.1 6.12 6.18 (given twice: A, then B)\n"
+	"  --kernel NAME          4.0 lof-v1 4.4 6.1 6.12 6.18, or a patch (vma-count-v3\n"
+	"                         mremap-count 6.18-dontunmap-fix); given twice: A, then B\n"
 	SESSION_OPTS_HELP
 	"  --all           report every event that changes the difference, not only\n"
 	"                  the first\n"

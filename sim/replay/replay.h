@@ -261,7 +261,8 @@ struct session_opts {
 	{ "hugetlb-pages", required_argument, NULL, 0x106 },           \
 	{ "thp", required_argument, NULL, 0x107 }
 #define SESSION_OPTS_HELP                                                              \
-	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.12 6.18 (default: the trace's\n" \
+	"  --kernel NAME          semantics: 4.0 lof-v1 4.4 6.1 6.12 6.18, or a patch\n"  \
+	"                         (vma-count-v3 mremap-count 6.18-dontunmap-fix; default: the trace's\n" \
 	"                         `# kernel:` header, else 6.18)\n"                        \
 	"  --arch NAME            flag tables of this arch (default: `# arch:`, else x86_64)\n" \
 	"  --cap-ipc-lock yes|no  whether the process holds CAP_IPC_LOCK (overrides the header)\n" \

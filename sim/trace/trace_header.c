@@ -99,7 +99,8 @@ int tr_header_line(struct trace_reader *r, char *p)
 		} else {
 			if (!semantics_find(dst))
 				return tr_fail(r, v, "unknown kernel '%s' (a version such as 6.18.44, or "
-					    "4.0 lof-v1 4.4 6.1 6.12 6.18)", dst);
+					    "4.0 lof-v1 4.4 6.1 6.12 6.18, or a patch: vma-count-v3 "
+					    "mremap-count 6.18-dontunmap-fix)", dst);
 			h->has_kernel = true;
 		}
 	} else if (KEY("flag-names")) {

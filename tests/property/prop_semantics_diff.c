@@ -372,6 +372,19 @@ static const struct row_check checks[] = {
 	{ "mremap at the same size over the limit", "mremap-fixed-same-size-over-limit.trace", "lof-v1", "4.0", NULL, C_AGREE },
 	{ "mremap at the same size over the limit", "mremap-fixed-same-size-over-limit.trace", "4.4", "6.1", NULL, C_NONE, 9, DK_RESULT },
 	{ "mremap at the same size over the limit", "mremap-fixed-same-size-over-limit.trace", "6.1", "6.18", NULL, C_NONE, 9, DK_RESULT },
+	/* patch semantics (docs/semantics.md, "Patches") */
+	{ "vma-count-v3: a fourth VMA at max 3", "vma-count-at-the-limit.trace", "6.12", "vma-count-v3", NULL, C_DIFF, 12, DK_RESULT, "result", -1, 0x10001000, ENOMEM_ },
+	{ "vma-count-v3: a merging mmap at the limit", "vma-count-at-the-limit.trace", "6.12", "vma-count-v3", NULL, C_DIFF, 14, DK_RESULT, "result", -1, 0x10003000, ENOMEM_ },
+	{ "vma-count-v3: brk extending the heap at the limit", "vma-count-at-the-limit.trace", "6.12", "vma-count-v3", NULL, C_DIFF, 15, DK_RESULT, "result", -1, 0x55555555b000, 0x55555555a000 },
+	{ "vma-count-v3: below the limit as 6.12", "vma-count-at-the-limit.trace", "6.12", "vma-count-v3", NULL, C_NONE, 11, DK_RESULT },
+	{ "vma-count-v3: nothing else", "mremap-map-count-room.trace", "6.12", "vma-count-v3", NULL, C_AGREE },
+	{ "mremap-count: MREMAP_FIXED with room for 4", "mremap-map-count-room.trace", "6.12", "mremap-count", NULL, C_DIFF, 10, DK_RESULT, "result", -1, ENOMEM_, 0x10020000 },
+	{ "mremap-count: a move with room for 2", "mremap-map-count-room.trace", "6.12", "mremap-count", NULL, C_DIFF, 12, DK_RESULT, "result", -1, ENOMEM_, ANY },
+	{ "mremap-count: nothing else", "vma-count-at-the-limit.trace", "6.12", "mremap-count", NULL, C_AGREE },
+	{ "6.18-dontunmap-fix: no leak", "dontunmap-locked-leak-fix.trace", "6.18", "6.18-dontunmap-fix", NULL, C_DIFF, 8, DK_VMLCK, "VmLck", -1, KB(12), KB(8) },
+	{ "6.18-dontunmap-fix: no leak", "dontunmap-locked-leak-fix.trace", "6.18", "6.18-dontunmap-fix", NULL, C_DIFF, 13, DK_VMLCK, "VmLck", -1, KB(24), KB(8) },
+	{ "6.18-dontunmap-fix: what 6.12 does", "dontunmap-locked-leak-fix.trace", "6.12", "6.18-dontunmap-fix", NULL, C_AGREE },
+	{ "6.18-dontunmap-fix: nothing else", "mremap-fixed-multi-vma.trace", "6.18", "6.18-dontunmap-fix", NULL, C_AGREE },
 	/* 6.12 (docs/semantics.md, "6.12 between 6.1 and 6.18"): the kernel it
 	 * agrees with on the row's trace, and the one it does not */
 	{ "6.12: mremap DONTUNMAP of a locked VMA as 6.1", "mremap-dontunmap-locked.trace", "6.12", "6.1", NULL, C_AGREE },

@@ -3,7 +3,7 @@
 # tests/docs/completion.sh checks that every option of every command's
 # --help is here and in _vmsim (zsh).
 
-_vmsim_kernels="4.0 lof-v1 4.4 6.1 6.12 6.18"
+_vmsim_kernels="4.0 lof-v1 4.4 6.1 6.12 vma-count-v3 mremap-count 6.18 6.18-dontunmap-fix"
 _vmsim_arches="x86_64 arm64 generic mips mips64 alpha parisc powerpc ppc64 sparc sparc64 xtensa tile i386 arm riscv64 s390x loongarch64"
 _vmsim_views="maps smaps status meminfo vmstat pages lru numa"
 _vmsim_invariants="all locked-vm-accounting locked-vm-range rlimit-memlock unlock-complete fork-no-inherit onfault-no-prefault locked-never-reclaimed mlocked-pages lru-consistent vma-tree locked-madvise"
