@@ -26,7 +26,8 @@
 
 static const char exh_usage[] =
 	"usage: vmsim check --exhaustive --kernel NAME [--depth K] [--call LINE]... [--alphabet FILE]\n"
-	"                   [--invariant NAME]... [--time SEC] [--shard I/N] [--out DIR] [-o FILE]\n"
+	"                   [--invariant NAME]... [--max-map-count N] [--time SEC] [--shard I/N]\n"
+	"                   [--out DIR] [-o FILE]\n"
 	"                   [--format text|json] [-q]\n"
 	"\n"
 	"Runs every sequence of up to K calls (default 5) from a finite alphabet on the\n"
@@ -45,6 +46,7 @@ static const char exh_usage[] =
 	"                    alphabet of docs/invariants.md (23 calls over 4 pages in 2\n"
 	"                    places, RLIMIT_MEMLOCK 2 pages, no CAP_IPC_LOCK)\n"
 	"  --alphabet FILE   symbols from a trace file, one call a line\n"
+	"  --max-map-count N vm.max_map_count of the machine (default 3; 1 to 2147483647)\n"
 	"  --invariant NAME  check only this invariant (repeatable)\n"
 	"  --time SEC        stop after SEC seconds (the depth completed is reported)\n"
 	"  --shard I/N       explore only the sequences whose first call is the I-th of\n"
@@ -89,8 +91,10 @@ static int report(const struct exh_cfg *c, const struct exh_result *r)
 	char path[4096], explain[4096];
 	double sps = r->seconds > 0 ? (double)r->states / r->seconds : 0.0;
 	if (!c->json)
-		printf("vmsim check --exhaustive: kernel %s, arch %s, depth %u, %zu calls (%s)\n",
-		       c->plan.sem->name, c->plan.arch, c->eo.depth, c->al.n, alphabet_name(c));
+		printf("vmsim check --exhaustive: kernel %s, arch %s, depth %u, %zu calls (%s), "
+		       "max-map-count %" PRIu64 "\n",
+		       c->plan.sem->name, c->plan.arch, c->eo.depth, c->al.n, alphabet_name(c),
+		       c->m.max_map_count);
 	if (mkdir(c->out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "vmsim check: cannot create %s: %s\n", c->out, strerror(errno));
 		return 2;
@@ -178,10 +182,12 @@ static int write_shard(const struct exh_cfg *c, const struct exh_result *r, cons
 		fprintf(stderr, "vmsim check: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	fprintf(f, "%s\nkernel %s\narch %s\ndepth %u\nmask %#x\nalphabet %" PRIx64 " %zu %d\nshard %u %u\n"
+	fprintf(f, "%s\nkernel %s\narch %s\ndepth %u\nmask %#x\nmax-map-count %" PRIu64 "\nalphabet %" PRIx64
+		   " %zu %d\nshard %u %u\n"
 		   "reached %u\nclosed %d\nstopped %d\nstates %" PRIu64 "\ntransitions %" PRIu64 "\nseconds %.3f\n"
 		   "gstep-size %zu\n",
-		EXH_MAGIC, c->plan.sem->name, c->plan.arch, c->eo.depth, c->plan.mask, exh_alphabet_id(&c->al),
+		EXH_MAGIC, c->plan.sem->name, c->plan.arch, c->eo.depth, c->plan.mask, c->m.max_map_count,
+		exh_alphabet_id(&c->al),
 		c->al.n, c->al.is_default, c->eo.shard_i, c->eo.shard_n, r->reached, r->closed, r->stopped,
 		r->states, r->transitions, r->seconds, sizeof(struct gstep));
 	for (unsigned k = 0; k < INV_NR; k++) {
@@ -228,7 +234,7 @@ struct exh_shard {
 	char kernel[32], arch[32];
 	unsigned depth, shard_i, shard_n;
 	uint32_t mask;
-	uint64_t alpha_id;
+	uint64_t alpha_id, max_map_count; /* a shard without the line: the default machine's */
 	int is_default;
 	struct exh_result r;
 	struct exh_alphabet al;
@@ -257,6 +263,7 @@ static int read_shard(const char *path, struct exh_shard *sh)
 			bad = strcmp(line, EXH_MAGIC) != 0;
 		} else if (sscanf(line, "kernel %31s", sh->kernel) == 1 || sscanf(line, "arch %31s", sh->arch) == 1 ||
 			   sscanf(line, "depth %u", &sh->depth) == 1 || sscanf(line, "mask %x", &sh->mask) == 1 ||
+			   sscanf(line, "max-map-count %" SCNu64, &sh->max_map_count) == 1 ||
 			   sscanf(line, "alphabet %" SCNx64 " %zu %d", &sh->alpha_id, &nsym, &sh->is_default) == 3 ||
 			   sscanf(line, "shard %u %u", &sh->shard_i, &sh->shard_n) == 2 ||
 			   sscanf(line, "reached %u", &sh->r.reached) == 1 || sscanf(line, "closed %d", &closed) == 1 ||
@@ -341,10 +348,11 @@ int exh_merge(char *const *paths, int n, const char *out, const char *output, bo
 	for (int i = 0; i < n; i++) {
 		const struct exh_shard *a = &sh[0], *b = &sh[i];
 		if (strcmp(a->kernel, b->kernel) || strcmp(a->arch, b->arch) || a->depth != b->depth ||
-		    a->mask != b->mask || a->alpha_id != b->alpha_id || (b->shard_n ? b->shard_n : 1) != parts ||
+		    a->mask != b->mask || a->alpha_id != b->alpha_id || a->max_map_count != b->max_map_count ||
+		    (b->shard_n ? b->shard_n : 1) != parts ||
 		    b->shard_i > parts || have[b->shard_i ? b->shard_i : 1]) {
 			fprintf(stderr, "vmsim check-merge: %s is not a part of the search %s is a part of "
-					"(kernel, arch, depth, invariants, alphabet, or a part given twice)\n",
+					"(kernel, arch, depth, invariants, max-map-count, alphabet, or a part given twice)\n",
 				paths[i], paths[0]);
 			free(have);
 			goto done;
@@ -369,6 +377,8 @@ int exh_merge(char *const *paths, int n, const char *out, const char *output, bo
 	c.plan.mask = sh[0].mask;
 	c.plan.w = &gen_weights_default;
 	exh_default_machine(&c.m);
+	if (sh[0].max_map_count)
+		c.m.max_map_count = sh[0].max_map_count;
 	c.al = sh[0].al;
 	c.eo.depth = sh[0].depth;
 	c.out = out;
@@ -448,7 +458,8 @@ int cmd_check_exhaustive(int argc, char **argv)
 	size_t ncalls = 0;
 	uint32_t mask = 0;
 	enum { O_EXH = 256, O_KERNEL, O_ARCH, O_DEPTH, O_CALL, O_ALPHABET, O_INV, O_TIME, O_SHARD, O_OUT,
-	       O_FORMAT };
+	       O_FORMAT, O_MMC };
+	uint64_t mmc = 0;
 	static const struct option longopts[] = {
 		{ "exhaustive", no_argument, NULL, O_EXH },      { "kernel", required_argument, NULL, O_KERNEL },
 		{ "arch", required_argument, NULL, O_ARCH },     { "depth", required_argument, NULL, O_DEPTH },
@@ -457,6 +468,7 @@ int cmd_check_exhaustive(int argc, char **argv)
 		{ "shard", required_argument, NULL, O_SHARD },   { "out", required_argument, NULL, O_OUT },
 		{ "format", required_argument, NULL, O_FORMAT }, { "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },             { "help", no_argument, NULL, 'h' },
+		{ "max-map-count", required_argument, NULL, O_MMC },
 		{ NULL, 0, NULL, 0 },
 	};
 	optind = 0;
@@ -503,6 +515,16 @@ int cmd_check_exhaustive(int argc, char **argv)
 		}
 		case O_ALPHABET:
 			alphabet = optarg;
+			break;
+		case O_MMC:
+			/* sysctl_max_map_count is an int: 1 .. INT_MAX */
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || errno || !v || v > 2147483647UL || optarg[0] == '-') {
+				fprintf(stderr, "vmsim check: --max-map-count takes 1 to 2147483647, not '%s'\n", optarg);
+				goto out;
+			}
+			mmc = v;
 			break;
 		case O_INV: {
 			int id = inv_find(optarg);
@@ -557,6 +579,8 @@ int cmd_check_exhaustive(int argc, char **argv)
 	c.plan.mask = mask ? mask : INV_ALL;
 	c.plan.steps = c.eo.depth;
 	exh_default_machine(&c.m);
+	if (mmc)
+		c.m.max_map_count = mmc;
 	char err[512] = "";
 	if (!alphabet && !ncalls) {
 		if (exh_default_alphabet(&c.plan, &c.m, &c.al, err, sizeof(err))) {

@@ -19,7 +19,8 @@
  * plain `strace -f -o` as root (replayed with --cap-ipc-lock yes, the
  * address space before the trace assumed where calls show it;
  * NAME-norandom.strace, recorded with ASLR off, with NAME.maps: exactly;
- * with the hugetlb pool NAME.hugetlb-pages gives and the THP mode NAME.thp
+ * with the hugetlb pool NAME.hugetlb-pages gives, the THP mode NAME.thp and
+ * the vm.max_map_count NAME.max-map-count
  * gives, those it ran with).
  */
 #include <CUnit/Basic.h>
@@ -49,6 +50,7 @@ struct ctrace {
 	char *maps;    /* NAME-norandom.strace: NAME.maps, its address space at exec */
 	long hugetlb_pages; /* a plain log's NAME.hugetlb-pages: the pool it ran with, else -1 */
 	int thp;            /* a plain log's NAME.thp: the THP mode it ran with, else -1 */
+	long max_map_count; /* a plain log's NAME.max-map-count: vm.max_map_count it ran with, else -1 */
 };
 
 static struct ctrace *traces;
@@ -72,6 +74,7 @@ static void add_trace(const char *path, const char *name)
 	traces[ntraces].maps = NULL;
 	traces[ntraces].hugetlb_pages = -1;
 	traces[ntraces].thp = -1;
+	traces[ntraces].max_map_count = -1;
 	size_t stem = ends_with(path, "-norandom.strace") ? strlen(path) - strlen("-norandom.strace")
 			: ends_with(path, ".strace")        ? strlen(path) - strlen(".strace")
 							    : 0;
@@ -87,6 +90,13 @@ static void add_trace(const char *path, const char *name)
 		if (f) {
 			if (fscanf(f, "%ld", &traces[ntraces].hugetlb_pages) != 1)
 				traces[ntraces].hugetlb_pages = -1;
+			fclose(f);
+		}
+		snprintf(m, sizeof(m), "%.*s.max-map-count", (int)stem, path);
+		f = fopen(m, "r");
+		if (f) {
+			if (fscanf(f, "%ld", &traces[ntraces].max_map_count) != 1)
+				traces[ntraces].max_map_count = -1;
 			fclose(f);
 		}
 		snprintf(m, sizeof(m), "%.*s.thp", (int)stem, path);
@@ -250,6 +260,10 @@ static int replay(const struct ctrace *t, bool invariants, struct report *r)
 		o.cap_ipc_lock = 1;
 	o.maps = t->maps;
 	o.thp = t->thp;
+	if (t->max_map_count > 0) {
+		o.has_max_map_count = true;
+		o.max_map_count = (uint64_t)t->max_map_count;
+	}
 	if (t->hugetlb_pages >= 0) {
 		o.has_hugetlb_pages = true;
 		o.hugetlb_pages = (uint64_t)t->hugetlb_pages;
