@@ -11,6 +11,7 @@
 #include "teach.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +65,13 @@ static void halve(struct report *r)
 		else
 			row_free(&r->row[i]);
 	}
+	/* the stride doubles only when rows went: rows that must stay (every
+	 * divergence) may fill the table alone, and doubling on each add then
+	 * wrapped the stride to 0 (a division by zero in report_keep(),
+	 * issue 60) */
+	if (k < r->n && r->stride <= ULONG_MAX / 2)
+		r->stride *= 2;
 	r->n = k;
-	r->stride *= 2;
 }
 
 struct report_row *report_add(struct report *r)
