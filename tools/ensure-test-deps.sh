@@ -7,7 +7,9 @@
 # (tests/live/sharded_check.sh), man-db and groff (tests/docs/man_lint.sh),
 # tmux (tests/live/step_tmux.sh), headless Chromium (tests/live/report_browser.sh),
 # QEMU and busybox-static (tests/live/kernel_smoke.sh, make check-kernels),
-# zsh (tests/docs/completion.sh parses the zsh completion).
+# zsh (tests/docs/completion.sh parses the zsh completion), xz-utils
+# (tests/live/live_corpus.sh reads traces/live/), kmod (depmod: the harness
+# orders an unpacked Debian package's modules).
 optional=""
 command -v clang >/dev/null 2>&1 || optional="$optional clang"
 command -v parallel >/dev/null 2>&1 || optional="$optional parallel"
@@ -21,6 +23,8 @@ command -v qemu-system-x86_64 >/dev/null 2>&1 || optional="$optional qemu-system
 	optional="$optional busybox-static"
 command -v cpio >/dev/null 2>&1 || optional="$optional cpio"
 command -v file >/dev/null 2>&1 || optional="$optional file"
+command -v xz >/dev/null 2>&1 || optional="$optional xz-utils"
+command -v depmod >/dev/null 2>&1 || [ -x /sbin/depmod ] || optional="$optional kmod"
 if [ -n "$optional" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "vmsim: installing optional test tools:$optional"
 	export DEBIAN_FRONTEND=noninteractive
