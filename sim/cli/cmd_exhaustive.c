@@ -7,6 +7,7 @@
  * usage or input.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <malloc.h>
 #include <inttypes.h>
@@ -542,14 +543,26 @@ int cmd_check_exhaustive(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case O_SHARD:
-			if (sscanf(optarg, "%u/%u", &c.eo.shard_i, &c.eo.shard_n) != 2 || !c.eo.shard_n ||
-			    !c.eo.shard_i || c.eo.shard_i > c.eo.shard_n) {
-				fprintf(stderr, "vmsim check: --exhaustive --shard takes I/N (1 <= I <= N), not '%s'\n",
+		case O_SHARD: {
+			/* I/N exactly: decimal, no sign, no overflow, nothing after
+			 * (sscanf took 1/8/8 as 1/8 and wrapped 2^64+1 to 2^32-1) */
+			unsigned long si, sn;
+			char *slash;
+			errno = 0;
+			si = strtoul(optarg, &slash, 10);
+			bool good = slash != optarg && *slash == '/' && optarg[0] >= '0' && optarg[0] <= '9' &&
+				    slash[1] >= '0' && slash[1] <= '9';
+			sn = good ? strtoul(slash + 1, &end, 10) : 0;
+			good = good && !*end && !errno && si >= 1 && sn >= 1 && si <= sn && sn <= UINT_MAX;
+			c.eo.shard_i = good ? (unsigned)si : 0;
+			c.eo.shard_n = good ? (unsigned)sn : 0;
+			if (!good) {
+				fprintf(stderr, "vmsim check: --exhaustive --shard takes I/N (1 <= I <= N < 2^32), not '%s'\n",
 					optarg);
 				goto out;
 			}
 			break;
+		}
 		case O_OUT:
 			c.out = optarg;
 			break;

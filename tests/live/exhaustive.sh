@@ -73,5 +73,17 @@ grep -q "^vmsim check --exhaustive: kernel 6.18, arch x86_64, depth 3, 2 calls (
 	bad "--call alphabet: $(cat "$tmp/c.txt" | head -5)"
 "$vmsim" check --exhaustive --kernel 6.18 --call 'openat(AT_FDCWD, "/x", O_RDONLY) = 3' 2> "$tmp/e" >/dev/null
 [ $? = 2 ] && grep -q "path or string argument" "$tmp/e" && ok || bad "a path in the alphabet: $(cat "$tmp/e")"
+# --shard I/N exactly (sscanf took 1/8/8 as 1/8 and wrapped 2^64+1): exit 2
+for a in 1/18446744073709551617 1/8/8 0/3 3/2 /3 1/ -1/3; do
+	"$vmsim" check --exhaustive --kernel 6.18 --depth 1 --shard "$a" -q -o "$tmp/bad.shard" >/dev/null 2>"$tmp/err"
+	[ $? = 2 ] && grep -q "takes I/N" "$tmp/err" && [ ! -e "$tmp/bad.shard" ] && ok || bad "--shard $a: $(cat "$tmp/err")"
+done
+# --max-map-count: the machine's limit, kept in a shard
+"$vmsim" check --exhaustive --kernel 6.12 --depth 3 --max-map-count 5 -q --out "$tmp/mm" > "$tmp/mm.txt" 2>&1
+grep -q "max-map-count 5" "$tmp/mm.txt" && ok || bad "--max-map-count 5 not in the report: $(head -c 200 "$tmp/mm.txt")"
+"$vmsim" check --exhaustive --kernel 6.12 --depth 1 --max-map-count 0 -q --out "$tmp/mm" >/dev/null 2>&1
+[ $? = 2 ] && ok || bad "--max-map-count 0 accepted"
+"$vmsim" check --exhaustive --kernel 6.12 --depth 2 --max-map-count 7 --shard 1/1 -q -o "$tmp/m.shard" >/dev/null 2>&1
+grep -q "^max-map-count 7$" "$tmp/m.shard" && ok || bad "the shard does not keep --max-map-count"
 echo "exhaustive: $pass passed, $fail failed"
 [ $fail -eq 0 ]
