@@ -10,6 +10,7 @@
 
 #include "flagtab.h"
 #include "kerr.h"
+#include "semantics.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -591,6 +592,10 @@ const struct flag_table *systab_flag_table(const char *arch, const char *kernel,
 {
 	const struct flag_table *t = flagtab_get(arch, kernel, kind);
 	if (t)
+		return t;
+	/* a patch's semantics (vma-count-v3) has its base's tables */
+	const struct semantics *sem = semantics_find(kernel);
+	if (sem && strcmp(sem->flag_kernel, kernel) && (t = flagtab_get(arch, sem->flag_kernel, kind)))
 		return t;
 	long want = version_num(kernel);
 	if (want < 0)

@@ -8,7 +8,8 @@
  *
  * Owns: the names the reader and the writer share (syscalls, O_*, RLIMIT_*,
  *   signals, errnos).
- * May call: flagtab, kerr, trace.
+ * May call: flagtab, kerr, semantics (a patch's flag tables are its
+ *   base's), trace.
  */
 #ifndef VMSIM_SYSCALL_TABLE_H
 #define VMSIM_SYSCALL_TABLE_H

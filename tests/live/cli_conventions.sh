@@ -43,6 +43,10 @@ for c in "replay --kernel 6.18-myfix $T" "diff --kernel 6.12 --kernel vma-count-
 	if [ $rc = 2 ] && grep -q "unknown kernel '[^']*' (known: 4.0 lof-v1 4.4 6.1 6.12 vma-count-v3 mremap-count 6.18 6.18-dontunmap-fix" "$tmp/err"; then ok
 	else bad "$c: exit $rc: $(head -c 300 "$tmp/err")"; fi
 done
+# a patch's flag tables are its base's
+"$vmsim" flags list --arch x86_64 --kernel vma-count-v3 mlockall > "$tmp/out" 2> "$tmp/err"
+[ $? = 0 ] && grep -q "MCL_CURRENT" "$tmp/out" && grep -q "vma-count-v3 has the tables of 6.12" "$tmp/err" && ok ||
+	bad "flags --kernel vma-count-v3: $(head -c 300 "$tmp/err")"
 # a plain version between two known ones runs on the older, with a warning
 "$vmsim" replay --kernel 6.5 $T > "$tmp/out" 2> "$tmp/err"
 [ $? = 0 ] && grep -q "kernel 6.5 is replayed with the 6.1 model" "$tmp/err" && ok ||
