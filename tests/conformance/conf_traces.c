@@ -58,6 +58,22 @@ static size_t ntraces, captraces;
 
 static bool ends_with(const char *s, const char *suffix);
 
+/* the number in a plain log's side file STEM.WHAT (NAME.hugetlb-pages,
+ * NAME.max-map-count: how the machine was set when it was logged), else -1 */
+static long side_number(const char *path, size_t stem, const char *what)
+{
+	char m[4096];
+	long v = -1;
+	snprintf(m, sizeof(m), "%.*s.%s", (int)stem, path, what);
+	FILE *f = fopen(m, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 static void add_trace(const char *path, const char *name)
 {
 	if (ntraces == captraces) {
@@ -85,22 +101,10 @@ static void add_trace(const char *path, const char *name)
 	}
 	if (stem) {
 		char m[4096];
-		snprintf(m, sizeof(m), "%.*s.hugetlb-pages", (int)stem, path);
-		FILE *f = fopen(m, "r");
-		if (f) {
-			if (fscanf(f, "%ld", &traces[ntraces].hugetlb_pages) != 1)
-				traces[ntraces].hugetlb_pages = -1;
-			fclose(f);
-		}
-		snprintf(m, sizeof(m), "%.*s.max-map-count", (int)stem, path);
-		f = fopen(m, "r");
-		if (f) {
-			if (fscanf(f, "%ld", &traces[ntraces].max_map_count) != 1)
-				traces[ntraces].max_map_count = -1;
-			fclose(f);
-		}
+		traces[ntraces].hugetlb_pages = side_number(path, stem, "hugetlb-pages");
+		traces[ntraces].max_map_count = side_number(path, stem, "max-map-count");
 		snprintf(m, sizeof(m), "%.*s.thp", (int)stem, path);
-		f = fopen(m, "r");
+		FILE *f = fopen(m, "r");
 		if (f) {
 			char w[16] = "";
 			if (fscanf(f, "%15s", w) == 1)
