@@ -264,6 +264,10 @@ struct vmsys {
 	uint64_t memcg_usage;             /* pages charged to the trace's memcg (page.charged) */
 	uint64_t memcg_limit;             /* its limit for them, pages, if memcg_limited (memcg_limit()) */
 	bool memcg_limited;
+	uint64_t memcg_high;              /* memory.high for the trace's pages, if memcg_high_set */
+	bool memcg_high_set;
+	bool memcg_high_noted;            /* the charge past memory.high was noted once */
+	uint64_t memcg_events[3];         /* memory.events: max, oom, oom_kill (enum memcg_event) */
 	uint64_t ws_age;                  /* workingset age: 4.x zone->inactive_age,
 					   * 6.x lruvec->nonresident_age */
 	struct task *tasks, *tasks_tail; /* in creation order */

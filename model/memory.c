@@ -25,6 +25,14 @@ static void page_charge(struct vmsys *s, struct page *p)
 {
 	p->charged = 1;
 	s->memcg_usage++;
+	if (s->memcg_high_set && s->memcg_usage > s->memcg_high && !s->memcg_high_noted) {
+		/* try_charge_memcg() @ v6.1: past memory.high the task reclaims
+		 * on its return to user space (mem_cgroup_handle_over_high()),
+		 * batch by batch of the per-CPU stock - not modelled */
+		s->memcg_high_noted = true;
+		vmsys_event_add(s, "memcg: a charge passed memory.high; the kernel reclaims on the return to "
+				   "user space, which vmsim does not model (vm_memcg_high())");
+	}
 }
 
 pfn_t alloc_page_for(struct vmsys *s, bool charge)

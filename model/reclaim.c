@@ -741,10 +741,13 @@ bool memcg_charge(struct vmsys *s)
 	bool drained = false;
 	for (;;) {
 		bool idle;
+		/* memory.events' max: one before each reclaim of the charge */
+		s->memcg_events[MEMCG_EV_MAX]++;
 		uint64_t got = do_reclaim_idle(s, SWAP_CLUSTER_MAX, RM_CGROUP, &idle);
 		if (s->memcg_usage < s->memcg_limit)
 			return true;
 		if (idle) { /* the reclaims up to the OOM killer would repeat this one */
+			s->memcg_events[MEMCG_EV_MAX] += (drained ? 0 : 1) + retries;
 			drained = true;
 			retries = 0;
 		}
@@ -756,6 +759,7 @@ bool memcg_charge(struct vmsys *s)
 			continue;
 		if (retries--)
 			continue;
+		s->memcg_events[MEMCG_EV_OOM]++; /* mem_cgroup_oom() */
 		if (!oom_kill(s))
 			return false;
 		if (s->memcg_usage < s->memcg_limit)
@@ -784,6 +788,78 @@ int64_t vm_memcg_limit(struct vmsys *s, int64_t bytes)
 	return 0;
 }
 
+/* try_to_free_mem_cgroup_pages() asks at least SWAP_CLUSTER_MAX pages */
+static uint64_t cluster_at_least(uint64_t nr)
+{
+	return nr > SWAP_CLUSTER_MAX ? nr : SWAP_CLUSTER_MAX;
+}
+
+int64_t vm_memcg_max(struct vmsys *s, int64_t bytes)
+{
+	if (!s->sem->memcg_v2_write_reclaims || bytes < 0)
+		return vm_memcg_limit(s, bytes); /* memory_max_write() @ v4.4 */
+	s->nevents = 0;
+	uint64_t max = (uint64_t)bytes >> PAGE_SHIFT;
+	s->memcg_limit = max;
+	s->memcg_limited = true;
+	/* memory_max_write() @ v6.1: the limit first, then - the stock
+	 * drained, which the model's usage never holds - reclaim of the
+	 * excess while it exceeds, MAX_RECLAIM_RETRIES fruitless calls,
+	 * then the memcg OOM killer (memory.events' oom) until it fits or
+	 * the killer finds no one */
+	unsigned retries = MAX_RECLAIM_RETRIES;
+	while (s->memcg_usage > max) {
+		if (retries) {
+			bool idle;
+			if (!do_reclaim_idle(s, cluster_at_least(s->memcg_usage - max), RM_CGROUP, &idle))
+				retries = idle ? 0 : retries - 1; /* idle: the rest would repeat it */
+			continue;
+		}
+		s->memcg_events[MEMCG_EV_OOM]++;
+		if (!oom_kill(s))
+			break;
+	}
+	return 0;
+}
+
+int64_t vm_memcg_high(struct vmsys *s, int64_t bytes)
+{
+	s->nevents = 0;
+	if (bytes < 0) {
+		s->memcg_high_set = false;
+		return 0;
+	}
+	uint64_t high = (uint64_t)bytes >> PAGE_SHIFT;
+	s->memcg_high = high;
+	s->memcg_high_set = true;
+	s->memcg_high_noted = false;
+	if (!s->sem->memcg_v2_write_reclaims)
+		return 0; /* memory_high_write() @ v4.4 stores it */
+	/* memory_high_write() @ v6.1: reclaim the excess until it fits or
+	 * one call more than MAX_RECLAIM_RETRIES frees nothing */
+	for (unsigned retries = MAX_RECLAIM_RETRIES; s->memcg_usage > high;) {
+		bool idle;
+		if (!do_reclaim_idle(s, cluster_at_least(s->memcg_usage - high), RM_CGROUP, &idle) && (idle || !retries--))
+			break;
+	}
+	return 0;
+}
+
+uint64_t vmsys_memcg_event(const struct vmsys *s, enum memcg_event e)
+{
+	return (unsigned)e < NR_MEMCG_EVENTS ? s->memcg_events[e] : 0;
+}
+
+int memcg_event_find(const char *name, unsigned len)
+{
+	static const char *const names[NR_MEMCG_EVENTS] = { "memcg_events_max", "memcg_events_oom",
+							    "memcg_events_oom_kill" };
+	for (int i = 0; i < NR_MEMCG_EVENTS; i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
+			return i;
+	return -1;
+}
+
 /* The OOM killer's choice (mm/oom_kill.c:oom_badness() @ v6.18): the
  * process with the most resident pages plus swap entries plus page-table
  * pages; locked pages count like any. */
@@ -808,6 +884,7 @@ static bool oom_kill(struct vmsys *s)
 			(unsigned long long)(best - victim->mm->pt.nleaves),
 			(unsigned long long)victim->mm->pt.nleaves);
 	count_vm(s, OOM_KILL, 1);
+	s->memcg_events[MEMCG_EV_OOM_KILL]++; /* __oom_kill_process(): the victim's memcg, the trace's */
 	TP(s, TP_OOM_KILL, KFN_OOM_KILL, .before = (uint64_t)victim->pid, .delta = (int64_t)best);
 	if (victim == s->current) {
 		/* the faulting task itself: SIGKILL takes effect when its call

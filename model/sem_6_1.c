@@ -92,6 +92,7 @@ const struct semantics sem_6_1 = {
 	.filemap_retries_io = true, /* maybe_unlock_mmap_for_io() */
 	.mmap_miss_hits = MMAP_HIT_FOUND, /* filemap_map_pages() @ v6.1 */
 	.memcg_reclaim_retries = 16, /* mm/memcontrol.c:mem_cgroup_force_empty() @ v6.1 */
+	.memcg_v2_write_reclaims = true, /* mm/memcontrol.c:memory_max_write(), memory_high_write() @ v6.1 */
 	.dirty_file_reclaim_activates = true, /* mm/vmscan.c:shrink_folio_list() @ v6.1 */
 	/* NUMA balancing @ v6.1: change_pte_range() skips, early migration,
 	 * no rate limit, migration entries keep young/dirty */

@@ -169,6 +169,7 @@ const struct semantics sem_6_12 = {
 	 * pages are no hits */
 	.mmap_miss_hits = MMAP_HIT_FOUND_NOT_WORKINGSET,
 	.memcg_reclaim_retries = 16,
+	.memcg_v2_write_reclaims = true, /* memory_max_write(), memory_high_write() @ v6.12: as 6.1 */
 	/* mm/memcontrol.c:memory_reclaim() @ v6.12 asks a quarter of what is left */
 	.proactive_reclaim_quarter = true,
 	.dirty_file_reclaim_activates = true,

@@ -103,6 +103,7 @@ const struct semantics sem_6_18 = {
 	.fault_tried_only_after_major = true, /* per-VMA lock, do_user_addr_fault() */
 	.mmap_miss_hits = MMAP_HIT_FOUND_NOT_WORKINGSET, /* filemap_map_folio_range() */
 	.memcg_reclaim_retries = 16, /* mm/memcontrol.c:mem_cgroup_force_empty() @ v6.1 */
+	.memcg_v2_write_reclaims = true, /* as 6.12; checked by the v2 recordings of Debian 6.18.15 */
 	.proactive_reclaim_quarter = true, /* mm/vmscan.c:user_proactive_reclaim() @ v6.18 */
 	.dirty_file_reclaim_activates = true, /* mm/vmscan.c:shrink_folio_list() @ v6.1 */
 	.referenced_skips_no_recency = true, /* mm/rmap.c:invalid_folio_referenced_vma() @ v6.18 */

@@ -559,6 +559,16 @@ struct semantics {
 	 * kernels have no memory.reclaim, and vmsim's reclaim(N) follows 6.1
 	 * there) or a quarter (mm/vmscan.c:user_proactive_reclaim() @ v6.18) */
 	bool proactive_reclaim_quarter;
+	/* cgroup v2's memory.max and memory.high below the usage: a write
+	 * reclaims down to the new value (mm/memcontrol.c:memory_max_write(),
+	 * memory_high_write() @ v6.1: try_to_free_mem_cgroup_pages() of the
+	 * excess, MAX_RECLAIM_RETRIES fruitless calls, then for memory.max the
+	 * memcg OOM killer; the write succeeds).  Before 4.6 (Johannes
+	 * Weiner's "reclaim and OOM kill when shrinking memory.max below
+	 * usage", March 2016) memory.max was mem_cgroup_resize_limit(), v1's
+	 * EBUSY path (memory_max_write() @ v4.4), and memory.high was only
+	 * stored (memory_high_write() @ v4.4). */
+	bool memcg_v2_write_reclaims;
 
 	/* --- views --- */
 	const struct vmflag_name *vmflag_names; /* in bit order, terminated by {0,NULL} */

@@ -211,6 +211,7 @@ void vmsys_state_hash(struct vmsys *s, uint64_t out[2])
 	mix(&h, s->swap_free);
 	mix(&h, s->memcg_usage);
 	mix(&h, s->memcg_limited ? s->memcg_limit : UINT64_MAX);
+	mix(&h, s->memcg_high_set ? s->memcg_high : UINT64_MAX);
 	mix(&h, s->ws_age);
 	mix(&h, s->lru.anon_cost);
 	mix(&h, s->lru.file_cost);

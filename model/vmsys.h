@@ -332,6 +332,28 @@ int64_t vm_memcg_force_empty(struct vmsys *s);
  * it first (mem_cgroup_resize_max()).  0, or -KERR_EBUSY when that
  * reclaim frees nothing (the limit stays as it was). */
 int64_t vm_memcg_limit(struct vmsys *s, int64_t bytes);
+/* memcg_max(BYTES): cgroup v2's memory.max of that memcg set, BYTES as
+ * memcg_limit()'s (-1: "max").  A charge past it reclaims as past
+ * memcg_limit() (the same page counter).  Below the usage, 6.x reclaims
+ * the excess at the write, and after MAX_RECLAIM_RETRIES fruitless
+ * calls runs the memcg OOM killer until it fits or no one is left; the
+ * write returns 0 (mm/memcontrol.c:memory_max_write() @ v6.1).  4.x is
+ * memcg_limit() (mem_cgroup_resize_limit(): -KERR_EBUSY). */
+int64_t vm_memcg_max(struct vmsys *s, int64_t bytes);
+/* memcg_high(BYTES): memory.high set (-1: "max").  6.x reclaims the
+ * excess at the write, giving up after MAX_RECLAIM_RETRIES fruitless
+ * calls (memory_high_write() @ v6.1); 4.x only stores it.  A charge past
+ * it is not throttled here: the kernel reclaims on the return to user
+ * space, in steps of the per-CPU charge batch whose phase depends on
+ * kernel allocations the trace does not show (try_charge_memcg(),
+ * mem_cgroup_handle_over_high()); the model notes it as an event. */
+int64_t vm_memcg_high(struct vmsys *s, int64_t bytes);
+/* memory.events of the trace's memcg (mm/memcontrol.c:memory_events_show()) */
+enum memcg_event { MEMCG_EV_MAX, MEMCG_EV_OOM, MEMCG_EV_OOM_KILL, NR_MEMCG_EVENTS };
+uint64_t vmsys_memcg_event(const struct vmsys *s, enum memcg_event e);
+/* The memory.events name (memcg_events_max, memcg_events_oom,
+ * memcg_events_oom_kill) as an enum memcg_event, or -1. */
+int memcg_event_find(const char *name, unsigned len);
 /* numa_scan(): t runs until its next pass of the NUMA balancing PTE scan
  * (task_tick_numa(), task_numa_work()) and that pass runs; returns the
  * PTEs it made PROT_NONE. */

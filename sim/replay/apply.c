@@ -411,6 +411,8 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 	case SYS_NUMA_NODE: *out = from_ret(vm_numa_node(s, t, a[0]), out->pid); break;
 	case SYS_NUMA_RUN: *out = from_ret(vm_numa_run(s, t, a[0]), out->pid); break;
 	case SYS_MEMCG_LIMIT: *out = from_ret(vm_memcg_limit(s, (int64_t)a[0]), out->pid); break;
+	case SYS_MEMCG_MAX: *out = from_ret(vm_memcg_max(s, (int64_t)a[0]), out->pid); break;
+	case SYS_MEMCG_HIGH: *out = from_ret(vm_memcg_high(s, (int64_t)a[0]), out->pid); break;
 	case SYS_MEMCG_FORCE_EMPTY: *out = from_ret(vm_memcg_force_empty(s), out->pid); break;
 	default:
 		break;

@@ -374,6 +374,16 @@ unsigned expect_check(struct vmsys *s, const struct event *ev, char *why, size_t
 			}
 			return 0;
 		}
+		int mev = memcg_event_find(e->field.p, (unsigned)e->field.len);
+		if (mev >= 0) {
+			uint64_t n = vmsys_memcg_event(s, (enum memcg_event)mev);
+			if (n != e->value) {
+				append(why, len, "  %.*s: expected %" PRIu64 ", model %" PRIu64 "\n",
+				       (int)e->field.len, e->field.p, e->value, n);
+				return 1;
+			}
+			return 0;
+		}
 		uint64_t huge;
 		if (hugepages_field(s, e->field, &huge)) {
 			if (huge != e->value) {

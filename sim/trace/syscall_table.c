@@ -59,6 +59,8 @@ static const char *const sys_names[SYS_NR] = {
 	[SYS_MOUNT] = "mount",         [SYS_UMOUNT2] = "umount2",
 	[SYS_UNSHARE] = "unshare",     [SYS_CHDIR] = "chdir",
 	[SYS_FCHDIR] = "fchdir",
+	[SYS_MEMCG_MAX] = "memcg_max",
+	[SYS_MEMCG_HIGH] = "memcg_high",
 };
 
 const char *trace_sys_name(enum sysno s)
@@ -116,6 +118,7 @@ static const struct {
 	S("inherit", SYS_INHERIT), S("inherit_file", SYS_INHERIT_FILE), S("evict", SYS_EVICT),
 	S("mount", SYS_MOUNT), S("umount2", SYS_UMOUNT2), S("umount", SYS_UMOUNT2),
 	S("unshare", SYS_UNSHARE), S("chdir", SYS_CHDIR), S("fchdir", SYS_FCHDIR),
+	S("memcg_max", SYS_MEMCG_MAX), S("memcg_high", SYS_MEMCG_HIGH),
 #undef S
 };
 

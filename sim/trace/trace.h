@@ -47,6 +47,7 @@
  *   numa_scan  -                   numa_node  node
  *   numa_run   ms
  *   memcg_force_empty -           memcg_limit bytes (-1: none)
+ *   memcg_max bytes (-1: max)     memcg_high bytes (-1: max)
  *   fstat      fd size has_size    newfstatat/statx dirfd size has_size (str = path)
  *   stat/lstat -100 size has_size (str = path)
  *   dup        fd                  dup2/dup3 fd newfd
@@ -116,6 +117,7 @@ enum sysno {
 	SYS_MEMFD_SECRET,
 	SYS_IO_URING_SETUP, SYS_IO_URING_REGISTER, SYS_IO_URING_ENTER,
 	SYS_MOUNT, SYS_UMOUNT2, SYS_UNSHARE, SYS_CHDIR, SYS_FCHDIR,
+	SYS_MEMCG_MAX, SYS_MEMCG_HIGH, /* cgroup v2 memory.max, memory.high */
 	SYS_NR
 };
 

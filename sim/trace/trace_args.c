@@ -463,6 +463,8 @@ static const struct layout {
 	[SYS_NUMA_NODE] = { 1, 1, 1, { N(0) } },
 	[SYS_NUMA_RUN] = { 1, 1, 1, { N(0) } },
 	[SYS_MEMCG_LIMIT] = { 1, 1, 1, { N(0) } },
+	[SYS_MEMCG_MAX] = { 1, 1, 1, { N(0) } },
+	[SYS_MEMCG_HIGH] = { 1, 1, 1, { N(0) } },
 	[SYS_FSTAT] = { 2, 2, 3, { N(0), { K_STAT, -1 } } },
 	[SYS_NEWFSTATAT] = { 4, 4, 3, { N(0), { K_STR, -1 }, { K_STAT, -1 }, { K_SKIP, -1 } } },
 	[SYS_STAT] = { 2, 2, 3, { { K_STR, -1 }, { K_STAT, -1 } } },

@@ -474,7 +474,7 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 	case SYS_RECLAIM: case SYS_DROP_CACHES: case SYS_NUMA_NODE: case SYS_NUMA_RUN:
 		put_u(o, a[0]);
 		break;
-	case SYS_MEMCG_LIMIT:
+	case SYS_MEMCG_LIMIT: case SYS_MEMCG_MAX: case SYS_MEMCG_HIGH:
 		put_s(o, a[0]);
 		break;
 	case SYS_FSTAT:

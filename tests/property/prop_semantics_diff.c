@@ -48,6 +48,7 @@ struct row_check {
 #define PG_UNEVICTABLE_LRU 13 /* present, unevictable, on a list: not mlocked */
 #define KB(n) ((int64_t)(n))
 #define EINVAL_ (-22)
+#define EBUSY_ (-16)
 #define ENOMEM_ (-12)
 #define EAGAIN_ (-11)
 #define EPERM_ (-1)
@@ -351,6 +352,12 @@ static const struct row_check checks[] = {
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 816, 836 },
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "6.1", "6.18", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 836, 810 },
 	{ "reclaim at a memcg's limit (`memcg_limit()`, `try_charge()`) and which pages it counts", "memcg-limit-batch.trace", "4.0", "4.4", NULL, C_AGREE },
+	/* cgroup v2 memory.high / memory.max writes below the usage */
+	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "4.4", "6.1", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 0, 543 },
+	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "4.4", "6.1", NULL, C_DIFF, 16, DK_RESULT, "result", -1, EBUSY_, 0 },
+	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "6.1", "6.18", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 543, 726 },
+	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "6.12", "6.18", NULL, C_AGREE },
 	/* refault detection */
 	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.4", "6.1", NULL, C_DIFF, 13, DK_VMSTAT, "workingset_activate_file", 0, 1, 0 },
 	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.0", "4.4", NULL, C_AGREE },

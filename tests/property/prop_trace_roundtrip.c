@@ -301,7 +301,7 @@ static void rand_event(struct event *ev)
 	case SYS_NUMA_RUN:
 		ev->nargs = 1; a[0] = below(3600001);
 		break;
-	case SYS_MEMCG_LIMIT:
+	case SYS_MEMCG_LIMIT: case SYS_MEMCG_MAX: case SYS_MEMCG_HIGH:
 		ev->nargs = 1; a[0] = coin() ? (uint64_t)-1 : rand_len();
 		break;
 	case SYS_CLONE: case SYS_CLONE3:
