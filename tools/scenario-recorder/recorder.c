@@ -58,6 +58,7 @@ struct R {
 	bool fullpages;    /* expect(page) with full keys for every present page */
 	bool zpseen;       /* a zero page was mapped at some snapshot (zpcheck scenarios) */
 	char memcg[PATH_MAX]; /* the child's memcg directory, "" for none */
+	int memcg_v;          /* its controller: 1 (cgroup v1) or 2 (cgroup v2) */
 	long kmem0;           /* its kernel memory when S_memcg_limit() set the limit, bytes */
 	long vm0[32];      /* /proc/vmstat event counters when the trace began */
 };
@@ -440,13 +441,36 @@ static void write_str(const char *path, const char *text)
 
 /* mm/memcontrol.c:mem_cgroup_force_empty(): reclaims the memcg until
  * MAX_RECLAIM_RETRIES tries free nothing */
+static long memcg_long(struct R *r, const char *file);
+
+/* Under cgroup v2, which has no memory.force_empty, the same pressure is a
+ * write to memory.reclaim of every page the memcg holds
+ * (mm/memcontrol.c:memory_reclaim(): reclaim until that many are freed or
+ * MAX_RECLAIM_RETRIES calls freed nothing, then EAGAIN - here always, as
+ * the kernel's own pages and the locked ones stay): the trace's
+ * reclaim(N), whose count the /proc/vmstat deltas after it check. */
 void S_memcg_force_empty(struct R *r)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], text[32];
 	if (!r->memcg[0]) die("%s: memcg_force_empty without a memcg (.memcg)", r->s->name);
-	snprintf(path, sizeof path, "%s/memory.force_empty", r->memcg);
-	write_str(path, "0");
-	emit(r, "memcg_force_empty() = 0");
+	if (r->memcg_v == 2) {
+		long pages = memcg_long(r, "memory.current") / 4096;
+		snprintf(path, sizeof path, "%s/memory.reclaim", r->memcg);
+		snprintf(text, sizeof text, "%ld", pages * 4096);
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) die("%s: %s", path, strerror(errno));
+		ssize_t n = write(fd, text, strlen(text));
+		int e = errno;
+		close(fd);
+		if (n < 0 && e != EAGAIN) die("write %s to %s: %s", text, path, strerror(e));
+		emit(r, "# memcg: memory.reclaim of %ld pages: %s", pages,
+		     n < 0 ? "EAGAIN (fewer were reclaimed)" : "all reclaimed");
+		emit(r, "reclaim(%ld) = ?", pages);
+	} else {
+		snprintf(path, sizeof path, "%s/memory.force_empty", r->memcg);
+		write_str(path, "0");
+		emit(r, "memcg_force_empty() = 0");
+	}
 	snapshot(r, true, false);
 	S_vmstat(r);
 }
@@ -458,6 +482,14 @@ static void memcg_stat_read(struct R *r, long v[4])
 	char path[PATH_MAX + 32], name[128];
 	long x;
 	if (!r->memcg[0]) die("%s: memcg_stat without a memcg (.memcg)", r->s->name);
+	if (r->memcg_v == 2) {
+		/* v2's memory.stat flushes the per-CPU counts only past a
+		 * threshold (mem_cgroup_flush_stats() @ v6.1): on Debian's
+		 * 6.1 it showed 3 inactive pages of none, and 16 refaults too
+		 * few; the periodic flush (every 2 s) takes them all */
+		struct timespec ts = { 2, 500000000 };
+		nanosleep(&ts, NULL);
+	}
 	snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
 	FILE *f = fopen(path, "r");
 	if (!f) die("%s: %s", path, strerror(errno));
@@ -504,10 +536,13 @@ static long swap_total_kb(void)
 
 void S_memcg_swap(struct R *r)
 {
-	static const char *const keys[] = { "shmem", "swap", NULL };
+	const char *const *keys = (const char *const[]){ "shmem", "swap", NULL };
 	char path[PATH_MAX + 32], name[128];
 	long v[2] = { -1, -1 }, x;
 	if (!r->memcg[0] || !r->s->swap) die("%s: memcg_swap without a memcg and swap", r->s->name);
+	/* v2's memory.stat has no swap: memory.swap.current is it */
+	if (r->memcg_v == 2)
+		keys = (const char *const[]){ "shmem", NULL };
 	/* memory.stat flushes the per-CPU counts only past a threshold
 	 * (mem_cgroup_flush_stats(): 64 updates a CPU); the periodic flusher
 	 * takes them all every FLUSH_TIME, 2 s (flush_memcg_stats_dwork() @
@@ -522,8 +557,10 @@ void S_memcg_swap(struct R *r)
 			if (!strcmp(name, keys[i]) && v[i] < 0)
 				v[i] = x;
 	fclose(f);
-	for (int i = 0; keys[i]; i++)
-		if (v[i] < 0) die("%s has no %s (swap accounting off?)", path, keys[i]);
+	if (r->memcg_v == 2)
+		v[1] = memcg_long(r, "memory.swap.current");
+	for (int i = 0; i < 2; i++)
+		if (v[i] < 0) die("%s has no %s (swap accounting off?)", path, i ? "swap" : keys[i]);
 	emit(r, "expect(nr_shmem) = %ld", v[0] / 4096);
 	emit(r, "expect(SwapFree) = %ld kB", swap_total_kb() - v[1] / 1024);
 }
@@ -542,6 +579,8 @@ void S_memcg_stat(struct R *r)
 
 static long memcg_long(struct R *r, const char *file)
 {
+	if (r->memcg_v == 2 && !strcmp(file, "memory.usage_in_bytes"))
+		file = "memory.current";
 	char path[PATH_MAX + 64];
 	long v = -1;
 	snprintf(path, sizeof path, "%s/%s", r->memcg, file);
@@ -557,6 +596,24 @@ static long memcg_long(struct R *r, const char *file)
 static long memcg_kmem(struct R *r)
 {
 	char path[PATH_MAX + 64];
+	if (r->memcg_v == 2) {
+		/* v2 keeps no kmem counter: memory.stat's kernel (MEMCG_KMEM:
+		 * slab, page tables, stacks) is it, flushed every FLUSH_TIME
+		 * (2 s) and otherwise only past a threshold: wait for a flush */
+		char name[128];
+		long x, v = -1;
+		struct timespec ts = { 2, 500000000 };
+		nanosleep(&ts, NULL);
+		snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
+		FILE *f = fopen(path, "r");
+		if (!f) die("%s: %s", path, strerror(errno));
+		while (fscanf(f, "%127s %ld", name, &x) == 2)
+			if (!strcmp(name, "kernel") && v < 0)
+				v = x;
+		fclose(f);
+		if (v < 0) die("%s has no kernel (a kernel before 5.18?)", path);
+		return v;
+	}
 	snprintf(path, sizeof path, "%s/memory.kmem.usage_in_bytes", r->memcg);
 	if (access(path, F_OK) && errno == ENOENT)
 		return 0;
@@ -578,11 +635,60 @@ void S_memcg_limit(struct R *r, long room)
 	long usage = memcg_long(r, "memory.usage_in_bytes");
 	r->kmem0 = memcg_kmem(r);
 	long limit = usage + room * 4096;
-	snprintf(path, sizeof path, "%s/memory.limit_in_bytes", r->memcg);
+	snprintf(path, sizeof path, "%s/%s", r->memcg, r->memcg_v == 2 ? "memory.max" : "memory.limit_in_bytes");
 	snprintf(text, sizeof text, "%ld", limit);
 	write_str(path, text);
-	emit(r, "memcg_limit(%ld) = 0", limit - r->kmem0);
+	emit(r, "%s(%ld) = 0", r->memcg_v == 2 ? "memcg_max" : "memcg_limit", limit - r->kmem0);
 	snapshot(r, true, false);
+}
+
+/* cgroup v2's memory.max or memory.high (FILE) set BELOW pages under the
+ * memcg's usage now: the write reclaims the excess
+ * (mm/memcontrol.c:memory_max_write(), memory_high_write() @ v6.1); the
+ * trace says memcg_max(BYTES) or memcg_high(BYTES), BYTES less the kernel
+ * memory as memcg_limit() */
+void S_memcg_v2_below(struct R *r, const char *file, long below)
+{
+	char path[PATH_MAX + 32], text[32];
+	if (r->memcg_v != 2) die("%s: %s needs cgroup v2", r->s->name, file);
+	r->kmem0 = memcg_kmem(r);
+	long usage = memcg_long(r, "memory.current");
+	long value = usage - below * 4096;
+	snprintf(path, sizeof path, "%s/%s", r->memcg, file);
+	snprintf(text, sizeof text, "%ld", value);
+	write_str(path, text);
+	emit(r, "%s(%ld) = 0", strcmp(file, "memory.high") ? "memcg_max" : "memcg_high", value - r->kmem0);
+	snapshot(r, true, false);
+	S_vmstat(r);
+}
+
+/* memory.max or memory.high back to "max" */
+void S_memcg_v2_unset(struct R *r, const char *file)
+{
+	char path[PATH_MAX + 32];
+	if (r->memcg_v != 2) die("%s: %s needs cgroup v2", r->s->name, file);
+	snprintf(path, sizeof path, "%s/%s", r->memcg, file);
+	write_str(path, "max");
+	emit(r, "%s(-1) = 0", strcmp(file, "memory.high") ? "memcg_max" : "memcg_high");
+}
+
+/* memory.events (v2): max and oom, as the trace's memcg_events_* */
+void S_memcg_events(struct R *r)
+{
+	char path[PATH_MAX + 32], name[128];
+	long x, mx = -1, oom = -1;
+	if (r->memcg_v != 2) return; /* v1 has memory.failcnt, counted otherwise */
+	snprintf(path, sizeof path, "%s/memory.events", r->memcg);
+	FILE *f = fopen(path, "r");
+	if (!f) die("%s: %s", path, strerror(errno));
+	while (fscanf(f, "%127s %ld", name, &x) == 2) {
+		if (!strcmp(name, "max")) mx = x;
+		if (!strcmp(name, "oom")) oom = x;
+	}
+	fclose(f);
+	if (mx < 0 || oom < 0) die("%s has no max or oom", path);
+	emit(r, "expect(memcg_events_max) = %ld", mx);
+	emit(r, "expect(memcg_events_oom) = %ld", oom);
 }
 
 void S_memcg_kmem_same(struct R *r)
@@ -1042,7 +1148,28 @@ static void header(struct R *r)
 	else
 		fprintf(o, "# kernel-note: booted with pvm_no_zero_page=1: an anonymous read fault takes a\n"
 			   "# kernel-note: private page, never the shared zero page (upstream maps the zero page)\n");
-	if (s->memcg)
+	/* the multi-gen LRU (mm/vmscan.c, CONFIG_LRU_GEN): vmsim models the
+	 * classic lists, so reclaim recorded under MGLRU is not what it
+	 * replays; Debian's 6.12 and 6.18 enable it by default */
+	FILE *lg = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
+	unsigned long lgv = 0;
+	if (lg) {
+		if (fscanf(lg, "%lx", &lgv) != 1) lgv = 0;
+		fclose(lg);
+	}
+	if (lgv) {
+		if (s->memcg) die("%s: the multi-gen LRU is on (/sys/kernel/mm/lru_gen/enabled %#lx); vmsim models "
+				  "the classic LRU: echo n > /sys/kernel/mm/lru_gen/enabled", s->name, lgv);
+		fprintf(o, "# kernel-note: the multi-gen LRU was on (lru_gen %#lx); vmsim models the classic LRU\n", lgv);
+	}
+	if (s->memcg && r->memcg_v == 2)
+		fprintf(o, "# memcg: the traced process runs alone in a fresh memory cgroup (v2), joined\n"
+			   "# memcg: before its first page; reclaim(N) is a write of N pages to its\n"
+			   "# memcg: memory.reclaim, memcg_max() and memcg_high() writes to memory.max and\n"
+			   "# memcg: memory.high (less its kernel memory, memory.stat's kernel).\n"
+			   "# memcg: expect(COUNTER) lines are /proc/vmstat deltas since the trace began\n"
+			   "# memcg: (the machine was otherwise idle), memcg_events_* its memory.events\n");
+	else if (s->memcg)
 		fprintf(o, "# memcg: the traced process runs alone in a fresh memory cgroup (v1), joined\n"
 			   "# memcg: before its first page; memcg_force_empty() is a write of 0 to its\n"
 			   "# memcg: memory.force_empty. expect(COUNTER) lines are /proc/vmstat deltas\n"
@@ -1065,6 +1192,24 @@ static void header(struct R *r)
 		   "# (mmap, touch, mremap below), then unmaps the stack, vdso and vvar that execve\n"
 		   "# made (munmap below; the model never saw them). The mapping at 0x400000 is then\n"
 		   "# the only one, and all of its pages are present. The scenario follows.\n");
+}
+
+/* The memory controller this machine offers: 1 when v1's is mounted at
+ * /sys/fs/cgroup/memory, 2 when cgroup2 at /sys/fs/cgroup has it, 0 none */
+static int memcg_version(void)
+{
+	if (!access("/sys/fs/cgroup/memory/tasks", F_OK))
+		return 1;
+	FILE *f = fopen("/sys/fs/cgroup/cgroup.controllers", "r");
+	char w[64];
+	int v = 0;
+	if (!f)
+		return 0;
+	while (fscanf(f, "%63s", w) == 1)
+		if (!strcmp(w, "memory"))
+			v = 2;
+	fclose(f);
+	return v;
 }
 
 static void setup(struct R *r)
@@ -1165,10 +1310,24 @@ static int run(const struct scen *s)
 		/* before the child's first page: everything the trace maps is
 		 * charged to this memcg, and nothing else is */
 		char tasks[PATH_MAX + 16], pidtext[32];
-		snprintf(r->memcg, sizeof r->memcg, "/sys/fs/cgroup/memory/vmrec-%d", (int)pid);
+		/* the v1 controller where it is mounted, else v2's at
+		 * /sys/fs/cgroup with the memory controller given to children */
+		r->memcg_v = memcg_version();
+		if (!r->memcg_v)
+			die("%s: no memory controller (cgroup v1 at /sys/fs/cgroup/memory or v2 at /sys/fs/cgroup)",
+			    s->name);
+		if (s->memcg == 2 && r->memcg_v != 2)
+			die("%s needs cgroup v2 (memory.max, memory.high); this machine's memory controller is v1",
+			    s->name);
+		if (r->memcg_v == 2) {
+			write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+			snprintf(r->memcg, sizeof r->memcg, "/sys/fs/cgroup/vmrec-%d", (int)pid);
+		} else
+			snprintf(r->memcg, sizeof r->memcg, "/sys/fs/cgroup/memory/vmrec-%d", (int)pid);
 		if (mkdir(r->memcg, 0755))
-			die("%s: %s (memcg v1 at /sys/fs/cgroup/memory, as root)", r->memcg, strerror(errno));
-		snprintf(tasks, sizeof tasks, "%s/tasks", r->memcg);
+			die("%s: %s (memcg v1 at /sys/fs/cgroup/memory or v2 at /sys/fs/cgroup, as root)", r->memcg,
+			    strerror(errno));
+		snprintf(tasks, sizeof tasks, "%s/%s", r->memcg, r->memcg_v == 2 ? "cgroup.procs" : "tasks");
 		snprintf(pidtext, sizeof pidtext, "%d", (int)pid);
 		write_str(tasks, pidtext);
 		/* one CPU: its per-CPU LRU and mlock batches are then one queue

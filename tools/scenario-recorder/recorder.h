@@ -19,7 +19,8 @@ struct scen {
 	void (*fn)(struct R *r, const struct scen *s);
 	bool capture;         /* also write traces/views/NAME.{trace,maps,smaps,status} */
 	int gen;              /* random generator version: 1 sc_random() of scenarios.c, 2 and up scen_random.c; 0 for the others */
-	bool memcg;           /* the child runs alone in a fresh memcg v1 (/sys/fs/cgroup/memory/vmrec-PID) */
+	unsigned char memcg;  /* the child runs alone in a fresh memcg: 1 v1's (/sys/fs/cgroup/memory/vmrec-PID)
+			       * or v2's (/sys/fs/cgroup/vmrec-PID), whichever the machine has; 2 v2's only */
 	bool swap;            /* needs swap on (record-all.sh: a zram device); the others need it off */
 	bool pinned;          /* the child (and its forks) on CPU 0 alone: one CPU's batches */
 	bool loaded;          /* a process on the other CPUs drains every CPU's batches all
@@ -67,6 +68,13 @@ void S_memcg_stat(struct R *r);
  * the trace's pages may take); then a comment in the trace if the kernel
  * memory is not what it was when the limit was set (or last checked) */
 void S_memcg_limit(struct R *r, long room);
+/* cgroup v2: memory.max or memory.high ("memory.max", "memory.high") set
+ * BELOW pages under the usage (the write reclaims), or back to "max" */
+void S_memcg_v2_below(struct R *r, const char *file, long below);
+void S_memcg_v2_unset(struct R *r, const char *file);
+/* cgroup v2: expect(memcg_events_max) and expect(memcg_events_oom) from
+ * memory.events; nothing under v1 */
+void S_memcg_events(struct R *r);
 void S_memcg_kmem_same(struct R *r);
 /* a read of memory.stat whose values are not written (see recorder.c) */
 void S_memcg_stat_prime(struct R *r);

@@ -836,6 +836,57 @@ static void sc_memcg_limit(struct R *r, const struct scen *s)
 	S_close(r, fd);
 }
 
+/* cgroup v2's memory.max below the usage (mm/memcontrol.c:memory_max_write()
+ * @ v6.1): the write itself reclaims the excess - not v1's page a time and
+ * EBUSY - and then each page charged past it reclaims the memcg, one
+ * memory.events max each time (try_charge_memcg()).  64 locked pages stay
+ * through it all. */
+static void sc_memcg_max_shrink(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long fd;
+	long a = cached_by_random_faults(r, "/tmp/vmrec-memcg-max", 1024, &fd);
+	S_mlock(r, a + 512 * P, 64 * P);
+	S_memcg_stat_prime(r);
+	S_memcg_events(r);
+	S_memcg_v2_below(r, "memory.max", 256);
+	S_pages(r, a + 496 * P, 96 * P);
+	S_memcg_events(r);
+	S_touch(r, a, 1024 * P, A_READ);
+	S_memcg_kmem_same(r);
+	S_vmstat(r);
+	S_pages(r, a + 496 * P, 96 * P);
+	S_memcg_events(r);
+	S_memcg_v2_unset(r, "memory.max");
+	S_munmap(r, a, 1024 * P);
+	S_close(r, fd);
+}
+
+/* cgroup v2's memory.high below the usage (memory_high_write() @ v6.1):
+ * the write reclaims the excess and never fails; asked for more than can
+ * go (the locked pages, the child's image), it gives up after
+ * MAX_RECLAIM_RETRIES fruitless calls.  With memory.high back at max the
+ * file is read again without pressure. */
+static void sc_memcg_high_shrink(struct R *r, const struct scen *s)
+{
+	(void)s;
+	long fd;
+	long a = cached_by_random_faults(r, "/tmp/vmrec-memcg-high", 1024, &fd);
+	S_mlock(r, a, 64 * P);
+	S_memcg_stat_prime(r);
+	S_memcg_v2_below(r, "memory.high", 512);
+	S_pages(r, a, 96 * P);
+	S_memcg_v2_unset(r, "memory.high");
+	S_touch(r, a, 1024 * P, A_READ);
+	S_vmstat(r);
+	S_memcg_v2_below(r, "memory.high", 1000);
+	S_pages(r, a, 96 * P);
+	S_memcg_events(r);
+	S_memcg_v2_unset(r, "memory.high");
+	S_munmap(r, a, 1024 * P);
+	S_close(r, fd);
+}
+
 static void sc_onfault_touch(struct R *r, const struct scen *s)
 {
 	(void)s;
@@ -1020,6 +1071,8 @@ const struct scen rec_scenarios[] = {
 	{"memcg-limit", "reclaim at a memcg's limit: a 2,048-page cold ext4 file cached through a MADV_RANDOM mapping, 64 pages of it mlocked, then evicted by memory.force_empty; memory.limit_in_bytes set 512 pages above the usage, and the file read again: each page past the limit first reclaims the memcg (32 pages a time); the locked pages stay; munlocked, they go like the rest", 8 * M, CAP, false, 0, sc_memcg_limit, false, 0, true},
 	{"memcg-shmem-swap", "dirty shmem under memcg reclaim with swap on (a zram device): the image locked; memory.force_empty writes the written half of a 64-page shared anonymous mapping to swap and drops the clean half; read back, the written pages are major faults and go to swap again; a tmpfs file written, fallocated and mapped goes the same way, and a write fault, a punched hole, a truncation and the last unmap free its slots", 8 * M, CAP, false, 0, sc_memcg_shmem_swap, false, 0, true, true},
 	{"memcg-refault", "refault detection in a memcg of the traced process alone: memory.force_empty evicts a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping; 80 pages read back are refaults (the memcg's workingset_refault_file), none active; fadvise(DONTNEED) and a truncation forget the shadows of their ranges, and pages written (pwrite) are not judged", 8 * M, CAP, false, 0, sc_memcg_refault, false, 0, true},
+	{"memcg-max-shrink", "cgroup v2's memory.max written 256 pages below a memcg's usage: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, 64 pages of it mlocked; the write reclaims the excess (not v1's EBUSY); the file read again, each page past memory.max reclaims the memcg (memory.events max); the locked pages stay", 8 * M, CAP, false, 0, sc_memcg_max_shrink, false, 0, 2},
+	{"memcg-high-shrink", "cgroup v2's memory.high written below a memcg's usage: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, 64 pages mlocked; the write reclaims 512 pages; back at max, the file is read again; then memory.high below what can be reclaimed: the write gives up after its retries, the locked pages stay", 8 * M, CAP, false, 0, sc_memcg_high_shrink, false, 0, 2},
 	{"memcg-force-empty-referenced", "memory.force_empty on a memcg of the traced process alone: a 1,024-page cold ext4 file cached through a MADV_RANDOM mapping, then half of it faulted (fault-around) through a plain private mapping, 64 pages of that mlocked; young pages get a second chance before they go, the locked stay; munlock of half and force_empty again", 8 * M, CAP, false, 0, sc_memcg_force_empty_referenced, false, 0, true},
 	{"reclaim-pageout", "MADV_PAGEOUT/MADV_COLD on the real kernel: anonymous pages stay mapped (no swap), clean ext4 page-cache pages are unmapped and reclaimed, tmpfs pages are unmapped (pagemap present=0), locked pages stay (PAGEOUT on a range with a locked VMA is EINVAL); COLD unmaps nothing", 8 * M, CAP, false, 0, sc_reclaim_pageout, false, 0},
 	{"onfault-touch", "lock-on-fault: read and write faults lock single pages; munlock part then touch; mlock populates; mlock2(MLOCK_ONFAULT) over populated pages", 8 * M, CAP, false, 0, sc_onfault_touch, false, 0},
