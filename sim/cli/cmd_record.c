@@ -46,7 +46,7 @@
 
 static const char record_usage[] =
 	"usage: vmsim record [-o FILE] [--expect none|lock|all] [--faults] [--format text|json]\n"
-	"                    [--] PROGRAM [ARG]...\n"
+	"                    [--memcg] [--memcg-max BYTES] [--] PROGRAM [ARG]...\n"
 	"\n"
 	"Runs PROGRAM under ptrace and writes a trace of it: every syscall the model\n"
 	"follows (memory, processes, files, limits) with its result, the address space\n"
@@ -68,6 +68,12 @@ static const char record_usage[] =
 	"  --faults         also every page fault (address, access, minor/major), from\n"
 	"                   perf page-fault events and the exceptions tracepoints\n"
 	"                   (root or perf_event_paranoid -1)\n"
+	"  --memcg          run the program alone in a fresh memory cgroup (cgroup v2's\n"
+	"                   where /sys/fs/cgroup has the memory controller, else v1's),\n"
+	"                   joined before its exec; under v2 its memory.events end the\n"
+	"                   trace (root)\n"
+	"  --memcg-max BYTES  --memcg with that limit (memory.max, v1's\n"
+	"                   limit_in_bytes), written as the trace's first line\n"
 	"Exit: the program's exit status; 2 when recording is impossible.\n";
 
 enum expect_mode { EXP_NONE, EXP_LOCK, EXP_ALL };
@@ -220,6 +226,11 @@ static FILE *fault_sink(void *ctx, unsigned tid, uint64_t time)
 	 * came after its exit when it exited before its parent's fork
 	 * returned) */
 	return sink_of(r, t);
+}
+
+static bool is_traced(void *ctx, unsigned tid)
+{
+	return tracee(ctx, (pid_t)tid, false) != NULL;
 }
 
 static void flush_faults(struct recorder *r)
@@ -649,11 +660,14 @@ int cmd_record(int argc, char **argv)
 	r.expect = EXP_LOCK;
 	r.flush_before = UINT64_MAX;
 	const char *outpath = NULL;
-	bool faults = false, json = false;
+	bool faults = false, json = false, memcg = false;
+	long memcg_max = -1;
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "faults", no_argument, NULL, 'f' },
+		{ "memcg", no_argument, NULL, 'm' },
+		{ "memcg-max", required_argument, NULL, 'M' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -666,6 +680,19 @@ int cmd_record(int argc, char **argv)
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'f': faults = true; break;
+		case 'm': memcg = true; break;
+		case 'M': {
+			char *end;
+			errno = 0;
+			long long v = strtoll(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 4096 || v > (1LL << 52)) {
+				fprintf(stderr, "vmsim record: --memcg-max '%s': bytes, from 4096 to 2^52\n", optarg);
+				return 2;
+			}
+			memcg = true;
+			memcg_max = (long)v;
+			break;
+		}
 		case 'F':
 			if (json_format_arg("record", "--format", optarg, &json))
 				return 2;
@@ -756,7 +783,20 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "vmsim record: the program did not start under ptrace\n");
 		return 2;
 	}
+	struct rec_memcg mc = { 0 };
+	if (memcg) {
+		char why[PATH_MAX + 128];
+		if (rec_memcg_open(&mc, child, memcg_max, why, sizeof(why))) {
+			fprintf(stderr, "vmsim record: --memcg: %s\n", why);
+			kill(child, SIGKILL);
+			waitpid(child, &st, 0);
+			rec_memcg_close(&mc, NULL, child);
+			return 2;
+		}
+	}
 	rec_write_header(r.out, argc - optind, argv + optind);
+	if (memcg)
+		rec_memcg_header(&mc, r.out);
 	if (r.regs)
 		fprintf(r.out, "# note: syscalls read with PTRACE_GETREGS (VMSIM_RECORD_REGS=1)\n");
 	if (peek_on)
@@ -780,6 +820,8 @@ int cmd_record(int argc, char **argv)
 			fprintf(r.out, "# note: no fault lines: %s\n", why);
 		}
 	}
+	if (memcg && memcg_max >= 0)
+		rec_faults_skip_own_evictions(r.rf, is_traced);
 	/* replay checks residency as a lower bound when the touches are not
 	 * in the trace (docs/trace-format.md) */
 	fprintf(r.out, "# faults: %s\n", r.rf ? "yes" : "no");
@@ -801,6 +843,8 @@ int cmd_record(int argc, char **argv)
 	}
 	struct tracee *first = tracee(&r, child, true);
 	first->started = first->announced = true;
+	if (memcg)
+		rec_memcg_first_line(&mc, r.out, child);
 	int chld_fd = r.rf ? signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC) : -1;
 	ptrace(PTRACE_SYSCALL, child, NULL, NULL);
 	int status = 0;
@@ -881,6 +925,8 @@ int cmd_record(int argc, char **argv)
 	flush_faults(&r);
 	for (size_t i = 0; i < r.nt; i++)
 		announce(&r, r.t[i].tid); /* parents that never returned from fork */
+	if (memcg)
+		rec_memcg_close(&mc, r.out, child);
 	unsigned long lost = rec_faults_lost(r.rf);
 	if (lost)
 		fprintf(r.out, "# note: %lu page-fault samples were lost (ring buffer full)\n", lost);

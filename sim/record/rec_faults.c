@@ -60,6 +60,7 @@ struct rec_faults {
 	 * accounting samples (its rings are read one after the other) */
 	struct sample *tp;
 	size_t ntp, captp;
+	rec_traced_fn traced; /* non-NULL: evictions by a traced task are not written */
 	struct done done[NDONE];
 	unsigned ndone;
 	bool probed;      /* gift_in_locked_vm() asked */
@@ -410,6 +411,12 @@ static void take_entry(struct rec_faults *rf, size_t k)
 	rf->ntp = kept;
 }
 
+void rec_faults_skip_own_evictions(struct rec_faults *rf, rec_traced_fn traced)
+{
+	if (rf)
+		rf->traced = traced;
+}
+
 void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx)
 {
 	if (!rf)
@@ -434,6 +441,8 @@ void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_
 		if (s->kind == NEV)
 			continue; /* a tracepoint sample a fault already took (below) */
 		if (s->kind == EV_EVICT) {
+			if (rf->traced && s->tid && rf->traced(ctx, s->tid))
+				continue; /* the trace's own memcg reclaim: the model's */
 			const char *path = path_of(ctx, s->dev, s->addr);
 			FILE *eo = path ? sink(ctx, 0, s->time) : NULL;
 			if (eo) {

@@ -6,19 +6,21 @@
  *               the trace's event
  *   rec_proc    /proc and /sys: the header, inherit and expect lines
  *   rec_faults  perf page-fault events (--faults) to fault lines
+ *   rec_memcg   --memcg: the program alone in a fresh memory cgroup
  *
  * Each section is one unit (UNIT.c).  The ptrace loop that drives them is
  * `vmsim record` (sim/cli/cmd_record.c).  Callers: sim/cli/
  * (docs/architecture.md).
  *
  *
- * Owns: vmsim record's syscall decoder, its /proc and /sys readers and its
- *   perf fault reader.
+ * Owns: vmsim record's syscall decoder, its /proc and /sys readers, its
+ *   perf fault reader and its memory cgroup.
  * May call: trace.
  */
 #ifndef VMSIM_RECORD_H
 #define VMSIM_RECORD_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -181,6 +183,14 @@ typedef const char *(*rec_path_fn)(void *ctx, uint32_t dev, uint64_t ino);
  * other processes' memory pressure, the host) are written as
  * evict("PATH", INDEX, NR) lines, to sink(ctx, 0, time). */
 void rec_faults_flush(struct rec_faults *rf, rec_sink_fn sink, rec_path_fn path_of, void *ctx);
+/* Whether tid is one of the traced tasks. */
+typedef bool (*rec_traced_fn)(void *ctx, unsigned tid);
+/* From now on an eviction that a traced task itself did is not written:
+ * with the program alone in a limited memory cgroup (--memcg-max) it is
+ * the reclaim of a charge past the limit, which the model runs itself
+ * from the trace's memcg_max()/memcg_limit() line; written, it would
+ * empty the cache before the model's own reclaim could. */
+void rec_faults_skip_own_evictions(struct rec_faults *rf, rec_traced_fn traced);
 /* The faults of process tgid (any of its threads) that completed between
  * t0 and t1 (CLOCK_MONOTONIC ns), reading the rings first: how many, and
  * the addresses of the first max of them in addr. */
@@ -203,5 +213,30 @@ bool rec_faults_gift_apart(const struct rec_faults *rf);
 /* poll(2) descriptors to wait on with the tracees (may be -1). */
 int rec_faults_fd(const struct rec_faults *rf);
 void rec_faults_close(struct rec_faults *rf);
+
+/* ==== rec_memcg ====
+ * `vmsim record --memcg [--memcg-max BYTES]`: a fresh memory cgroup of
+ * the machine's controller (v2 at /sys/fs/cgroup, else v1 at
+ * /sys/fs/cgroup/memory) that the program joins before its exec, with
+ * the limit BYTES (-1: none) set while it holds nothing.  Needs root.
+ */
+struct rec_memcg {
+	int version;          /* 1 or 2 */
+	bool made;            /* dir exists: rec_memcg_close() removes it */
+	long max;             /* the limit, bytes; -1 none */
+	char dir[PATH_MAX];
+};
+/* Makes the cgroup, sets the limit and moves CHILD (stopped before its
+ * exec) into it: 0, or -1 with why. */
+int rec_memcg_open(struct rec_memcg *m, pid_t child, long max_bytes, char *why, size_t len);
+/* The header's `# memcg:` lines. */
+void rec_memcg_header(const struct rec_memcg *m, FILE *out);
+/* The limit as the trace's first line of PID: memcg_max(BYTES) (v2) or
+ * memcg_limit(BYTES) (v1); nothing without a limit. */
+void rec_memcg_first_line(const struct rec_memcg *m, FILE *out, pid_t pid);
+/* After the last task: memory.events as expect lines of PID (v2), the
+ * kernel memory's peak as a comment (v1), then the cgroup removed.  OUT
+ * may be NULL (only removes). */
+void rec_memcg_close(struct rec_memcg *m, FILE *out, pid_t pid);
 
 #endif
