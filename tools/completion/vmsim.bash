@@ -13,7 +13,7 @@ _vmsim_options()
 {
 	case $1 in
 	replay) echo "$_vmsim_machine --stop-at-first --strict-timing --check-invariants --check-every --invariant -q --quiet -v --verbose --format --stats --stats=json -o --output --help" ;;
-	record) echo "-o --output --expect --faults --format --help" ;;
+	record) echo "-o --output --expect --faults --memcg --memcg-max --format --help" ;;
 	show) echo "$_vmsim_machine --at --pid --format -o --output --help" ;;
 	diff) echo "$_vmsim_machine --all --format -o --output --help" ;;
 	flags) echo "--arch --kernel --names --format --help" ;;
