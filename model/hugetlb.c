@@ -54,13 +54,19 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "radix.h"
 
 enum { HST_NONE, HST_RESERVED, HST_CONSUMED };
 
+/* A file's indexes are sparse: only an index with a reservation state
+ * other than HST_NONE or a cached page is stored, as page id << 2 |
+ * state, so a file of terabytes made with NORESERVE costs what is used
+ * of it, and every walk visits only the stored indexes.  An index past
+ * RADIX_KEY_MAX (2^36 huge pages, 2^57 bytes) cannot be mapped in a
+ * 47-bit address space and is never stored. */
 struct hugetlb_inode {
 	uint64_t nr;           /* size in huge pages */
-	uint8_t *st;           /* per index: HST_* (reservation state) */
-	uint32_t *page;        /* shared files: the page cache, page id per index, 0 none */
+	struct radix map;      /* index -> page id << 2 | HST_* */
 	bool shared_cache;     /* pages live in the file (shared mappings, SysV) */
 	struct mm *owner_mm;   /* private: the VMA that owns the reservation */
 	uint32_t owner_serial;
@@ -143,20 +149,59 @@ bool hugetlb_sizelog_ok(uint64_t sizelog)
 	return sizelog == 0 || sizelog == HPAGE_SHIFT;
 }
 
+static unsigned idx_state(struct hugetlb_inode *hi, uint64_t i)
+{
+	return i > RADIX_KEY_MAX ? HST_NONE : (unsigned)(radix_get(&hi->map, i) & 3);
+}
+
+static uint32_t idx_page(struct hugetlb_inode *hi, uint64_t i)
+{
+	return i > RADIX_KEY_MAX ? 0 : (uint32_t)(radix_get(&hi->map, i) >> 2);
+}
+
+/* index i's state and page; false when the map could not grow */
+static bool idx_set(struct hugetlb_inode *hi, uint64_t i, unsigned st, uint32_t page)
+{
+	uint64_t v = (uint64_t)page << 2 | st;
+	if (i > RADIX_KEY_MAX)
+		return !v;
+	if (!v) {
+		radix_clear(&hi->map, i);
+		return true;
+	}
+	return radix_set(&hi->map, i, v) == 0;
+}
+
+/* the indexes of [from, to) in a state other than HST_NONE, visiting the
+ * stored ones only */
+static uint64_t stated_in(struct hugetlb_inode *hi, uint64_t from, uint64_t to)
+{
+	uint64_t n = 0, last = to - 1 < RADIX_KEY_MAX ? to - 1 : RADIX_KEY_MAX;
+	for (uint64_t k = from; from < to && k <= last && radix_next(&hi->map, &k, last); k++)
+		if (radix_get(&hi->map, k) & 3)
+			n++;
+	return n;
+}
+
 /* reserve [from, to) of f: region_chg() counts the indexes not yet
- * reserved (shared) or all of them (private); hugetlb_acct_memory() */
+ * reserved (shared) or all of them (private); hugetlb_acct_memory().  The
+ * count and the pool's answer come before any index is marked, so what
+ * is marked is bounded by the pool */
 static int reserve_range(struct vmsys *s, struct hugetlb_inode *hi, uint64_t from, uint64_t to)
 {
-	uint64_t need = 0;
-	for (uint64_t i = from; i < to; i++)
-		if (hi->st[i] == HST_NONE)
-			need++;
+	uint64_t need = to - from - stated_in(hi, from, to);
 	struct hugetlb_pool *hp = &s->hp;
 	if (need > hp->free - hp->resv)
 		return -KERR_ENOMEM;
-	for (uint64_t i = from; i < to; i++)
-		if (hi->st[i] == HST_NONE)
-			hi->st[i] = HST_RESERVED;
+	uint64_t done = 0;
+	for (uint64_t i = from; i < to && done < need; i++)
+		if (idx_state(hi, i) == HST_NONE) {
+			if (!idx_set(hi, i, HST_RESERVED, idx_page(hi, i))) {
+				hp->resv += done;
+				return -KERR_ENOMEM;
+			}
+			done++;
+		}
 	hp->resv += need;
 	return 0;
 }
@@ -171,12 +216,9 @@ struct file *hugetlb_file_setup(struct vmsys *s, const char *name, size_t n, uin
 		return NULL;
 	hi->nr = nr;
 	hi->shared_cache = shared_cache;
-	hi->st = vm_calloc(nr ? nr : 1, 1);
-	hi->page = shared_cache ? vm_calloc(nr ? nr : 1, sizeof(*hi->page)) : NULL;
-	if (!hi->st || (shared_cache && !hi->page))
-		goto fail;
+	radix_init(&hi->map);
 	if (reserve && reserve_range(s, hi, 0, nr))
-		goto fail; /* hugetlb_file_setup(): ENOMEM */
+		goto fail; /* hugetlb_file_setup(): ENOMEM, before anything is sized by nr */
 	struct file *f = file_new(s, name, n, false);
 	if (!f) {
 		if (reserve)
@@ -190,8 +232,7 @@ struct file *hugetlb_file_setup(struct vmsys *s, const char *name, size_t n, uin
 	*err = 0;
 	return f;
 fail:
-	free(hi->st);
-	free(hi->page);
+	radix_destroy(&hi->map);
 	free(hi);
 	return NULL;
 }
@@ -201,14 +242,16 @@ fail:
 void hugetlb_file_release(struct vmsys *s, struct file *f)
 {
 	struct hugetlb_inode *hi = f->huge;
-	for (uint64_t i = 0; i < hi->nr; i++) {
-		if (hi->st[i] == HST_RESERVED) /* an owner's close cleared its own */
+	for (uint64_t k = 0; radix_next(&hi->map, &k, RADIX_KEY_MAX); k++) {
+		uint64_t v = radix_get(&hi->map, k);
+		if ((v & 3) == HST_RESERVED) /* an owner's close cleared its own */
 			s->hp.resv--;
-		if (hi->page && hi->page[i])
-			page_put(s, hi->page[i]);
+		if (v >> 2)
+			page_put(s, (uint32_t)(v >> 2));
+		if (k == RADIX_KEY_MAX)
+			break;
 	}
-	free(hi->st);
-	free(hi->page);
+	radix_destroy(&hi->map);
 	free(hi);
 	f->huge = NULL;
 }
@@ -238,19 +281,7 @@ int hugetlb_mmap_reserve(struct vmsys *s, struct file *f, uint64_t pgoff, uint64
 	uint64_t from = pgoff / HPAGE_PAGES, to = from + (len >> HPAGE_SHIFT);
 	if (to > hi->nr) {
 		/* a mapping past the file's end: hugetlbfs grows i_size to it
-		 * (hugetlbfs_file_mmap()); the states grow with it */
-		uint8_t *st = vm_realloc(hi->st, to);
-		if (!st)
-			return -KERR_ENOMEM;
-		memset(st + hi->nr, 0, to - hi->nr);
-		hi->st = st;
-		if (hi->page) {
-			uint32_t *pg = vm_realloc(hi->page, to * sizeof(*pg));
-			if (!pg)
-				return -KERR_ENOMEM;
-			memset(pg + hi->nr, 0, (to - hi->nr) * sizeof(*pg));
-			hi->page = pg;
-		}
+		 * (hugetlbfs_file_mmap()) */
 		hi->nr = to;
 	}
 	if (vmf & VM_NORESERVE)
@@ -261,7 +292,11 @@ int hugetlb_mmap_reserve(struct vmsys *s, struct file *f, uint64_t pgoff, uint64
 		if (need > s->hp.free - s->hp.resv)
 			return -KERR_ENOMEM;
 		for (uint64_t i = from; i < to; i++)
-			hi->st[i] = HST_RESERVED;
+			if (!idx_set(hi, i, HST_RESERVED, idx_page(hi, i))) {
+				for (uint64_t j = from; j < i; j++)
+					idx_set(hi, j, HST_NONE, idx_page(hi, j));
+				return -KERR_ENOMEM;
+			}
 		s->hp.resv += need;
 		return 0;
 	}
@@ -376,12 +411,12 @@ enum vm_fault_kind hugetlb_fault(struct vmsys *s, struct task *t, struct vma *v,
 			e->writable = true;
 			return VMF_MINOR;
 		}
-		bool resv = is_owner(hi, v) && hi->st[idx] == HST_RESERVED;
+		bool resv = is_owner(hi, v) && idx_state(hi, idx) == HST_RESERVED;
 		uint32_t id = page_alloc(s, resv);
 		if (!id)
 			return VMF_SIGBUS;
 		if (resv)
-			hi->st[idx] = HST_CONSUMED;
+			idx_set(hi, idx, HST_CONSUMED, idx_page(hi, idx)); /* a stored index: no allocation */
 		page_put(s, e->id);
 		e->id = id;
 		e->writable = true;
@@ -389,26 +424,30 @@ enum vm_fault_kind hugetlb_fault(struct vmsys *s, struct task *t, struct vma *v,
 	}
 	uint32_t id;
 	if (shared) {
-		id = hi->page[idx];
+		id = idx_page(hi, idx);
 		if (!id) {
-			bool resv = hi->st[idx] == HST_RESERVED;
+			bool resv = idx_state(hi, idx) == HST_RESERVED;
 			id = page_alloc(s, resv);
 			if (!id)
 				return VMF_SIGBUS;
-			hi->st[idx] = HST_CONSUMED;
-			hi->page[idx] = id; /* the page cache's reference */
+			if (!idx_set(hi, idx, HST_CONSUMED, id)) { /* the page cache's reference */
+				page_put(s, id);
+				if (resv)
+					s->hp.resv++;
+				return VMF_SIGBUS;
+			}
 		}
 		s->hp.ref[id]++;
 	} else {
 		/* hugetlb_no_page(): a private page is anonymous */
 		if (anon_vma_prepare(s, v))
 			return VMF_SIGBUS;
-		bool resv = is_owner(hi, v) && hi->st[idx] == HST_RESERVED;
+		bool resv = is_owner(hi, v) && idx_state(hi, idx) == HST_RESERVED;
 		id = page_alloc(s, resv);
 		if (!id)
 			return VMF_SIGBUS;
 		if (resv)
-			hi->st[idx] = HST_CONSUMED;
+			idx_set(hi, idx, HST_CONSUMED, idx_page(hi, idx)); /* a stored index: no allocation */
 	}
 	/* hugetlb_no_page(): writable if shared and VM_WRITE; a private
 	 * write fault goes on to hugetlb_wp() in the same fault */
@@ -443,9 +482,14 @@ void hugetlb_vma_close(struct vmsys *s, struct vma *v)
 	if (!is_owner(hi, v))
 		return;
 	uint64_t from = vma_hindex(v, v->start), to = from + ((v->end - v->start) >> HPAGE_SHIFT);
-	for (uint64_t i = from; i < to && i < hi->nr; i++)
-		if (hi->st[i] == HST_RESERVED) {
-			hi->st[i] = HST_NONE;
+	if (to > hi->nr)
+		to = hi->nr;
+	if (from >= to || from > RADIX_KEY_MAX)
+		return;
+	uint64_t last = to - 1 < RADIX_KEY_MAX ? to - 1 : RADIX_KEY_MAX;
+	for (uint64_t k = from; k <= last && radix_next(&hi->map, &k, last); k++)
+		if (idx_state(hi, k) == HST_RESERVED) {
+			idx_set(hi, k, HST_NONE, idx_page(hi, k));
 			s->hp.resv--;
 		}
 }
