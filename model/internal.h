@@ -330,6 +330,7 @@ struct vmsys {
 	/* SysV shared memory (shm.c): the segments, the next id, the user's
 	 * locked_shm (pages: user_shm_lock()), the files with AS_UNEVICTABLE */
 	struct shm_seg *shm_segs;
+	unsigned shm_nsegs;               /* in the list: at most SHMMNI (shm.c) */
 	int next_shmid;
 	uint64_t locked_shm;
 	/* each user's locked_vm (struct user_struct, pages, by real uid): what

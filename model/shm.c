@@ -69,6 +69,10 @@ struct shm_seg {
 #define SHMLBA PAGE_SIZE              /* x86 and the generic arches */
 #define SHMMAX (~0ULL - (1ULL << 24)) /* include/uapi/linux/shm.h @ v4.4, v6.18 */
 #define IPCMNI_MASK 0x7fff
+/* kernel.shmmni's default (include/uapi/linux/shm.h:SHMMNI @ v4.4, v6.18):
+ * ipc/util.c:ipc_addid() answers ENOSPC once that many segments exist;
+ * kernel.shmall's default, ULONG_MAX - 2^24 pages, never binds here */
+#define SHMMNI 4096
 
 static struct shm_seg *seg_by_id(struct vmsys *s, int64_t id)
 {
@@ -133,6 +137,7 @@ static void seg_destroy(struct vmsys *s, struct shm_seg *g)
 	g->file->shm = NULL;
 	file_put(s, g->file);
 	free(g);
+	s->shm_nsegs--;
 }
 
 void shm_vma_gone(struct vmsys *s, struct file *f)
@@ -149,6 +154,7 @@ void shm_free_all(struct vmsys *s)
 		s->shm_segs = g->next;
 		free(g);
 	}
+	s->shm_nsegs = 0;
 }
 
 /* ipc/shm.c:newseg()'s SHM_HUGETLB part: hstate_sizelog(), the size
@@ -203,6 +209,15 @@ static int64_t newseg(struct vmsys *s, struct task *t, uint64_t key, uint64_t si
 		free(g);
 		return -KERR_ENOMEM;
 	}
+	/* ipc_addid() after the file is made (newseg() @ v4.4, v6.1): the
+	 * file's errors come first, then ENOSPC past SHMMNI segments; the
+	 * file goes again (fput(), a hugetlb file's reservation with it) */
+	if (s->shm_nsegs >= SHMMNI) {
+		file_put(s, g->file);
+		user_shm_unlock(s, g->huge_charge);
+		free(g);
+		return -KERR_ENOSPC;
+	}
 	g->file->shm = g;
 	g->key = key;
 	g->size = size;
@@ -217,6 +232,7 @@ static int64_t newseg(struct vmsys *s, struct task *t, uint64_t key, uint64_t si
 	}
 	g->next = s->shm_segs;
 	s->shm_segs = g;
+	s->shm_nsegs++;
 	return g->id;
 }
 

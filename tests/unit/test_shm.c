@@ -218,6 +218,27 @@ START_TEST(shmget_lookups)
 }
 END_TEST
 
+/* ipc_addid(): at most kernel.shmmni (4096) segments, then ENOSPC; one
+ * removed makes room again. */
+START_TEST(shmget_shmmni)
+{
+	machine(0, true, UINT64_MAX);
+	int64_t first = -1;
+	for (int i = 0; i < 4096; i++) {
+		int64_t id = vm_shmget(S, T, 0, PG, IPC_CREAT_ | 0600, -1);
+		ck_assert_int_ge(id, 0);
+		if (!i)
+			first = id;
+	}
+	ck_assert_int_eq(vm_shmget(S, T, 0, PG, IPC_CREAT_ | 0600, -1), -KERR_ENOSPC);
+	ck_assert_int_eq(vm_shmget(S, T, 0x5eed, PG, IPC_CREAT_ | 0600, -1), -KERR_ENOSPC);
+	ck_assert_int_eq(vm_shmctl(S, T, first, IPC_RMID_), 0);
+	ck_assert_int_ge(vm_shmget(S, T, 0, PG, IPC_CREAT_ | 0600, -1), 0);
+	ck_assert_int_eq(vm_shmget(S, T, 0, PG, IPC_CREAT_ | 0600, -1), -KERR_ENOSPC);
+	machine_free();
+}
+END_TEST
+
 /* do_shmat(): address rules, SHM_RND, SHM_REMAP, read-only attaches. */
 START_TEST(shmat_addresses)
 {
@@ -313,6 +334,7 @@ int main(void)
 	tcase_add_test(tc, limit_without_cap);
 	tcase_add_test(tc, cap_passes_limit);
 	tcase_add_test(tc, shmget_lookups);
+	tcase_add_test(tc, shmget_shmmni);
 	tcase_add_test(tc, shmat_addresses);
 	tcase_add_test(tc, shmdt_fragments);
 	tcase_add_test(tc, fork_and_last_detach);
