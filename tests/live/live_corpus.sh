@@ -23,6 +23,6 @@ for f in $(find traces/live -name '*.trace.xz' | sort); do
 	else bad "$f: $(printf '%s' "$out" | grep -m2 -E 'divergence|error|invariant' | tr '\n' ' ')"; fi
 	rm -f "$t"
 done
-[ $n -ge 531 ] && ok || bad "only $n recordings under traces/live (531 expected)"
+[ $n -ge 652 ] && ok || bad "only $n recordings under traces/live (652 expected)"
 echo "live_corpus: $n recordings replayed"
 finish live_corpus
