@@ -37,6 +37,16 @@ def run(args):
     return r.returncode, (r.stdout + r.stderr).split('\n')
 
 
+def first_mark(lines, word):
+    """(line, event, the line after) of the first "FILE:LINE: WORD: EVENT" in lines."""
+    for i, l in enumerate(lines):
+        m = re.match(r'.*?:(\d+): %s: (.*)' % word, l)
+        if m:
+            detail = re.sub(r'\s+', ' ', lines[i + 1].strip()) if i + 1 < len(lines) else ''
+            return m.group(1), m.group(2), detail
+    return '?', '', ''
+
+
 def classify(path, base, first, detail, agree):
     if agree and '??' in first and base == '6.1':
         return 'lf'
@@ -78,22 +88,10 @@ def main():
                 continue
             _, lines = run([vmsim, 'diff', '--kernel', base, '--kernel', '6.12', p])
             agree = any('agree' in l for l in lines[:1])
-            first = detail = ''
-            line = '?'
-            for i, l in enumerate(lines):
-                m = re.match(r'.*?:(\d+): differs: (.*)', l)
-                if m:
-                    line, first = m.group(1), m.group(2)
-                    detail = re.sub(r'\s+', ' ', lines[i + 1].strip()) if i + 1 < len(lines) else ''
-                    break
+            line, first, detail = first_mark(lines, 'differs')
             if agree:
                 _, rl = run([vmsim, 'replay', '--stop-at-first', '--kernel', '6.12', p])
-                for i, l in enumerate(rl):
-                    m = re.match(r'.*?:(\d+): divergence: (.*)', l)
-                    if m:
-                        line, first = m.group(1), m.group(2)
-                        detail = re.sub(r'\s+', ' ', rl[i + 1].strip()) if i + 1 < len(rl) else ''
-                        break
+                line, first, detail = first_mark(rl, 'divergence')
             cat = classify(p, base, first, detail, agree)
             if cat is None:
                 bad += 1

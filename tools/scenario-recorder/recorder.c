@@ -439,6 +439,29 @@ static void write_str(const char *path, const char *text)
 	close(fd);
 }
 
+/* The memcg's memory.stat values of keys (NULL-ended) into v (-1 when
+ * absent), read after a wait for the periodic flush: memory.stat folds
+ * the per-CPU counts only past a threshold (mem_cgroup_flush_stats(): 64
+ * updates a CPU); the flusher takes them all every FLUSH_TIME, 2 s
+ * (flush_memcg_stats_dwork() @ v6.18) */
+static void memcg_stat_flushed(struct R *r, const char *const *keys, long *v)
+{
+	char path[PATH_MAX + 32], name[128];
+	long x;
+	struct timespec ts = { 2, 500000000 };
+	nanosleep(&ts, NULL);
+	snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
+	FILE *f = fopen(path, "r");
+	if (!f) die("%s: %s", path, strerror(errno));
+	for (int i = 0; keys[i]; i++)
+		v[i] = -1;
+	while (fscanf(f, "%127s %ld", name, &x) == 2)
+		for (int i = 0; keys[i]; i++)
+			if (!strcmp(name, keys[i]) && v[i] < 0)
+				v[i] = x;
+	fclose(f);
+}
+
 /* mm/memcontrol.c:mem_cgroup_force_empty(): reclaims the memcg until
  * MAX_RECLAIM_RETRIES tries free nothing */
 static long memcg_long(struct R *r, const char *file);
@@ -537,30 +560,16 @@ static long swap_total_kb(void)
 void S_memcg_swap(struct R *r)
 {
 	const char *const *keys = (const char *const[]){ "shmem", "swap", NULL };
-	char path[PATH_MAX + 32], name[128];
-	long v[2] = { -1, -1 }, x;
+	long v[2] = { -1, -1 };
 	if (!r->memcg[0] || !r->s->swap) die("%s: memcg_swap without a memcg and swap", r->s->name);
 	/* v2's memory.stat has no swap: memory.swap.current is it */
 	if (r->memcg_v == 2)
 		keys = (const char *const[]){ "shmem", NULL };
-	/* memory.stat flushes the per-CPU counts only past a threshold
-	 * (mem_cgroup_flush_stats(): 64 updates a CPU); the periodic flusher
-	 * takes them all every FLUSH_TIME, 2 s (flush_memcg_stats_dwork() @
-	 * v6.18): wait for one */
-	struct timespec ts = { 2, 500000000 };
-	nanosleep(&ts, NULL);
-	snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
-	FILE *f = fopen(path, "r");
-	if (!f) die("%s: %s", path, strerror(errno));
-	while (fscanf(f, "%127s %ld", name, &x) == 2)
-		for (int i = 0; keys[i]; i++)
-			if (!strcmp(name, keys[i]) && v[i] < 0)
-				v[i] = x;
-	fclose(f);
+	memcg_stat_flushed(r, keys, v);
 	if (r->memcg_v == 2)
 		v[1] = memcg_long(r, "memory.swap.current");
 	for (int i = 0; i < 2; i++)
-		if (v[i] < 0) die("%s has no %s (swap accounting off?)", path, i ? "swap" : keys[i]);
+		if (v[i] < 0) die("%s/memory.stat has no %s (swap accounting off?)", r->memcg, i ? "swap" : keys[i]);
 	emit(r, "expect(nr_shmem) = %ld", v[0] / 4096);
 	emit(r, "expect(SwapFree) = %ld kB", swap_total_kb() - v[1] / 1024);
 }
@@ -598,20 +607,10 @@ static long memcg_kmem(struct R *r)
 	char path[PATH_MAX + 64];
 	if (r->memcg_v == 2) {
 		/* v2 keeps no kmem counter: memory.stat's kernel (MEMCG_KMEM:
-		 * slab, page tables, stacks) is it, flushed every FLUSH_TIME
-		 * (2 s) and otherwise only past a threshold: wait for a flush */
-		char name[128];
-		long x, v = -1;
-		struct timespec ts = { 2, 500000000 };
-		nanosleep(&ts, NULL);
-		snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
-		FILE *f = fopen(path, "r");
-		if (!f) die("%s: %s", path, strerror(errno));
-		while (fscanf(f, "%127s %ld", name, &x) == 2)
-			if (!strcmp(name, "kernel") && v < 0)
-				v = x;
-		fclose(f);
-		if (v < 0) die("%s has no kernel (a kernel before 5.18?)", path);
+		 * slab, page tables, stacks) is it */
+		long v;
+		memcg_stat_flushed(r, (const char *const[]){ "kernel", NULL }, &v);
+		if (v < 0) die("%s/memory.stat has no kernel (a kernel before 5.18?)", r->memcg);
 		return v;
 	}
 	snprintf(path, sizeof path, "%s/memory.kmem.usage_in_bytes", r->memcg);
