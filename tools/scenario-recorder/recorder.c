@@ -440,16 +440,18 @@ static void write_str(const char *path, const char *text)
 }
 
 /* The memcg's memory.stat values of keys (NULL-ended) into v (-1 when
- * absent), read after a wait for the periodic flush: memory.stat folds
- * the per-CPU counts only past a threshold (mem_cgroup_flush_stats(): 64
- * updates a CPU); the flusher takes them all every FLUSH_TIME, 2 s
- * (flush_memcg_stats_dwork() @ v6.18) */
-static void memcg_stat_flushed(struct R *r, const char *const *keys, long *v)
+ * absent; the memcg's own, not v1's total_ ones), with flushed after a
+ * wait for the periodic flush: memory.stat folds the per-CPU counts only
+ * past a threshold (mem_cgroup_flush_stats(): 64 updates a CPU); the
+ * flusher takes them all every FLUSH_TIME, 2 s (flush_memcg_stats_dwork()
+ * @ v6.18) */
+static void memcg_stat_keys(struct R *r, const char *const *keys, long *v, bool flushed)
 {
 	char path[PATH_MAX + 32], name[128];
 	long x;
 	struct timespec ts = { 2, 500000000 };
-	nanosleep(&ts, NULL);
+	if (flushed)
+		nanosleep(&ts, NULL);
 	snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
 	FILE *f = fopen(path, "r");
 	if (!f) die("%s: %s", path, strerror(errno));
@@ -502,32 +504,15 @@ static void memcg_stat_read(struct R *r, long v[4])
 {
 	static const char *const keys[] = { "workingset_refault_file", "workingset_refault_anon",
 					    "active_file", "inactive_file", NULL };
-	char path[PATH_MAX + 32], name[128];
-	long x;
 	if (!r->memcg[0]) die("%s: memcg_stat without a memcg (.memcg)", r->s->name);
-	if (r->memcg_v == 2) {
-		/* v2's memory.stat flushes the per-CPU counts only past a
-		 * threshold (mem_cgroup_flush_stats() @ v6.1): on Debian's
-		 * 6.1 it showed 3 inactive pages of none, and 16 refaults too
-		 * few; the periodic flush (every 2 s) takes them all */
-		struct timespec ts = { 2, 500000000 };
-		nanosleep(&ts, NULL);
-	}
-	snprintf(path, sizeof path, "%s/memory.stat", r->memcg);
-	FILE *f = fopen(path, "r");
-	if (!f) die("%s: %s", path, strerror(errno));
-	for (int i = 0; keys[i]; i++)
-		v[i] = -1;
-	while (fscanf(f, "%127s %ld", name, &x) == 2)
-		for (int i = 0; keys[i]; i++)
-			if (!strcmp(name, keys[i]) && v[i] < 0)
-				v[i] = x; /* the memcg's own, not the total_ ones */
-	fclose(f);
+	/* v2's: after the periodic flush (Debian's 6.1 showed 3 inactive
+	 * pages of none without it) */
+	memcg_stat_keys(r, keys, v, r->memcg_v == 2);
 	/* the LRU sizes are in every memcg's memory.stat; the refault counts
 	 * are not in 4.4's (memcg_stat_show() @ v4.4): there they stay -1 and
 	 * are not written */
 	for (int i = 2; keys[i]; i++)
-		if (v[i] < 0) die("%s has no %s", path, keys[i]);
+		if (v[i] < 0) die("%s/memory.stat has no %s", r->memcg, keys[i]);
 }
 
 /* A first read of memory.stat, before the memcg's counters are first
@@ -565,7 +550,7 @@ void S_memcg_swap(struct R *r)
 	/* v2's memory.stat has no swap: memory.swap.current is it */
 	if (r->memcg_v == 2)
 		keys = (const char *const[]){ "shmem", NULL };
-	memcg_stat_flushed(r, keys, v);
+	memcg_stat_keys(r, keys, v, true);
 	if (r->memcg_v == 2)
 		v[1] = memcg_long(r, "memory.swap.current");
 	for (int i = 0; i < 2; i++)
@@ -609,7 +594,7 @@ static long memcg_kmem(struct R *r)
 		/* v2 keeps no kmem counter: memory.stat's kernel (MEMCG_KMEM:
 		 * slab, page tables, stacks) is it */
 		long v;
-		memcg_stat_flushed(r, (const char *const[]){ "kernel", NULL }, &v);
+		memcg_stat_keys(r, (const char *const[]){ "kernel", NULL }, &v, true);
 		if (v < 0) die("%s/memory.stat has no kernel (a kernel before 5.18?)", r->memcg);
 		return v;
 	}
