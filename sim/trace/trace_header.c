@@ -63,6 +63,29 @@ static bool parse_bool(const char *p, size_t n, bool *out)
 	return true;
 }
 
+/* mountinfo's octal escapes in a path value (docs/trace-format.md): a
+ * backslash and exactly three octal digits of a byte from \001 to \377;
+ * NULL when they all are, else where the first bad one starts */
+static const char *bad_escape(const char *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] != '\\')
+			continue;
+		if (i + 3 >= n)
+			return v + i;
+		unsigned x = 0;
+		for (size_t k = 1; k <= 3; k++) {
+			if (v[i + k] < '0' || v[i + k] > '7')
+				return v + i;
+			x = x * 8 + (unsigned)(v[i + k] - '0');
+		}
+		if (x == 0 || x > 0377)
+			return v + i;
+		i += 3;
+	}
+	return NULL;
+}
+
 int tr_header_line(struct trace_reader *r, char *p)
 {
 	struct trace_header *h = &r->hdr;
@@ -80,6 +103,20 @@ int tr_header_line(struct trace_reader *r, char *p)
 	tr_ctx_plain(r);
 #define KEY(s) word_is(key, klen, s)
 #define BAD(what) return tr_fail(r, v, "expected %s for '%.*s'", what, (int)klen, key)
+	/* a key this reader knows takes one word (recorded-by: free text);
+	 * "# cap-sys-resource: yes yes" is an error, not yes */
+	static const char *const one_word[] = { "vmsim-trace", "arch", "kernel", "flag-names", "page-size",
+		"ram", "swap", "rlimit-memlock", "cap-ipc-lock", "cap-sys-resource", "faults", "uid",
+		"max-map-count", "read-ahead-kb", "user-locked-vm", "thp", "ramfs", "tmpfs", "cwd",
+		"hugetlb-pages", "numa-nodes", "soft-dirty", "zero-page", "check-invariants", "seed", NULL };
+	for (int i = 0; one_word[i]; i++)
+		if (KEY(one_word[i])) {
+			char *rest = skip_ws(v + n);
+			if (*rest && *rest != '\n' && *rest != '\r')
+				return tr_fail(r, rest, "'%.*s' takes one value: unexpected '%.*s' after it", (int)klen,
+					       key, (int)strcspn(rest, "\r\n"), rest);
+			break;
+		}
 	if (KEY("vmsim-trace")) {
 		uint64_t x;
 		if (!parse_size(v, n, &x) || x != 1)
@@ -190,6 +227,9 @@ int tr_header_line(struct trace_reader *r, char *p)
 		for (size_t i = 0; i < n; i++)
 			if ((i == 0 || v[i - 1] == ',') && v[i] != '/')
 				return tr_fail(r, v + i, "a mount point is an absolute path");
+		if (bad_escape(v, n))
+			return tr_fail(r, bad_escape(v, n), "an octal escape is a backslash and three octal digits "
+					   "of a byte from \\001 to \\377");
 		memcpy(dst, v, n);
 		dst[n] = '\0';
 		*(ram ? &h->has_ramfs : &h->has_tmpfs) = true;
@@ -198,6 +238,9 @@ int tr_header_line(struct trace_reader *r, char *p)
 		 * mountinfo's octal escapes for a space */
 		if (!n || v[0] != '/')
 			return tr_fail(r, v, "a working directory is an absolute path");
+		if (bad_escape(v, n))
+			return tr_fail(r, bad_escape(v, n), "an octal escape is a backslash and three octal digits "
+					   "of a byte from \\001 to \\377");
 		if (n >= sizeof(h->cwd))
 			return tr_fail(r, v, "too long a working directory (at most %zu bytes)", sizeof(h->cwd) - 1);
 		memcpy(h->cwd, v, n);
