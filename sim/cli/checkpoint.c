@@ -85,6 +85,34 @@ static void mark(struct ckpt *ck)
 	}
 }
 
+/* an environment variable of decimal digits in [lo, hi], or unset/empty */
+static bool env_number(const char *name, unsigned long lo, unsigned long hi, char *why, size_t len)
+{
+	const char *e = getenv(name);
+	if (!e || !*e)
+		return true;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(e, &end, 10);
+	if (*e >= '0' && *e <= '9' && !*end && !errno && v >= lo && v <= hi)
+		return true;
+	snprintf(why, len, "%s '%.40s': a number from %lu to %lu", name, e, lo, hi);
+	return false;
+}
+
+bool ckpt_env_check(char *why, size_t len)
+{
+	const char *e = getenv("VMSIM_STEP_CHECKPOINTS");
+	if (e && *e && strcmp(e, "memory") && strcmp(e, "fork")) {
+		snprintf(why, len, "VMSIM_STEP_CHECKPOINTS '%.40s': memory or fork", e);
+		return false;
+	}
+	/* the storage in MiB: shifted by 20 it must not wrap, and a terabyte
+	 * is more than any machine here gives a stepper */
+	return env_number("VMSIM_STEP_CHECKPOINT_MB", 1, 1UL << 20, why, len) &&
+	       env_number("VMSIM_STEP_CHECKPOINT_EVERY", 0, 100000000UL, why, len);
+}
+
 void ckpt_init(struct ckpt *ck, unsigned long every, uint64_t min_ns, ckpt_resumed_fn resumed, void *ctx)
 {
 	memset(ck, 0, sizeof(*ck));

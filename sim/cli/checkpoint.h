@@ -116,6 +116,11 @@ struct ckpt {
  * VMSIM_STEP_CHECKPOINT_EVERY=N overrides both (every N positions, no
  * time rule; 0 turns checkpoints off: a program that runs vmsim_main()
  * inside itself, a fuzzer) */
+/* The environment that tunes the checkpoints, checked before they start:
+ * VMSIM_STEP_CHECKPOINTS (memory or fork), VMSIM_STEP_CHECKPOINT_MB (1 to
+ * 2^20) and VMSIM_STEP_CHECKPOINT_EVERY (0 to 10^8), each unset, empty or
+ * that; false with why (the variable's name and what it takes). */
+bool ckpt_env_check(char *why, size_t len);
 void ckpt_init(struct ckpt *ck, unsigned long every, uint64_t min_ns, ckpt_resumed_fn resumed, void *ctx);
 
 /* is a checkpoint due at position pos (one is not there yet)? */

@@ -1146,6 +1146,11 @@ int cmd_step(int argc, char **argv)
 		st->width = ws.ws_col < 40 ? 40 : ws.ws_col > 400 ? 400 : ws.ws_col;
 	/* back, goto and the checkpoints read the trace again from where
 	 * they were: a regular file, or a copy in one */
+	char envwhy[160];
+	if (!ckpt_env_check(envwhy, sizeof(envwhy))) {
+		fprintf(stderr, "vmsim step: %s\n", envwhy);
+		return 2;
+	}
 	ckpt_init(&st->ck, every, every_given ? 0 : 30 * 1000000u, step_resumed, st);
 	struct stat sb;
 	if ((!strcmp(st->path, "-") || (!stat(st->path, &sb) && !S_ISREG(sb.st_mode))) &&

@@ -212,4 +212,17 @@ fi
 # the history and the repeated command going with the session on a
 # terminal: step_tmux.sh (its `back 1` hands over to the checkpoint at the
 # start, then Up Up and an empty line are checked)
+# the environment that tunes the checkpoints: a bad value is an error
+# naming the variable, exit 2, before anything runs (-1, abc and values
+# whose MiB wrap when shifted were taken without a word)
+for kv in VMSIM_STEP_CHECKPOINT_MB=-1 VMSIM_STEP_CHECKPOINT_MB=abc VMSIM_STEP_CHECKPOINT_MB=0 \
+	VMSIM_STEP_CHECKPOINT_MB=18446744073709551615 VMSIM_STEP_CHECKPOINT_MB=17592186044417 \
+	VMSIM_STEP_CHECKPOINT_EVERY=x VMSIM_STEP_CHECKPOINTS=disk; do
+	echo q | env "$kv" "$vmsim" step $G/mlock/mlock2-flags.trace >/dev/null 2>"$tmp/env.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "^vmsim step: ${kv%%=*} '" "$tmp/env.err"; then ok; else
+		bad "$kv: exit $rc, $(head -n 1 "$tmp/env.err")"; fi
+done
+echo q | VMSIM_STEP_CHECKPOINT_MB=64 "$vmsim" step $G/mlock/mlock2-flags.trace >/dev/null 2>&1 && ok ||
+	bad "VMSIM_STEP_CHECKPOINT_MB=64 refused"
 finish step_checkpoints
