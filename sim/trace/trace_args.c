@@ -963,6 +963,10 @@ int tr_parse_call(struct trace_reader *r, char *p, struct event *ev, bool partia
 	if (ev->sys != SYS_UNKNOWN) {
 		if (decode_args(r, ev, &a, open, partial) < 0)
 			return -1;
+		/* a touch's range ends at 2^64 at most: one that wraps would
+		 * be taken as two, one of them touching nothing */
+		if (ev->sys == SYS_TOUCH && ev->nargs >= 2 && ev->args[0] && ev->args[1] > -ev->args[0])
+			return tr_fail(r, a.n > 1 ? a.s[1] : open + 1, "a touch range that wraps past 2^64");
 	} else if (count_unknown(r, p, n) < 0) {
 		return tr_fail(r, p, "out of memory");
 	}

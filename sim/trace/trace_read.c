@@ -406,6 +406,8 @@ static const char *parse_access_bytes(const char *l, struct access_rec *a, const
 	if (touch) {
 		if (!fast_num(&p, &a->len) || p[0] != ',' || p[1] != ' ')
 			return NULL;
+		if (a->addr && a->len > -a->addr)
+			return NULL; /* wraps: the general parser says so */
 		p += 2;
 	}
 	if (!fast_mode(&p, &a->mode))
