@@ -478,6 +478,20 @@ struct shard {
 	struct inv_best inv[INV_NR];
 };
 
+/* A step of a reproducer as check_gen.c makes them: a known call, at
+ * most six arguments, flags of 0 or 1, one of its two paths, a pid the
+ * kernel could give (PID_MAX_LIMIT, 2^22) */
+static bool gstep_ok(const struct gstep *g)
+{
+	return g->sys > 0 && g->sys < SYS_NR && g->nargs <= 6 && g->has_val <= 1 && g->path <= 1 && g->pid >= 0 &&
+	       g->pid <= (1 << 22);
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 static int read_shard(const char *path, struct shard *sh)
 {
 	FILE *f = fopen(path, "r");
@@ -492,8 +506,13 @@ static int read_shard(const char *path, struct shard *sh)
 	unsigned nstep = 0;
 	size_t gsize = 0;
 	bool magic = false, end = false;
+	const char *why = NULL;
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
+		if (end) {
+			why = "text after the shard's end";
+			break;
+		}
 		line[strcspn(line, "\n")] = 0;
 		char name[64];
 		unsigned long count;
@@ -512,30 +531,50 @@ static int read_shard(const char *path, struct shard *sh)
 			continue;
 		} else if (sscanf(line, "inv %63s %lu %u %u %u %" SCNu64, name, &count, &shrunk, &maxlen, &len,
 				  &seed) == 6) {
+			if (k >= 0 && nstep != sh->inv[k].len) {
+				why = "a reproducer with fewer steps than its length";
+				break;
+			}
 			k = inv_find(name);
 			if (k < 0 || len > MAX_REPRO)
 				break;
+			/* count: runs that violated it; the reproducer's seed one
+			 * of the shard's runs */
+			if (count > sh->runs || (len && (seed < sh->seed || seed - sh->seed >= sh->runs))) {
+				why = "an invariant's count or seed outside the shard's runs";
+				break;
+			}
 			sh->inv[k] = (struct inv_best){ count, len, shrunk, maxlen, seed - sh->seed, seed, { { 0 } } };
 			nstep = 0;
 		} else if (!strncmp(line, "step ", 5) && k >= 0 && nstep < sh->inv[k].len &&
 			   gsize == sizeof(struct gstep) && strlen(line + 5) == 2 * gsize) {
-			unsigned char *c = (unsigned char *)&sh->inv[k].steps[nstep++];
-			for (size_t j = 0; j < gsize; j++) {
-				unsigned v;
-				sscanf(line + 5 + 2 * j, "%2x", &v);
-				c[j] = (unsigned char)v;
+			unsigned char *c = (unsigned char *)&sh->inv[k].steps[nstep];
+			bool hex = true;
+			for (size_t j = 0; j < gsize && hex; j++) {
+				int hi = hexval(line[5 + 2 * j]), lo = hexval(line[6 + 2 * j]);
+				hex = hi >= 0 && lo >= 0;
+				c[j] = (unsigned char)(hi << 4 | lo);
 			}
+			if (!hex || !gstep_ok(&sh->inv[k].steps[nstep])) {
+				why = "a reproducer step that no run of vmsim check makes";
+				break;
+			}
+			nstep++;
 		} else if (!strcmp(line, "end")) {
+			if (k >= 0 && nstep != sh->inv[k].len) {
+				why = "a reproducer with fewer steps than its length";
+				break;
+			}
 			end = true;
-			break;
 		} else {
 			break;
 		}
 	}
 	fclose(f);
-	if (!magic || !end) {
+	if (!magic || !end || why) {
 		fprintf(stderr, "vmsim check-merge: %s:%lu:1: error: %s\n", path, lineno,
 			!magic ? "not a shard of vmsim check (expected '" SHARD_MAGIC "')"
+			: why  ? why
 			       : "a malformed or truncated shard (from another build of vmsim?)");
 		return -1;
 	}
@@ -598,6 +637,18 @@ int cmd_check_merge(int argc, char **argv)
 	if (!sh)
 		return 2;
 	int rc = 2;
+	/* one file given twice would count its runs twice */
+	for (size_t i = 0; i < n; i++) {
+		struct stat si, sj;
+		if (stat(argv[first + (int)i], &si))
+			continue; /* read_shard() says why */
+		for (size_t j = 0; j < i; j++)
+			if (!stat(argv[first + (int)j], &sj) && si.st_dev == sj.st_dev && si.st_ino == sj.st_ino) {
+				fprintf(stderr, "vmsim check-merge: %s: given twice (also as %s)\n",
+					argv[first + (int)i], argv[first + (int)j]);
+				goto out;
+			}
+	}
 	for (size_t i = 0; i < n; i++)
 		if (read_shard(argv[first + (int)i], &sh[i]))
 			goto out;
