@@ -298,10 +298,60 @@ static void remove_all(const struct ckpt *ck)
 	rmdir(ck->dir);
 }
 
+/* The directory's path for the signal handlers below (one directory a
+ * process). */
+static char sig_dir[PATH_MAX];
+
+/* Empties and removes sig_dir with async-signal-safe calls only: the
+ * entries by getdents64 and unlinkat(), then rmdir(). */
+static void remove_all_signal(void)
+{
+	int fd = open(sig_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		char buf[4096];
+		long n;
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+			for (long off = 0; off < n;) {
+				/* struct linux_dirent64: ino, off, reclen, type, name */
+				unsigned short reclen;
+				memcpy(&reclen, buf + off + 16, sizeof(reclen));
+				const char *name = buf + off + 19;
+				if (name[0] != '.')
+					unlinkat(fd, name, 0);
+				off += reclen ? reclen : n;
+			}
+		close(fd);
+	}
+	rmdir(sig_dir);
+}
+
+/* SIGTERM, SIGHUP, SIGINT or SIGQUIT to the supervisor (the process the
+ * user started), or the death signal its copies get when it dies even of
+ * SIGKILL: the directory goes, then the signal does what it would have */
+static void on_fatal(int sig)
+{
+	remove_all_signal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void catch_fatal(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 /* the supervisor: wait until the active process ends, then end the same
  * way (the others die with it: PR_SET_PDEATHSIG) */
 static void supervise(const struct ckpt *ck)
 {
+	catch_fatal();
 	for (;;) {
 		int st;
 		pid_t p = wait(&st);
@@ -335,10 +385,12 @@ static pid_t sibling(void)
 	return (pid_t)syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), 0UL, 0UL, 0UL, 0UL);
 }
 
-/* in a sibling: die with the supervisor */
+/* in a sibling: die with the supervisor, removing the directory on the
+ * way (SIGTERM: on_fatal()) */
 static void adopt(const struct ckpt *ck)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	catch_fatal();
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != ck->sup)
 		_exit(2);
 }
@@ -456,6 +508,7 @@ static int start(struct ckpt *ck)
 	snprintf(ck->dir, sizeof(ck->dir), "%s/vmsim-ckpt.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(ck->dir))
 		return -1;
+	snprintf(sig_dir, sizeof(sig_dir), "%s", ck->dir);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
 		rmdir(ck->dir);
 		return -1;
@@ -472,7 +525,8 @@ static int start(struct ckpt *ck)
 		ck->started = true;
 		supervise(ck);
 	}
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	catch_fatal();
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != ck->sup)
 		_exit(2);
 	ck->started = true;

@@ -212,6 +212,21 @@ fi
 # the history and the repeated command going with the session on a
 # terminal: step_tmux.sh (its `back 1` hands over to the checkpoint at the
 # start, then Up Up and an empty line are checked)
+# the user's vmsim step killed while fork checkpoints are alive (TERM,
+# HUP, INT, and KILL, which the copies learn by their death signal):
+# nothing is left in TMPDIR (a vmsim-ckpt.* directory with its FIFOs was)
+for sig in TERM HUP INT KILL; do
+	mkdir -p "$tmp/kill-$sig"
+	(sleep 1; echo "goto 40"; sleep 4) | TMPDIR=$tmp/kill-$sig VMSIM_STEP_CHECKPOINTS=fork \
+		VMSIM_STEP_CHECKPOINT_EVERY=5 "$vmsim" step $G/mlock/mlock2-flags.trace >/dev/null 2>&1 &
+	sup=$!
+	sleep 2
+	kill -$sig $sup 2>/dev/null
+	wait $sup 2>/dev/null
+	sleep 1
+	if [ -z "$(ls -A "$tmp/kill-$sig")" ]; then ok; else bad "killed by SIG$sig: left $(ls "$tmp/kill-$sig")"; fi
+done
+
 # the environment that tunes the checkpoints: a bad value is an error
 # naming the variable, exit 2, before anything runs (-1, abc and values
 # whose MiB wrap when shifted were taken without a word)
