@@ -160,7 +160,7 @@ static void print_event_line(const struct event *ev, const char *arch, const cha
 	size_t n = trace_format_event(ev, arch, names, buf, sizeof(buf));
 	if (n >= sizeof(buf))
 		strcpy(buf + sizeof(buf) - 5, "...");
-	fprintf(f, "%s", buf);
+	term_puts(f, buf);
 }
 
 /* Replay one trace; returns 0/1/2 like the command. */
@@ -361,7 +361,9 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 			} else if (verbose >= 0) {
 				printf("%s:%lu: divergence: ", where, ev->line);
 				print_event_line(ev, ss.arch, trace_flag_names(ss.reader), stdout);
-				printf("\n%s%s", why, state);
+				putchar('\n');
+				term_puts(stdout, why);
+				term_puts(stdout, state);
 			}
 			rc = 1;
 			if (stop_first)

@@ -579,8 +579,14 @@ static void print_where(struct stepper *st)
 		picture_wrap(stdout, buf, st->width, 4);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%s:%lu: %s", st->path, st->line, st->text);
-	picture_wrap(stdout, buf, st->width, 4);
+	char text[sizeof(st->text) * 4];
+	if (isatty(STDOUT_FILENO))
+		term_escape(text, sizeof(text), st->text);
+	else
+		snprintf(text, sizeof(text), "%s", st->text);
+	char line[sizeof(text) + 1024];
+	snprintf(line, sizeof(line), "%s:%lu: %s", st->path, st->line, text);
+	picture_wrap(stdout, line, st->width, 4);
 }
 
 /* the ruler and the lists, their text lines (the key) wrapped to the width */
@@ -622,7 +628,10 @@ static void print_result(struct stepper *st)
 		return;
 	printf("  => %s\n", st->result);
 	if (st->diverged)
-		printf("  DIVERGENCE: the trace says otherwise:\n%s", st->why);
+	{
+		fputs("  DIVERGENCE: the trace says otherwise:\n", stdout);
+		term_puts(stdout, st->why);
+	}
 }
 
 static void print_step(struct stepper *st)

@@ -202,6 +202,15 @@ bool view_is_global(enum view_kind v);
  * the counters are not (the kernel's smaps does not drain either). */
 bool view_drains(enum view_kind v);
 
+/* Text a trace supplied (an event, a divergence's expected values, a
+ * path) on its way to a terminal: term_puts() writes s, and on a terminal
+ * every control byte but newline and tab as \ooo, so that a trace cannot
+ * move the cursor, retitle the window or ring the bell; into a file or a
+ * pipe the bytes go as they are.  term_escape() writes the escaped form
+ * of src into dst (cap bytes, NUL included, cut at a whole escape) and
+ * returns its length. */
+void term_puts(FILE *f, const char *s);
+size_t term_escape(char *dst, size_t cap, const char *src);
 /* Print one view; returns 0, or -1 when a per-process view has no process. */
 int view_print(FILE *f, enum view_kind v, const struct view_ctx *c);
 /* view_json.c: the view as JSON Lines on standard output (docs/json.md):

@@ -88,6 +88,48 @@ static void maps_pad(FILE *f, int written)
 	fputc(' ', f);
 }
 
+/* a byte of a trace's text that a terminal would act on (ESC, BEL, CR):
+ * a control byte other than the newline and tab its lines are made of */
+static bool term_control(unsigned char c)
+{
+	return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
+}
+
+size_t term_escape(char *dst, size_t cap, const char *src)
+{
+	size_t o = 0;
+	for (; *src && cap; src++) {
+		unsigned char c = (unsigned char)*src;
+		char e[5];
+		size_t k = 1;
+		e[0] = *src;
+		if (term_control(c))
+			k = (size_t)snprintf(e, sizeof(e), "\\%03o", c);
+		if (o + k >= cap)
+			break;
+		memcpy(dst + o, e, k);
+		o += k;
+	}
+	if (cap)
+		dst[o] = '\0';
+	return o;
+}
+
+void term_puts(FILE *f, const char *s)
+{
+	if (!isatty(fileno(f))) {
+		fputs(s, f);
+		return;
+	}
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (term_control(c))
+			fprintf(f, "\\%03o", c);
+		else
+			fputc(*s, f);
+	}
+}
+
 /* seq_file_path(.., "\n"): a newline in a name prints as \012.  On a
  * terminal every other control byte is written as \ooo too: a trace's
  * path must not move the cursor or ring the bell (ESC, BEL); into a file
@@ -97,7 +139,7 @@ static void put_path(FILE *f, const char *p)
 	bool tty = isatty(fileno(f));
 	for (; *p; p++) {
 		unsigned char c = (unsigned char)*p;
-		if (c == '\n' || (tty && (c < 0x20 || c == 0x7f)))
+		if (c == '\n' || (tty && term_control(c)))
 			fprintf(f, "\\%03o", c);
 		else
 			fputc(*p, f);

@@ -79,5 +79,20 @@ cmp -s "$tmp/a" "$tmp/b" && ok || bad "replay -o differs from standard output"
 "$vmsim" check --kernel 4.4 --runs 64 --steps 20 -q --out "$tmp/co1" -o "$tmp/c" >/dev/null 2>&1
 "$vmsim" check --kernel 4.4 --runs 64 --steps 20 -q --out "$tmp/co1" > "$tmp/d" 2>/dev/null
 cmp -s "$tmp/c" "$tmp/d" && [ -s "$tmp/c" ] && ok || bad "check -o differs from standard output"
+# a trace's bytes that a terminal acts on (an OSC title sequence, BEL)
+# reach a terminal escaped as \ooo from replay's divergence and step's
+# event and divergence lines; into a pipe they go as the trace has them
+printf '# vmsim-trace: 1\nmmap(0x7f0000000000, 8192, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = 0x7f0000000000\nexpect(vma, 0x7f0000000000) = {VmFlags="rd \033]0;pwned\007 mr"}\n' > "$tmp/esc.trace"
+if command -v script >/dev/null 2>&1; then
+	for c in "replay" "step"; do
+		script -qc "echo 'until divergence' | $vmsim $c $tmp/esc.trace" /dev/null > "$tmp/tty.out" 2>&1
+		if grep -q 'pwned' "$tmp/tty.out" && ! grep -q "$(printf '\033')" "$tmp/tty.out" &&
+		   ! grep -q "$(printf '\007')" "$tmp/tty.out"; then ok; else bad "$c on a terminal writes a trace's ESC or BEL raw"; fi
+	done
+else
+	echo "SKIP: no script(1) to give vmsim a terminal: terminal escapes not checked"
+fi
+"$vmsim" replay "$tmp/esc.trace" > "$tmp/pipe.out" 2>&1
+grep -q "$(printf '\007')" "$tmp/pipe.out" && ok || bad "replay into a pipe changed a trace's bytes"
 echo "cli_conventions: $pass passed, $fail failed"
 [ $fail -eq 0 ]
