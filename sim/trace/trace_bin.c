@@ -211,6 +211,10 @@ int bin_cursor_slot(struct bin_cursor *c, struct bin_rec *rec, const unsigned ch
 			snprintf(c->why, sizeof(c->why), "has result kind %u", rec->result);
 			return BIN_NEXT_BAD;
 		}
+		if (rec->kind == BIN_TOUCH && rec->addr && rec->size > -rec->addr) {
+			snprintf(c->why, sizeof(c->why), "is a touch range that wraps past 2^64");
+			return BIN_NEXT_BAD;
+		}
 		if (rec->kind != BIN_RUN) {
 			c->i++;
 			return BIN_NEXT_ACCESS;

@@ -129,6 +129,10 @@ static inline int bin_cursor_entry(struct bin_cursor *c, struct bin_rec *rec)
 		snprintf(c->why, sizeof(c->why), "has an address past 2^64");
 		return BIN_NEXT_BAD;
 	}
+	if (a && c->run.size > -a) { /* as the text's touch() refuses it */
+		snprintf(c->why, sizeof(c->why), "is a touch range that wraps past 2^64");
+		return BIN_NEXT_BAD;
+	}
 	*rec = c->run;
 	rec->addr = a;
 	c->k++;
@@ -137,9 +141,11 @@ static inline int bin_cursor_entry(struct bin_cursor *c, struct bin_rec *rec)
 /* Is slot s a touch or fault record with a valid mode and result kind? */
 static inline bool bin_access_slot_ok(const unsigned char *s)
 {
+	uint64_t a = bin_le64(s + 8), size = bin_le64(s + 16);
 	return (s[0] == BIN_TOUCH || s[0] == BIN_FAULT) &&
 	       (s[1] == BIN_READ || s[1] == BIN_WRITE || s[1] == BIN_EXEC) &&
-	       s[2] <= (s[0] == BIN_FAULT ? BIN_RES_MAJOR : BIN_RES_UNKNOWN);
+	       s[2] <= (s[0] == BIN_FAULT ? BIN_RES_MAJOR : BIN_RES_UNKNOWN) &&
+	       !(s[0] == BIN_TOUCH && a && size > -a);
 }
 /* Inline: a run's entries and the touch and fault records; the rest, and
  * every error, bin_cursor_slot() */

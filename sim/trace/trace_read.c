@@ -880,7 +880,7 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 			for (uint32_t i = 0; i < m; i++, e += 4) {
 				int32_t d = (int32_t)bin_le32(e);
 				x.addr = h->addr + ((uint64_t)(int64_t)d << 12);
-				wrapped |= (x.addr < h->addr) != (d < 0);
+				wrapped |= (x.addr < h->addr) != (d < 0) || (x.addr && h->size > -x.addr);
 				x.hit_key = (x.addr >> 12 << 1 | w) | miss;
 				x.line = ++line;
 				a[n++] = x;
