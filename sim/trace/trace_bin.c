@@ -73,6 +73,13 @@ bool bin_header_ok(const unsigned char *h, uint32_t *version, uint32_t *slot)
 	return *version >= 1 && *version <= BIN_VERSION && *slot == BIN_SLOT;
 }
 
+bool bin_header_flags_ok(const unsigned char *h, uint32_t *flags, uint32_t *reserved)
+{
+	*flags = bin_le32(h + 16);
+	*reserved = bin_le32(h + 20);
+	return !(*flags & ~BIN_FLAG_NO_FINAL_NL) && !*reserved;
+}
+
 static const char *mode_name(unsigned m)
 {
 	return m == BIN_READ ? "READ" : m == BIN_WRITE ? "WRITE" : m == BIN_EXEC ? "EXEC" : NULL;
@@ -189,6 +196,10 @@ int bin_cursor_slot(struct bin_cursor *c, struct bin_rec *rec, const unsigned ch
 	const unsigned char *s = c->blk + (size_t)c->i * BIN_SLOT;
 	bin_get_slot(s, rec);
 	size_t left = c->slots - c->i - 1; /* slots after this one */
+	if (s[3]) { /* the layout's u8 0 */
+		snprintf(c->why, sizeof(c->why), "has reserved byte %u (0 in every slot)", s[3]);
+		return BIN_NEXT_BAD;
+	}
 	switch (rec->kind) {
 	case BIN_TEXT:
 		if (((size_t)rec->length + BIN_SLOT - 1) / BIN_SLOT > left) {

@@ -98,6 +98,9 @@ bool bin_is_magic(const unsigned char *p, size_t n);
 /* The version and slot size a header (BIN_HEADER bytes) gives; whether
  * this vmsim reads them (versions 1 to BIN_VERSION, BIN_SLOT-byte slots). */
 bool bin_header_ok(const unsigned char *h, uint32_t *version, uint32_t *slot);
+/* The header's flags know no bit but BIN_FLAG_NO_FINAL_NL and its last
+ * word is 0 (flags and that word are given back for the message). */
+bool bin_header_flags_ok(const unsigned char *h, uint32_t *flags, uint32_t *reserved);
 
 /*
  * Reading one block's records in order.  bin_cursor_next(): BIN_NEXT_ACCESS
@@ -142,7 +145,7 @@ static inline int bin_cursor_entry(struct bin_cursor *c, struct bin_rec *rec)
 static inline bool bin_access_slot_ok(const unsigned char *s)
 {
 	uint64_t a = bin_le64(s + 8), size = bin_le64(s + 16);
-	return (s[0] == BIN_TOUCH || s[0] == BIN_FAULT) &&
+	return (s[0] == BIN_TOUCH || s[0] == BIN_FAULT) && !s[3] &&
 	       (s[1] == BIN_READ || s[1] == BIN_WRITE || s[1] == BIN_EXEC) &&
 	       s[2] <= (s[0] == BIN_FAULT ? BIN_RES_MAJOR : BIN_RES_UNKNOWN) &&
 	       !(s[0] == BIN_TOUCH && a && size > -a);

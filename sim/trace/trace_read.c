@@ -81,6 +81,12 @@ static struct trace_reader *reader_new(FILE *f, bool own, const char *name,
 				 "reads versions 1 to %u, 32-byte slots", r->name, ver, slot, BIN_VERSION);
 			goto out;
 		}
+		uint32_t fl, z;
+		if (!bin_header_flags_ok(h, &fl, &z)) {
+			snprintf(err, errlen, "%s: binary trace header with flags %#x and reserved word %#x: this "
+				 "vmsim knows flag 0x1 only, and the word is 0", r->name, fl, z);
+			goto out;
+		}
 		r->bin = true;
 		r->bin_version = ver;
 	} else {

@@ -97,8 +97,8 @@ def checksum(b):
     return x ^ (x >> 29)
 text = b'# vmsim-trace: 1'
 slots = struct.pack('<BBBBIQQQ', 3, 0, 0, 0, len(text), 0, 0, 0) + text.ljust(32, b'\0')
-def write(name, version, recs):
-    hdr = b'vmsim-bt' + struct.pack('<IIII', version, 32, 0, 0)
+def write(name, version, recs, flags=0, word=0):
+    hdr = b'vmsim-bt' + struct.pack('<IIII', version, 32, flags, word)
     body = slots + recs
     blk = struct.pack('<I', len(body) // 32) + b'VBLK' + struct.pack('<Q', checksum(body))
     open(sys.argv[1] + '/' + name, 'wb').write(hdr + blk + body)
@@ -112,6 +112,10 @@ write('v1run', 1, touch + run(2, 0x1000, [0, 1]))
 write('wrap', 2, touch + run(3, 0xfffffffffffff000, [-1, 1, 0]))
 write('past', 2, touch + run(9, 0x1000, [0] * 8))
 write('none', 2, run(0, 0x1000, [0]))
+write('rsv', 2, touch + struct.pack('<BBBBIQQQ', 1, 1, 1, 7, 0, 0x2000, 4096, 0))
+write('hflags', 2, touch, flags=6)
+write('hword', 2, touch, word=1)
+write('hnl', 2, touch, flags=1)
 EOF
 $vmsim replay -q "$tmp/kind" >"$tmp/o" 2>&1
 [ $? -eq 2 ] && grep -q ':2:1: error: binary trace corrupt: record 2 has kind 9' "$tmp/o" && ok ||
@@ -133,6 +137,16 @@ for c in "replay -q" convert; do
 	[ $? -eq 2 ] && grep -q ':2:1: error: binary trace corrupt: record 2 is a run of no touches' "$tmp/o" && ok ||
 		{ bad "$c: a run of none:"; cat "$tmp/o"; }
 done
+# a slot's reserved byte and the header's flags and last word: what the
+# format fixes is checked, not taken with any value
+$vmsim replay -q "$tmp/rsv" >"$tmp/o" 2>&1
+[ $? -eq 2 ] && grep -q ':3:1: error: binary trace corrupt: record 3 has reserved byte 7' "$tmp/o" && ok ||
+	{ bad "a slot's reserved byte 7:"; cat "$tmp/o"; }
+for h in hflags hword; do
+	$vmsim replay -q "$tmp/$h" >"$tmp/o" 2>&1
+	[ $? -eq 2 ] && grep -q 'binary trace header with flags' "$tmp/o" && ok || { bad "header $h:"; cat "$tmp/o"; }
+done
+$vmsim replay -q "$tmp/hnl" >/dev/null 2>&1 && ok || bad "a header with the no-final-newline flag is refused"
 $vmsim convert --to nonsense "$T" "$tmp/z" >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "--to nonsense: not exit 2"
 $vmsim convert "$T" >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "convert without OUT: not exit 2"
 finish binary_form
