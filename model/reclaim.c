@@ -794,6 +794,19 @@ static uint64_t cluster_at_least(uint64_t nr)
 	return nr > SWAP_CLUSTER_MAX ? nr : SWAP_CLUSTER_MAX;
 }
 
+/* memory_max_write(), memory_high_write() @ v6.1: while the usage
+ * exceeds target, try_to_free_mem_cgroup_pages() of the excess, until
+ * fruitless calls have freed nothing; whether it fits */
+static bool reclaim_down_to(struct vmsys *s, uint64_t target, unsigned fruitless)
+{
+	while (s->memcg_usage > target && fruitless) {
+		bool idle;
+		if (!do_reclaim_idle(s, cluster_at_least(s->memcg_usage - target), RM_CGROUP, &idle))
+			fruitless = idle ? 0 : fruitless - 1; /* idle: the rest would repeat it */
+	}
+	return s->memcg_usage <= target;
+}
+
 int64_t vm_memcg_max(struct vmsys *s, int64_t bytes)
 {
 	if (!s->sem->memcg_v2_write_reclaims || bytes < 0)
@@ -804,17 +817,11 @@ int64_t vm_memcg_max(struct vmsys *s, int64_t bytes)
 	s->memcg_limited = true;
 	/* memory_max_write() @ v6.1: the limit first, then - the stock
 	 * drained, which the model's usage never holds - reclaim of the
-	 * excess while it exceeds, MAX_RECLAIM_RETRIES fruitless calls,
-	 * then the memcg OOM killer (memory.events' oom) until it fits or
-	 * the killer finds no one */
-	unsigned retries = MAX_RECLAIM_RETRIES;
+	 * excess, MAX_RECLAIM_RETRIES fruitless calls, then the memcg OOM
+	 * killer (memory.events' oom) until it fits or finds no one */
+	if (reclaim_down_to(s, max, MAX_RECLAIM_RETRIES))
+		return 0;
 	while (s->memcg_usage > max) {
-		if (retries) {
-			bool idle;
-			if (!do_reclaim_idle(s, cluster_at_least(s->memcg_usage - max), RM_CGROUP, &idle))
-				retries = idle ? 0 : retries - 1; /* idle: the rest would repeat it */
-			continue;
-		}
 		s->memcg_events[MEMCG_EV_OOM]++;
 		if (!oom_kill(s))
 			break;
@@ -835,13 +842,10 @@ int64_t vm_memcg_high(struct vmsys *s, int64_t bytes)
 	s->memcg_high_noted = false;
 	if (!s->sem->memcg_v2_write_reclaims)
 		return 0; /* memory_high_write() @ v4.4 stores it */
-	/* memory_high_write() @ v6.1: reclaim the excess until it fits or
-	 * one call more than MAX_RECLAIM_RETRIES frees nothing */
-	for (unsigned retries = MAX_RECLAIM_RETRIES; s->memcg_usage > high;) {
-		bool idle;
-		if (!do_reclaim_idle(s, cluster_at_least(s->memcg_usage - high), RM_CGROUP, &idle) && (idle || !retries--))
-			break;
-	}
+	/* memory_high_write() @ v6.1: it gives up when a call frees nothing
+	 * with its MAX_RECLAIM_RETRIES already spent: one fruitless call more
+	 * than memory.max's */
+	reclaim_down_to(s, high, MAX_RECLAIM_RETRIES + 1);
 	return 0;
 }
 
