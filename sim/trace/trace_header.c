@@ -101,22 +101,11 @@ int tr_header_line(struct trace_reader *r, char *p)
 	while (v[n] && !is_ws(v[n]))
 		n++;
 	tr_ctx_plain(r);
-#define KEY(s) word_is(key, klen, s)
+	/* a key this reader knows (one KEY() of the chain below matched) takes
+	 * one word; "# cap-sys-resource: yes yes" is an error, not yes */
+	bool known = false;
+#define KEY(s) (word_is(key, klen, s) && (known = true))
 #define BAD(what) return tr_fail(r, v, "expected %s for '%.*s'", what, (int)klen, key)
-	/* a key this reader knows takes one word (recorded-by: free text);
-	 * "# cap-sys-resource: yes yes" is an error, not yes */
-	static const char *const one_word[] = { "vmsim-trace", "arch", "kernel", "flag-names", "page-size",
-		"ram", "swap", "rlimit-memlock", "cap-ipc-lock", "cap-sys-resource", "faults", "uid",
-		"max-map-count", "read-ahead-kb", "user-locked-vm", "thp", "ramfs", "tmpfs", "cwd",
-		"hugetlb-pages", "numa-nodes", "soft-dirty", "zero-page", "check-invariants", "seed", NULL };
-	for (int i = 0; one_word[i]; i++)
-		if (KEY(one_word[i])) {
-			char *rest = skip_ws(v + n);
-			if (*rest && *rest != '\n' && *rest != '\r')
-				return tr_fail(r, rest, "'%.*s' takes one value: unexpected '%.*s' after it", (int)klen,
-					       key, (int)strcspn(rest, "\r\n"), rest);
-			break;
-		}
 	if (KEY("vmsim-trace")) {
 		uint64_t x;
 		if (!parse_size(v, n, &x) || x != 1)
@@ -288,6 +277,12 @@ int tr_header_line(struct trace_reader *r, char *p)
 		if (errno || end != v + n)
 			BAD("a number");
 		h->has_seed = true;
+	}
+	if (known && !KEY("recorded-by")) { /* recorded-by: free text */
+		char *rest = skip_ws(v + n);
+		if (*rest && *rest != '\n' && *rest != '\r')
+			return tr_fail(r, rest, "'%.*s' takes one value: unexpected '%.*s' after it", (int)klen, key,
+				       (int)strcspn(rest, "\r\n"), rest);
 	}
 #undef KEY
 #undef BAD
