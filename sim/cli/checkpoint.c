@@ -282,29 +282,14 @@ static bool send(const struct ckpt *ck, char ckind, unsigned long pos, unsigned 
 	return ok;
 }
 
-static void remove_all(const struct ckpt *ck)
-{
-	DIR *d = opendir(ck->dir);
-	if (d) {
-		struct dirent *de;
-		char p[600];
-		while ((de = readdir(d)))
-			if (de->d_name[0] != '.') {
-				snprintf(p, sizeof(p), "%s/%s", ck->dir, de->d_name);
-				unlink(p);
-			}
-		closedir(d);
-	}
-	rmdir(ck->dir);
-}
-
 /* The directory's path for the signal handlers below (one directory a
  * process). */
 static char sig_dir[PATH_MAX];
 
-/* Empties and removes sig_dir with async-signal-safe calls only: the
- * entries by getdents64 and unlinkat(), then rmdir(). */
-static void remove_all_signal(void)
+/* Empties and removes sig_dir, the directory of ck->dir, with
+ * async-signal-safe calls only (getdents64, unlinkat(), rmdir()): at the
+ * end of a session and from the signal handlers alike. */
+static void remove_dir(void)
 {
 	int fd = open(sig_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -330,7 +315,7 @@ static void remove_all_signal(void)
  * SIGKILL: the directory goes, then the signal does what it would have */
 static void on_fatal(int sig)
 {
-	remove_all_signal();
+	remove_dir();
 	signal(sig, SIG_DFL);
 	raise(sig);
 	_exit(128 + sig);
@@ -349,7 +334,7 @@ static void catch_fatal(void)
 
 /* the supervisor: wait until the active process ends, then end the same
  * way (the others die with it: PR_SET_PDEATHSIG) */
-static void supervise(const struct ckpt *ck)
+static void supervise(void)
 {
 	catch_fatal();
 	for (;;) {
@@ -358,12 +343,12 @@ static void supervise(const struct ckpt *ck)
 		if (p < 0 && errno == EINTR)
 			continue;
 		if (p < 0) {
-			remove_all(ck);
+			remove_dir();
 			_exit(2);
 		}
 		if (WIFEXITED(st) && (WEXITSTATUS(st) == EXIT_HANDED || WEXITSTATUS(st) == EXIT_DROPPED))
 			continue;
-		remove_all(ck);
+		remove_dir();
 		if (WIFSIGNALED(st)) {
 			signal(WTERMSIG(st), SIG_DFL);
 			raise(WTERMSIG(st));
@@ -523,7 +508,7 @@ static int start(struct ckpt *ck)
 	}
 	if (a > 0) {
 		ck->started = true;
-		supervise(ck);
+		supervise();
 	}
 	catch_fatal();
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
