@@ -468,7 +468,9 @@ int check_write_repro(const char *path, const struct check_plan *p, const struct
 	h.has_check_invariants = true;
 	char msg[320] = "";
 	long f = check_replay_steps(p, m, steps, n, inv, msg, sizeof(msg));
-	FILE *fp = fopen(path, "w");
+	struct outfile of; /* whole or absent */
+	char oerr[4200];
+	FILE *fp = outfile_fopen(&of, path, "w", oerr, sizeof(oerr));
 	if (!fp)
 		return -1;
 	trace_write_header(fp, &h);
@@ -481,7 +483,7 @@ int check_write_repro(const char *path, const struct check_plan *p, const struct
 		gstep_event(&steps[i], ev);
 		trace_write_event(fp, ev, p->arch, sem->flag_kernel);
 	}
-	int rc = fclose(fp) ? -1 : 0;
+	int rc = outfile_fclose(&of, fp, true, oerr, sizeof(oerr));
 	if (explain && explen) {
 		explain[0] = 0;
 		if (f < 0) {

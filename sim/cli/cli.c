@@ -49,35 +49,33 @@ int cli_output_begin(const char *cmd, const char *path, char *const *inputs, int
 {
 	o->saved = -1;
 	o->path = path;
+	o->file.fd = -1;
+	o->file.tmp[0] = 0;
 	if (!path || !strcmp(path, "-"))
 		return 0;
-	/* opened without O_TRUNC: an input named again is refused before
-	 * anything of it is lost */
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	/* an input named again is refused: the output would replace it */
 	struct stat out, in;
-	if (fd < 0 || fstat(fd, &out)) {
-		fprintf(stderr, "vmsim %s: %s: %s\n", cmd, path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (!stat(path, &out))
+		for (int i = 0; i < ninputs; i++)
+			if (S_ISREG(out.st_mode) && !stat(inputs[i], &in) && in.st_dev == out.st_dev &&
+			    in.st_ino == out.st_ino) {
+				fprintf(stderr, "vmsim %s: -o %s is the input %s\n", cmd, path, inputs[i]);
+				return 2;
+			}
+	char err[4200];
+	int fd = outfile_open(&o->file, path, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "vmsim %s: %s\n", cmd, err);
 		return 2;
 	}
-	for (int i = 0; i < ninputs; i++)
-		if (S_ISREG(out.st_mode) && !stat(inputs[i], &in) && in.st_dev == out.st_dev &&
-		    in.st_ino == out.st_ino) {
-			fprintf(stderr, "vmsim %s: -o %s is the input %s\n", cmd, path, inputs[i]);
-			close(fd);
-			return 2;
-		}
-	if ((S_ISREG(out.st_mode) && ftruncate(fd, 0)) || fflush(stdout) ||
-	    (o->saved = dup(STDOUT_FILENO)) < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+	if (fflush(stdout) || (o->saved = dup(STDOUT_FILENO)) < 0 || dup2(fd, STDOUT_FILENO) < 0) {
 		fprintf(stderr, "vmsim %s: %s: %s\n", cmd, path, strerror(errno));
 		if (o->saved >= 0)
 			close(o->saved);
 		o->saved = -1;
-		close(fd);
+		outfile_abort(&o->file);
 		return 2;
 	}
-	close(fd);
 	return 0;
 }
 
@@ -111,6 +109,17 @@ int cli_output_end(const char *cmd, struct cli_output *o, int rc)
 		o->saved = -1;
 	}
 	clearerr(stdout);
+	if (o->file.fd >= 0) {
+		/* whole or absent: an output cut by an error (exit 2 or 3) is
+		 * not kept, and the file it would have replaced stands */
+		char why[4200];
+		if (err || rc >= 2) {
+			outfile_abort(&o->file);
+		} else if (outfile_commit(&o->file, why, sizeof(why))) {
+			fprintf(stderr, "vmsim %s: writing %s\n", cmd, why);
+			return 2;
+		}
+	}
 	if (!err)
 		return rc;
 	fprintf(stderr, "vmsim %s: writing %s: %s\n", cmd,

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "trace.h"  /* struct outfile */
 #include "vmsim.h" /* VMSIM_VERSION */
 
 /* The whole command line (argv[0] the program, argv[1] the command), as
@@ -23,12 +24,15 @@ int vmsim_main(int argc, char **argv);
 /*
  * -o FILE of a command whose output can be large: standard output is FILE
  * from cli_output_begin() to cli_output_end() (NULL or "-": it stays).
- * FILE must not be one of the ninputs paths of inputs (it would be cut
- * before it is read).  0, or 2 after a message.
+ * FILE is whole or absent (trace.h, "Output files"): it is written beside
+ * and renamed over FILE at the end, and not at all when the command ends
+ * in an error (exit 2 or 3).  FILE must not be one of the ninputs paths of
+ * inputs.  0, or 2 after a message.
  */
 struct cli_output {
 	int saved;             /* the standard output put aside, or -1 */
 	const char *path;
+	struct outfile file;   /* FILE's temporary */
 };
 int cli_output_begin(const char *cmd, const char *path, char *const *inputs, int ninputs,
 		     struct cli_output *o);

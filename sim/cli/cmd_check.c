@@ -440,9 +440,11 @@ static unsigned report_to(const struct opts *o, const char *cmd, char *const *in
 static unsigned write_shard(const struct opts *o, struct inv_best *tot, uint64_t runs,
 			    uint64_t steps)
 {
-	FILE *f = fopen(o->shard, "w");
+	struct outfile of; /* whole or absent */
+	char err[4200];
+	FILE *f = outfile_fopen(&of, o->shard, "w", err, sizeof(err));
 	if (!f) {
-		fprintf(stderr, "vmsim check: %s: %s\n", o->shard, strerror(errno));
+		fprintf(stderr, "vmsim check: %s\n", err);
 		return UINT_MAX;
 	}
 	fprintf(f, "%s\nkernel %s\narch %s\nsteps %u\nmask %#x\nseed %" PRIu64 "\nruns %" PRIu64
@@ -463,8 +465,8 @@ static unsigned write_shard(const struct opts *o, struct inv_best *tot, uint64_t
 		}
 	}
 	fprintf(f, "end\n");
-	if (fclose(f)) {
-		fprintf(stderr, "vmsim check: %s: %s\n", o->shard, strerror(errno));
+	if (outfile_fclose(&of, f, true, err, sizeof(err))) {
+		fprintf(stderr, "vmsim check: writing %s\n", err);
 		return UINT_MAX;
 	}
 	return nviol;

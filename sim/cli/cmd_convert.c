@@ -93,9 +93,14 @@ int cmd_convert(int argc, char **argv)
 	size_t nhead = fread(head, 1, sizeof(head), in);
 	bool is_bin = trace_is_binary(head, nhead);
 	bool want_bin = to ? !strcmp(to, "binary") : !is_bin;
-	FILE *out = strcmp(outname, "-") ? fopen(outname, want_bin ? "w+b" : "w") : stdout;
+	/* OUT is whole or absent (trace.h, "Output files") */
+	struct outfile of;
+	char oerr[4200];
+	FILE *out = strcmp(outname, "-")
+			    ? outfile_fopen(&of, outname, want_bin ? "w+b" : "w", oerr, sizeof(oerr))
+			    : stdout;
 	if (!out) {
-		fprintf(stderr, "vmsim convert: %s: %s\n", outname, strerror(errno));
+		fprintf(stderr, "vmsim convert: %s\n", oerr);
 		if (in != stdin)
 			fclose(in);
 		return 2;
@@ -127,7 +132,14 @@ int cmd_convert(int argc, char **argv)
 	fflush(out);
 	off_t outbytes = ftello(out);
 	bool bad = ferror(out) != 0;
-	bad |= out != stdout ? fclose(out) != 0 : fflush(out) != 0;
+	if (out != stdout) {
+		if (outfile_fclose(&of, out, !rc && !bad, oerr, sizeof(oerr)) && !rc && !bad) {
+			fprintf(stderr, "vmsim convert: writing %s\n", oerr);
+			rc = 2;
+		}
+	} else {
+		bad |= fflush(out) != 0;
+	}
 	if (bad && !rc) {
 		fprintf(stderr, "vmsim convert: %s: write failed\n", outname);
 		rc = 2;

@@ -178,9 +178,11 @@ static int report(const struct exh_cfg *c, const struct exh_result *r)
 
 static int write_shard(const struct exh_cfg *c, const struct exh_result *r, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	struct outfile of; /* whole or absent */
+	char err[4200];
+	FILE *f = outfile_fopen(&of, path, "w", err, sizeof(err));
 	if (!f) {
-		fprintf(stderr, "vmsim check: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "vmsim check: %s\n", err);
 		return 2;
 	}
 	fprintf(f, "%s\nkernel %s\narch %s\ndepth %u\nmask %#x\nmax-map-count %" PRIu64 "\nalphabet %" PRIx64
@@ -212,8 +214,8 @@ static int write_shard(const struct exh_cfg *c, const struct exh_result *r, cons
 		fprintf(f, " %s\n", c->al.sym[y].text);
 	}
 	fprintf(f, "end\n");
-	if (fclose(f)) {
-		fprintf(stderr, "vmsim check: %s: %s\n", path, strerror(errno));
+	if (outfile_fclose(&of, f, true, err, sizeof(err))) {
+		fprintf(stderr, "vmsim check: writing %s\n", err);
 		return 2;
 	}
 	return 0;

@@ -243,6 +243,7 @@ struct trace_header {
 	 * raise a hard limit */
 	bool recorded_as_root;
 	bool faults;                 bool has_faults;  /* vmsim's own key: fault lines recorded */
+	bool end_mark;               bool has_end_mark; /* vmsim's own key: the trace ends with `# end` */
 	uint64_t uid;                bool has_uid;     /* vmsim's own key: the first process's uid */
 	uint64_t max_map_count;      bool has_max_map_count;
 	bool zero_page;              bool has_zero_page;
@@ -314,6 +315,11 @@ const char *trace_error(struct trace_reader *r);
  * (the last one, without a newline, does not parse) or of a binary block -
  * a full disk, a writer killed - and the events before it were whole. */
 bool trace_truncated(const struct trace_reader *r);
+/* Whether the trace's header promised a last line `# end` (`# end-mark:
+ * yes`, as vmsim record writes) that never came: the writer was killed.
+ * trace_read() then fails at the end of the input, and trace_truncated()
+ * is true too: what came before stands. */
+bool trace_incomplete(const struct trace_reader *r);
 const char *trace_name(struct trace_reader *r);
 
 /* Unknown syscall names seen so far, with counts (for the once-per-name
@@ -416,5 +422,30 @@ int trace_to_binary(FILE *in, const char *inname, const unsigned char *head, siz
 		    FILE *out, char *err, size_t errlen);
 int trace_to_text(FILE *in, const char *inname, const unsigned char *head, FILE *out, char *err,
 		  size_t errlen);
+
+/*
+ * Output files (outfile.c): whole or absent.  A regular file (or a new
+ * one) is written to a temporary beside it (".NAME.vmsim-XXXXXX", the old
+ * file's mode, else 0666 less the umask), which outfile_commit() syncs and
+ * renames over PATH: until then the old file stands, after it the new one
+ * is whole.  outfile_abort() removes the temporary; so do SIGHUP, SIGINT,
+ * SIGTERM, SIGPIPE and SIGXFSZ while one is open, where those signals are
+ * at their default.  A device, a FIFO or a terminal is written in place.
+ * Each returns -1 with "PATH: why" in err on failure; the temporary is
+ * gone then.  One output file is open at a time.
+ */
+struct outfile {
+	int fd;              /* the descriptor written (outfile_open()'s), or -1 */
+	char path[4096];     /* the file asked for */
+	char tmp[4096 + 24]; /* the temporary, "" when written in place */
+};
+int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
+int outfile_commit(struct outfile *o, char *err, size_t errlen);
+void outfile_abort(struct outfile *o);
+/* The same through a stdio stream; outfile_fclose() flushes and closes it,
+ * then commits when keep (and nothing failed), else aborts. */
+FILE *outfile_fopen(struct outfile *o, const char *path, const char *mode, char *err,
+		    size_t errlen);
+int outfile_fclose(struct outfile *o, FILE *f, bool keep, char *err, size_t errlen);
 
 #endif

@@ -16,6 +16,14 @@ static int fail(char *err, size_t errlen, const char *in, unsigned long rec, con
 	return -1;
 }
 
+/* fail() of an output that cannot be written, with the reason */
+static int fail_write(char *err, size_t errlen, const char *in, unsigned long rec)
+{
+	char what[96];
+	snprintf(what, sizeof(what), "cannot write the output: %s", strerror(errno ? errno : EIO));
+	return fail(err, errlen, in, rec, what);
+}
+
 /* text lines to records: an access line in its canonical text to one slot,
  * every other line to a text record */
 int trace_to_binary(FILE *in, const char *inname, const unsigned char *head, size_t nhead,
@@ -40,7 +48,7 @@ int trace_to_binary(FILE *in, const char *inname, const unsigned char *head, siz
 	/* the header's flag of a last line without a newline is set at the end */
 	if (!bin_writer_open(&w, out, 0)) {
 		free(pending);
-		return fail(err, errlen, inname, 1, "cannot write the output");
+		return fail_write(err, errlen, inname, 1);
 	}
 	size_t pi = 0;
 	for (;;) {
@@ -78,7 +86,7 @@ int trace_to_binary(FILE *in, const char *inname, const unsigned char *head, siz
 		bool ok = bin_parse_line(line, len, &rec) ? bin_write_rec(&w, &rec)
 							   : bin_write_text(&w, line ? line : "", len);
 		if (!ok) {
-			rc = w.error ? fail(err, errlen, inname, no, "cannot write the output")
+			rc = w.error ? fail_write(err, errlen, inname, no)
 				     : fail(err, errlen, inname, no, "line longer than a binary block holds (131,040 bytes)");
 			break;
 		}
@@ -89,7 +97,7 @@ int trace_to_binary(FILE *in, const char *inname, const unsigned char *head, siz
 	free(line);
 	free(pending);
 	if (!bin_writer_close(&w) && !rc)
-		rc = fail(err, errlen, inname, no, "cannot write the output");
+		rc = fail_write(err, errlen, inname, no);
 	if (!rc && !last_nl) {
 		/* the flag sits in the header: rewrite it where the output can seek */
 		unsigned char fl[4] = { BIN_FLAG_NO_FINAL_NL, 0, 0, 0 };
