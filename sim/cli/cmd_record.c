@@ -36,6 +36,7 @@
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <stdio.h>
+#include <stdio_ext.h> /* __fpending() */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -825,6 +826,9 @@ int cmd_record(int argc, char **argv)
 	/* replay checks residency as a lower bound when the touches are not
 	 * in the trace (docs/trace-format.md) */
 	fprintf(r.out, "# faults: %s\n", r.rf ? "yes" : "no");
+	/* the last line is `# end`: a trace without it was cut by the
+	 * recorder's death (the program may SIGKILL its own parent) */
+	fprintf(r.out, "# end-mark: yes\n");
 	/* io_uring charges the user's locked_vm, which the perf buffers hold
 	 * too (docs/trace-format.md) */
 	if (r.rf) {
@@ -856,6 +860,10 @@ int cmd_record(int argc, char **argv)
 			kill(child, SIGKILL);
 			break;
 		}
+		/* every line written so far reaches the file before the tracees
+		 * run on: one of them may kill the recorder */
+		if (__fpending(r.out) && fflush(r.out))
+			continue; /* ferror() above stops the program */
 		pid_t tid = waitpid(-1, &st, __WALL | (r.rf ? WNOHANG : 0));
 		if (tid == 0) {
 			/* the tracees run: sleep until one stops (its SIGCHLD, kept
@@ -931,6 +939,7 @@ int cmd_record(int argc, char **argv)
 	if (lost)
 		fprintf(r.out, "# note: %lu page-fault samples were lost (ring buffer full)\n", lost);
 	rec_faults_close(r.rf);
+	fprintf(r.out, "# end\n");
 	if (chld_fd >= 0)
 		close(chld_fd);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);

@@ -474,6 +474,8 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				printf(", \"timing_choices\": %lu", st.timing);
 			if (truncated)
 				printf(", \"truncated\": true");
+			if (trace_incomplete(ss.reader))
+				printf(", \"incomplete\": \"the recorder was killed\"");
 			if (vmsys_touches_unrecorded(ss.sys))
 				printf(", \"partial\": \"no fault lines\"");
 			printf("}\n");
@@ -490,7 +492,10 @@ static int replay_one(const char *const *paths, size_t npaths, const struct sess
 				printf("; the search for other CPUs' drains stopped at its bound");
 			if (vmsys_touches_unrecorded(ss.sys))
 				printf("; partial: no fault lines, residency checked as a lower bound");
-			if (truncated)
+			if (truncated && trace_incomplete(ss.reader))
+				printf("; INCOMPLETE: the recorder was killed (no `# end` line), the events "
+				       "before it were replayed");
+			else if (truncated)
 				printf("; TRUNCATED: the input ends in the middle of a line or block, the events "
 				       "before it were replayed");
 			printf("\n");

@@ -175,6 +175,10 @@ int tr_header_line(struct trace_reader *r, char *p)
 		if (!parse_bool(v, n, &h->faults))
 			BAD("yes or no");
 		h->has_faults = true;
+	} else if (KEY("end-mark")) {
+		if (!parse_bool(v, n, &h->end_mark))
+			BAD("yes or no");
+		h->has_end_mark = true;
 	} else if (KEY("uid")) {
 		if (!parse_size(v, n, &h->uid) || h->uid >= UINT32_MAX)
 			BAD("a uid below 4294967295");

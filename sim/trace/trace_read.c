@@ -165,6 +165,18 @@ void trace_close(struct trace_reader *r)
 const char *trace_error(struct trace_reader *r) { return r->err; }
 const char *trace_name(struct trace_reader *r) { return r->name; }
 bool trace_truncated(const struct trace_reader *r) { return r->truncated; }
+bool trace_incomplete(const struct trace_reader *r) { return r->incomplete; }
+
+/* `# end`, the last line a `# end-mark: yes` trace promises */
+static bool is_end_line(const char *p)
+{
+	if (strncmp(p, "# end", 5))
+		return false;
+	for (p += 5; *p; p++)
+		if (!is_ws(*p) && *p != '\r' && *p != '\n')
+			return false;
+	return true;
+}
 const char *trace_flag_names(struct trace_reader *r)
 {
 	if (r->parent)
@@ -682,10 +694,11 @@ static void fill_access(struct trace_reader *r, struct event *ev, const struct e
 }
 
 /* Whether the hot path may take the next access line: after the first
- * event line (which tells whether lines have pids), not forced slow. */
+ * event line (which tells whether lines have pids), not forced slow, not
+ * after a `# end` line (the slow path refuses what follows it). */
 static bool fast_ok(const struct trace_reader *r)
 {
-	return !r->slow_only && r->hdr_done && r->any_event_line;
+	return !r->slow_only && !r->ended && r->hdr_done && r->any_event_line;
 }
 
 static int fast_line(struct trace_reader *r, struct event *ev, const struct event *prev_fast)
@@ -957,6 +970,14 @@ int trace_read(struct trace_reader *r, struct event *ev)
 			if (k == 0) {
 				if (!r->hdr_done)
 					tr_finish_header(r);
+				if (r->hdr.end_mark && !r->ended && !r->incomplete) {
+					/* vmsim record's trace without its last line */
+					r->incomplete = r->truncated = true;
+					return tr_fail_col(r, r->lineno + 1, 1,
+							   "incomplete: the trace ends without the `# end` line "
+							   "its header promises (`# end-mark: yes`): the recorder "
+							   "was killed; the events before were replayed");
+				}
 				while (r->npend) { /* calls that never returned */
 					int rc = tr_flush_pending(r, &r->pend[0], ev);
 					if (rc)
@@ -983,12 +1004,17 @@ int trace_read(struct trace_reader *r, struct event *ev)
 		if (*p == '#') {
 			if (!r->hdr_done && tr_header_line(r, p) < 0)
 				return -1;
+			if (r->hdr_done && r->hdr.end_mark && is_end_line(p))
+				r->ended = true;
 			continue;
 		}
 		if (p[0] == '>' && is_ws(p[1]))
 			continue; /* strace -k: a frame of the call's stack */
 		if (!r->hdr_done)
 			tr_finish_header(r);
+		if (r->ended)
+			return tr_fail_col(r, r->lineno, (long)(p - r->line) + 1,
+					   "a line after the trace's `# end` line (`# end-mark: yes`)");
 		int rc = parse_line(r, p, ev);
 		/* a last line cut short (a full disk, a killed writer) that does
 		 * not parse: the trace is truncated, what came before stands */

@@ -75,6 +75,8 @@ struct trace_reader {
 	bool reprocess;        /* handle the current line again */
 	bool unterminated;     /* the current line is the input's last and has no newline */
 	bool truncated;        /* the input ends in the middle of a line or a block */
+	bool incomplete;       /* `# end-mark: yes` and no `# end` line at the end */
+	bool ended;            /* the `# end` line of `# end-mark: yes` was read */
 	char *line_nul;        /* the first NUL byte of the line tr_next_line() found,
 				* if any (NULL: none) */
 	bool slow_only;        /* no fast path (trace_set_slow(): tests compare the two) */
