@@ -279,9 +279,14 @@ static int parse_line(struct trace_reader *r, char *p, struct event *ev)
 			return tr_fail(r, p, "out of memory");
 	}
 	if (is_digit(*p)) {
+		/* strace -r pads its seconds to six places ("     0.000123"),
+		 * -ttt never: a padded stamp of a line without a pid is -r's */
+		bool padded = !prefixed && p > r->line && is_ws(p[-1]);
 		p = tr_parse_timestamp(r, p, &ts);
 		if (!p)
 			return -1;
+		if (padded && r->ts_form == 2)
+			r->ts_relative = true;
 	}
 	/* strace -n "[  59] " (syscall number), -i "[00007f...] " (ip) */
 	while (*p == '[') {
@@ -1073,21 +1078,22 @@ static int part_next(struct trace_reader *r, struct ff_part *pt)
 			 r->ts_form == 1 ? "a time of day (-tt)" : "in seconds (-ttt)");
 		return -1;
 	}
+	if (pt->r->ts_relative) {
+		snprintf(r->err, sizeof(r->err),
+			 "%s:%lu:1: error: strace -ff logs can be merged only by their timestamps: these "
+			 "are relative (-r, the time since the call before); record with -tt or -ttt",
+			 pt->r->name, pt->ev.line);
+		return -1;
+	}
 	double t = pt->ev.timestamp;
 	if (r->ts_form == 1) {
-		/* a time of day wraps at midnight: a new file's first line is
-		 * placed within 12 hours of the merge's clock, a file's later
-		 * line that is 12 hours before the one above it is a day on */
-		if (!pt->started) {
-			double ref = r->ts_now_set ? r->ts_now : t;
+		/* a time of day wraps at midnight: a file's later line 12 hours
+		 * or more before the one above it is a day on; its first line
+		 * is placed when its parent's fork returns (place_part()) */
+		if (!pt->started)
 			pt->day = 0;
-			while (t + 86400.0 * (double)pt->day < ref - 43200.0)
-				pt->day++;
-			while (t + 86400.0 * (double)pt->day >= ref + 43200.0)
-				pt->day--;
-		} else if (t + 86400.0 * (double)pt->day < pt->last_abs - 43200.0) {
+		else if (t + 86400.0 * (double)pt->day <= pt->last_abs - 43200.0)
 			pt->day++;
-		}
 		t += 86400.0 * (double)pt->day;
 	}
 	if (pt->started && t < pt->last_abs) {
@@ -1099,11 +1105,25 @@ static int part_next(struct trace_reader *r, struct ff_part *pt)
 	pt->started = true;
 	pt->last_abs = t;
 	pt->ev.timestamp = t;
-	if (!r->ts_now_set) {
-		r->ts_now = t;
-		r->ts_now_set = true;
-	}
 	return 1;
+}
+
+/* A time of day (-tt) names no day: the first line of a process's file is
+ * placed within 12 hours of ref, the time its parent's fork-like call
+ * returned (the root's: its own first line), whatever happened in the
+ * files before.  Only that first line has been read. */
+static void place_part(struct trace_reader *r, struct ff_part *pt, double ref)
+{
+	if (r->ts_form != 1 || !pt->have)
+		return;
+	double t = pt->ev.timestamp;
+	double d = (double)(int64_t)((ref - 43200.0 - t) / 86400.0); /* then a step or two */
+	while (t + 86400.0 * d < ref - 43200.0)
+		d++;
+	while (t + 86400.0 * d >= ref + 43200.0)
+		d--;
+	pt->day = (int64_t)d;
+	pt->ev.timestamp = pt->last_abs = t + 86400.0 * d;
 }
 
 /* The earliest event of a process the merged stream has made known: the
@@ -1138,10 +1158,26 @@ static int merged_read(struct trace_reader *r, struct event *ev)
 	*ev = best->ev;
 	ev->src = best->r->name;
 	r->ts_now = ev->timestamp;
+	if (ev->type == EV_EXITED || ev->type == EV_KILLED)
+		best->gone = true;
 	if (ev->type == EV_CALL && forklike(ev->sys) && ev->res == RES_VALUE)
-		for (size_t i = 0; i < r->nparts; i++)
-			if (r->parts[i].pid == ev->value)
-				r->parts[i].announced = true;
+		for (size_t i = 0; i < r->nparts; i++) {
+			struct ff_part *kid = &r->parts[i];
+			if (kid->pid != ev->value)
+				continue;
+			/* a pid that runs already (no exit line of it came): the
+			 * files fork in a cycle, or one of them is not this run's */
+			if (kid->announced && !kid->gone) {
+				snprintf(r->err, sizeof(r->err),
+					 "%s:%lu:1: error: a fork-like call returned %d, a process that "
+					 "runs already (the files fork in a cycle): they cannot be ordered",
+					 best->r->name, ev->line, kid->pid);
+				return -1;
+			}
+			kid->announced = true;
+			kid->gone = false; /* a pid used again: the file goes on */
+			place_part(r, kid, ev->timestamp);
+		}
 	/* the part is read again at the next call: the strings of the event
 	 * returned now live in its buffer until then */
 	best->have = false;
@@ -1174,7 +1210,16 @@ struct trace_reader *trace_open_merged(const char *const *paths, size_t n, const
 		}
 		r->nparts++;
 		pt->r->parent = r;
-		pt->pid = atoi(strrchr(paths[i], '.') + 1);
+		/* PREFIX.PID: a pid as the lines' are, never taken modulo 2^32 */
+		errno = 0;
+		char *end;
+		unsigned long long v = strtoull(strrchr(paths[i], '.') + 1, &end, 10);
+		if (errno || *end || v > INT_MAX) {
+			snprintf(err, errlen, "%s: the process id of the file's name is too large", paths[i]);
+			trace_close(r);
+			return NULL;
+		}
+		pt->pid = (int)v;
 		for (size_t j = 0; j + 1 < r->nparts; j++)
 			if (r->parts[j].pid == pt->pid) {
 				/* PREFIX.300 and PREFIX.0300: one process, two files */
@@ -1195,8 +1240,13 @@ struct trace_reader *trace_open_merged(const char *const *paths, size_t n, const
 	for (size_t i = 0; i < r->nparts; i++)
 		r->parts[i].announced = r->parts[i].pid == minpid;
 	for (size_t i = 0; i < r->nparts; i++)
-		if (r->parts[i].announced)
+		if (r->parts[i].announced) {
 			r->hdr = r->parts[i].r->hdr;
+			if (r->parts[i].have) {
+				r->ts_now = r->parts[i].ev.timestamp;
+				place_part(r, &r->parts[i], r->ts_now);
+			}
+		}
 	r->hdr_done = true;
 	return r;
 }

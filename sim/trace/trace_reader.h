@@ -161,8 +161,8 @@ struct trace_reader {
 	bool ts_fraction;      /* the last timestamp had a fractional part */
 	int ts_form;           /* the last timestamp's form: 1 time of day (-t, -tt),
 				* 2 seconds (-ttt, -r); of the merged set: the first */
-	bool ts_now_set;       /* merged: ts_now is the last event returned's time */
-	double ts_now;
+	bool ts_relative;      /* a stamp was strace -r's (padded seconds) */
+	double ts_now;         /* merged: the last event returned's time */
 	size_t pending_refill; /* 1 + the part whose event was returned last */
 };
 
@@ -175,6 +175,7 @@ struct ff_part {
 	bool started;          /* an event of it was read: last_abs is its time */
 	double last_abs;       /* its last event's time, days added */
 	int64_t day;           /* -tt time of day: midnights passed since the merge's first */
+	bool gone;             /* its exit line was returned (its pid may be used again) */
 };
 
 

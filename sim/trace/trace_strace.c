@@ -559,8 +559,16 @@ char *tr_parse_timestamp(struct trace_reader *r, char *p, double *ts)
 			tr_fail(r, s, "expected a timestamp");
 			return NULL;
 		}
-		sec = a * 3600 + (uint64_t)((p[1] - '0') * 10 + (p[2] - '0')) * 60 +
-		      (uint64_t)((p[4] - '0') * 10 + (p[5] - '0'));
+		unsigned mm = (unsigned)((p[1] - '0') * 10 + (p[2] - '0'));
+		unsigned ss = (unsigned)((p[4] - '0') * 10 + (p[5] - '0'));
+		/* strace -t prints localtime()'s hours, minutes and seconds
+		 * (a leap second is :60) */
+		if (nd != 2 || a > 23 || mm > 59 || ss > 60) {
+			tr_fail(r, s, "not a time of day: %.*s (HH:MM:SS, 00:00:00 to 23:59:60)",
+				(int)(p + 6 - s), s);
+			return NULL;
+		}
+		sec = a * 3600 + mm * 60 + ss;
 		p += 6;
 		r->ts_form = 1; /* -t, -tt: the time of day */
 	} else if (*p == '.') {

@@ -3,7 +3,9 @@
 # first "# expect-error: TEXT" line names the FILE:LINE:COL message replay
 # must print (exit 2), "none" for an input that must replay (exit 0 or 1)
 # without crashing, or "clean" for one that must replay with exit 0; a
-# "# expect-also: TEXT" line is output that must come too (a summary).  Each is a regression input of a defect once found.
+# "# expect-also: TEXT" line is output that must come too (a summary);
+# tests/bad-inputs/ff/CASE/ holds strace -ff sets (s.PID) and their
+# expect-error.  Each is a regression input of a defect once found.
 # Every run is bounded: 10 s (timeout) and, where /usr/bin/time can tell,
 # 1 GB of peak memory (a sanitizer build's shadow memory excepted).
 vmsim=${VMSIM:-./vmsim}
@@ -37,6 +39,15 @@ for f in "$dir"/*.trace; do
 	      { [ -z "$also" ] || printf '%s' "$out" | grep -qF -- "$also"; }; then pass=$((pass + 1));
 	   else echo "FAIL: $(basename "$f"): exit $rc, wanted 2 and '$want', got: $out"; fail=$((fail + 1)); fi ;;
 	esac
+done
+# strace -ff sets (tests/bad-inputs/ff/CASE/: the files s.PID and the
+# message replay must print, exit 2, in expect-error)
+for d in "$dir"/ff/*/; do
+	want=$(head -n 1 "$d/expect-error")
+	out=$(cd "$d" && timeout 10 "$OLDPWD/$vmsim" replay -q s.* 2>&1)
+	rc=$?
+	if [ $rc -eq 2 ] && printf '%s' "$out" | grep -qF -- "$want"; then pass=$((pass + 1));
+	else echo "FAIL: ff/$(basename "$d"): exit $rc, wanted 2 and '$want', got: $out"; fail=$((fail + 1)); fi
 done
 # --maps FILE: a directory, an empty file, lines that overlap
 printf 'mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000\n' > "$tmpd/log"

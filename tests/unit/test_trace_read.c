@@ -388,6 +388,93 @@ START_TEST(ff_midnight_and_disorder)
 }
 END_TEST
 
+/* read a merged set to its end: the pids in order into order[], the
+ * last trace_read()'s value; err gets an open's or a read's error */
+static int ff_run(const char *dir, const char *const *names, const char *const *texts, size_t n,
+		  int *order, int max, int *count, char *err, size_t errlen)
+{
+	struct trace_reader *r = ff_open(dir, names, texts, n, err, errlen);
+	*count = 0;
+	if (!r)
+		return -2;
+	struct event ev;
+	int k;
+	while ((k = trace_read(r, &ev)) > 0)
+		if (*count < max)
+			order[(*count)++] = ev.pid;
+	if (k < 0)
+		snprintf(err, errlen, "%s", trace_error(r));
+	trace_close(r);
+	return k;
+}
+
+/* the -ff inputs of issue 60's item 6: a run that crosses midnight long
+ * after it began, a line exactly 12 hours back, relative (-r) stamps, a
+ * time of day past 23:59:60, a pid of 2^32 + 100, a fork cycle */
+START_TEST(ff_clock_and_cycles)
+{
+	char dir[] = "/tmp/vmsim-ff-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char err[512];
+	int order[16], n;
+	/* the child starts 90 minutes after midnight, 14 hours after the
+	 * root's first line: placed by its parent's fork, not by the first
+	 * line of the set, it runs after the root's 23:30 call */
+	const char *ln[] = { "l.100", "l.101" };
+	const char *lt[] = {
+		"10:00:00.000000 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000\n"
+		"23:00:00.000000 fork() = 101\n"
+		"23:30:00.000000 munmap(0x7f0000000000, 4096) = 0\n"
+		"00:40:00.000000 wait4(-1, NULL, 0, NULL) = 101\n",
+		"00:30:00.000000 getpid() = 101\n"
+		"00:35:00.000000 exit_group(0) = ?\n"
+		"00:35:00.000001 +++ exited with 0 +++\n",
+	};
+	ck_assert_int_eq(ff_run(dir, ln, lt, 2, order, 16, &n, err, sizeof(err)), 0);
+	static const int lwant[] = { 100, 100, 100, 101, 101, 101, 100 };
+	ck_assert_int_eq(n, 7);
+	for (int i = 0; i < 7; i++)
+		ck_assert_msg(order[i] == lwant[i], "event %d of %d, wanted %d", i, order[i], lwant[i]);
+	/* exactly 12 hours back: the next day, as the docs say */
+	const char *hn[] = { "h.100", "h.101" };
+	const char *ht[] = { "22:00:00.000000 fork() = 101\n10:00:00.000000 getpid() = 100\n",
+			     "22:00:00.500000 getpid() = 101\n" };
+	ck_assert_msg(ff_run(dir, hn, ht, 2, order, 16, &n, err, sizeof(err)) == 0 && n == 3, "%s", err);
+	/* strace -r: relative stamps cannot order the files */
+	const char *rn[] = { "r.100", "r.101" };
+	const char *rt[] = { "     0.000000 fork() = 101\n     0.000100 getpid() = 100\n",
+			     "     0.000000 getpid() = 101\n" };
+	ck_assert_int_lt(ff_run(dir, rn, rt, 2, order, 16, &n, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "r.100:1:1: error:") && strstr(err, "relative (-r"), "%s", err);
+	/* 25:61:61 is no time of day */
+	const char *tn[] = { "t.100", "t.101" };
+	const char *tt[] = { "25:61:61.000000 fork() = 101\n", "10:00:00.000000 getpid() = 101\n" };
+	ck_assert_int_lt(ff_run(dir, tn, tt, 2, order, 16, &n, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "t.100:1:1: error: not a time of day: 25:61:61"), "%s", err);
+	/* PREFIX.4294967396 is not process 100 */
+	const char *pn[] = { "p.100", "p.4294967396" };
+	const char *pt[] = { "10:00:00.000000 getpid() = 100\n", "10:00:00.000000 getpid() = 100\n" };
+	ck_assert_int_eq(ff_run(dir, pn, pt, 2, order, 16, &n, err, sizeof(err)), -2);
+	ck_assert_msg(strstr(err, "p.4294967396: the process id of the file's name is too large"), "%s", err);
+	/* 100 forks 200, 200 forks 100 */
+	const char *cn[] = { "c.100", "c.200" };
+	const char *ct[] = { "10:00:00.000000 fork() = 200\n10:00:01.000000 getpid() = 100\n",
+			     "10:00:00.500000 fork() = 100\n" };
+	ck_assert_int_lt(ff_run(dir, cn, ct, 2, order, 16, &n, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "c.200:1:1: error: a fork-like call returned 100, a process that runs already"),
+		      "%s", err);
+	/* a pid used again after its exit: the file goes on */
+	const char *un[] = { "u.100", "u.101" };
+	const char *ut[] = { "10:00:00.000000 fork() = 101\n10:00:02.000000 fork() = 101\n",
+			     "10:00:01.000000 exit_group(0) = ?\n10:00:01.000001 +++ exited with 0 +++\n"
+			     "10:00:03.000000 getpid() = 101\n" };
+	ck_assert_msg(ff_run(dir, un, ut, 2, order, 16, &n, err, sizeof(err)) == 0 && n == 5, "%d %s", n, err);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(mmap_numeric_rest_and_comment)
 {
 	const struct event *e = one("mmap(0x1000, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|0x100000, -1, 0x2000) = -1 ENOMEM (Cannot allocate memory)");
@@ -1846,6 +1933,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, descriptor_and_stat_calls);
 	tcase_add_test(tc, ff_merged);
 	tcase_add_test(tc, ff_midnight_and_disorder);
+	tcase_add_test(tc, ff_clock_and_cycles);
 	tcase_add_test(tc, mmap_numeric_rest_and_comment);
 	tcase_add_test(tc, results);
 	tcase_add_test(tc, prefixes);
