@@ -342,18 +342,17 @@ struct vmsys {
 	unsigned nr_unevictable_mappings;
 	unsigned nr_ramfs_files;   /* files on a ramfs: 0 spares the dirty-accounting
 				    * test its page lookup (page_dirty_accounted()) */
-	/* the mounts of every mount namespace (mount.c): the point, the kind,
-	 * the namespace, the super block; tasks per namespace (0: the first) */
+	/* the mounts of every mount namespace (mount.c): each namespace a
+	 * list of mounts, newest first, whose tail a copy of the namespace
+	 * shares; per super block, the mounts of it in any list */
 	struct mount_table {
-		struct mount {
-			char *path;
-			size_t len;
-			enum fs_kind kind;
-			uint32_t ns, sb;
-		} *m;
-		unsigned n, cap;
-		uint32_t next_sb, nr_ns;
-		uint32_t *ns_users;
+		struct mnt_ns {
+			struct mount *head;
+			uint32_t users;    /* its tasks; 0 is the first, never put */
+		} *ns;
+		uint32_t nr_ns, cap_ns;
+		uint32_t *sb_mounts;       /* [sb]: the mounts (list nodes) of it */
+		uint32_t next_sb, cap_sb;
 	} mounts;
 	char *path_buf;            /* path_resolve()'s result (mount.c) */
 	size_t path_cap;

@@ -13,7 +13,11 @@
  *
  * A namespace starts as a copy of another (unshare(CLONE_NEWNS),
  * clone(CLONE_NEWNS): kernel/nsproxy.c -> fs/namespace.c:copy_mnt_ns()),
- * whose mounts share their super blocks with the originals.  A super block
+ * whose mounts share their super blocks with the originals.  Here the
+ * copy shares the original's list of mounts itself (struct mount): what
+ * either mounts goes on top of the shared tail, and a umount copies the
+ * mounts above the one it takes, so a copy costs nothing and a chain of
+ * namespaces holds each mount once.  A super block
  * dies with its last mount - umount, or the exit of the last task of its
  * namespace (put_mnt_ns()) - and a ramfs or tmpfs one takes its files'
  * names with it (fs/super.c:kill_litter_super() -> d_genocide()): each
@@ -31,6 +35,20 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* A mount, a node of its namespace's list.  A namespace's copy
+ * (copy_mnt_ns()) shares the whole list, and a mount added to either goes
+ * on top of the shared tail, so a copy costs nothing and a chain of
+ * namespaces holds each mount once, as long as the kernel's copies live:
+ * refs counts the heads and the newer nodes that point at it. */
+struct mount {
+	struct mount *next; /* the mount below it (older) */
+	uint32_t refs;
+	uint32_t sb;
+	enum fs_kind kind;
+	size_t len;
+	char path[]; /* as compared: no trailing '/', "" for the root */
+};
 
 /* the mount point as compared: no trailing '/', "" for the root */
 static size_t mount_path_len(const char *path, size_t len)
@@ -54,38 +72,15 @@ enum fs_kind mount_lookup(const struct vmsys *s, uint32_t ns, const char *path, 
 			  uint32_t *sb)
 {
 	const struct mount *best = NULL;
-	if (len && path[0] == '/')
-		for (unsigned i = 0; i < s->mounts.n; i++) {
-			const struct mount *m = &s->mounts.m[i];
-			/* the later of two mounts on one point is on top */
-			if (m->ns == ns && path_under(path, len, m) && (!best || m->len >= best->len))
+	if (len && path[0] == '/' && ns < s->mounts.nr_ns)
+		/* newest first: the later of two mounts on one point is on top */
+		for (const struct mount *m = s->mounts.ns[ns].head; m; m = m->next)
+			if (path_under(path, len, m) && (!best || m->len > best->len))
 				best = m;
-		}
 	*sb = best ? best->sb : 0;
 	if (best)
 		return best->kind;
 	return default_tmpfs(path, len) ? FS_TMPFS : FS_DISK;
-}
-
-static int mount_add(struct vmsys *s, uint32_t ns, const char *path, size_t len, enum fs_kind kind,
-		     uint32_t sb)
-{
-	struct mount_table *mt = &s->mounts;
-	if (mt->n == mt->cap) {
-		unsigned nc = mt->cap ? mt->cap * 2 : 8;
-		struct mount *m = vm_realloc(mt->m, nc * sizeof(*m));
-		if (!m)
-			return -1;
-		mt->m = m;
-		mt->cap = nc;
-	}
-	char *p = vm_malloc(len + 1);
-	if (!p)
-		return -1;
-	memcpy(p, path, len);
-	p[len] = 0;
-	mt->m[mt->n++] = (struct mount){ p, len, kind, ns, sb ? sb : ++mt->next_sb };
-	return 0;
 }
 
 /* fs/super.c:kill_litter_super() @ v4.0 .. v6.18 for ramfs and tmpfs:
@@ -94,9 +89,6 @@ static void sb_kill(struct vmsys *s, uint32_t sb)
 {
 	if (!sb || s->dying)
 		return;
-	for (unsigned i = 0; i < s->mounts.n; i++)
-		if (s->mounts.m[i].sb == sb)
-			return; /* still mounted elsewhere */
 again:
 	for (struct file *f = s->files; f; f = f->next_file)
 		if (f->sb == sb && !f->unlinked) {
@@ -106,16 +98,80 @@ again:
 		}
 }
 
-static void mount_del(struct vmsys *s, unsigned i)
+/* a reference to the list from m down goes: the mounts no list holds any
+ * more go, and a super block with them its last mount */
+static void mount_put(struct vmsys *s, struct mount *m)
+{
+	while (m && !--m->refs) {
+		struct mount *next = m->next;
+		uint32_t sb = m->sb;
+		enum fs_kind kind = m->kind;
+		free(m);
+		/* a disk file system's files outlive its mount */
+		if (!--s->mounts.sb_mounts[sb] && kind != FS_DISK)
+			sb_kill(s, sb);
+		m = next;
+	}
+}
+
+/* a new mount of sb (0: a new super block) on top of next, which it takes
+ * a reference to */
+static struct mount *mount_new(struct vmsys *s, const char *path, size_t len, enum fs_kind kind,
+			       uint32_t sb, struct mount *next)
 {
 	struct mount_table *mt = &s->mounts;
-	uint32_t sb = mt->m[i].sb;
-	enum fs_kind kind = mt->m[i].kind;
-	free(mt->m[i].path);
-	memmove(&mt->m[i], &mt->m[i + 1], (mt->n - i - 1) * sizeof(*mt->m));
-	mt->n--;
-	if (kind != FS_DISK) /* a disk file system's files outlive its mount */
-		sb_kill(s, sb);
+	if (!sb && mt->next_sb == UINT32_MAX)
+		return NULL;
+	uint32_t id = sb ? sb : mt->next_sb + 1;
+	if (id >= mt->cap_sb) {
+		uint32_t nc = mt->cap_sb ? mt->cap_sb : 16;
+		while (nc <= id)
+			nc = nc > UINT32_MAX / 2 ? UINT32_MAX : nc * 2;
+		uint32_t *c = vm_realloc(mt->sb_mounts, (size_t)nc * sizeof(*c));
+		if (!c)
+			return NULL;
+		memset(c + mt->cap_sb, 0, (size_t)(nc - mt->cap_sb) * sizeof(*c));
+		mt->sb_mounts = c;
+		mt->cap_sb = nc;
+	}
+	struct mount *m = vm_malloc(sizeof(*m) + len + 1);
+	if (!m)
+		return NULL;
+	memcpy(m->path, path, len);
+	m->path[len] = 0;
+	m->len = len;
+	m->kind = kind;
+	m->sb = id;
+	m->refs = 1;
+	m->next = next;
+	if (next)
+		next->refs++;
+	if (!sb)
+		mt->next_sb = id;
+	mt->sb_mounts[id]++;
+	return m;
+}
+
+static uint32_t ns_new(struct vmsys *s);
+
+/* namespace 0, the trace's first, made before anything is mounted in it */
+static int ns_first(struct vmsys *s)
+{
+	return s->mounts.nr_ns || (ns_new(s) == 0 && s->mounts.nr_ns) ? 0 : -1;
+}
+
+static int mount_add(struct vmsys *s, uint32_t ns, const char *path, size_t len, enum fs_kind kind,
+		     uint32_t sb)
+{
+	if (ns_first(s))
+		return -1;
+	struct mnt_ns *n = &s->mounts.ns[ns];
+	struct mount *m = mount_new(s, path, len, kind, sb, n->head);
+	if (!m)
+		return -1;
+	mount_put(s, n->head); /* the head's reference is m's now */
+	n->head = m;
+	return 0;
 }
 
 /* a file system type's kind: any but ramfs and tmpfs is a disk's */
@@ -171,63 +227,98 @@ int64_t vm_umount(struct vmsys *s, struct task *t, const char *target, size_t tl
 	if (!(target = path_resolve(s, t, AT_FDCWD_G, target, tlen, &tlen)))
 		return -KERR_ENOMEM;
 	tlen = mount_path_len(target, tlen);
-	for (unsigned i = s->mounts.n; i-- > 0;) {
-		const struct mount *m = &s->mounts.m[i];
-		if (m->ns == t->mnt_ns && m->len == tlen && !memcmp(m->path, target, tlen)) {
-			mount_del(s, i);
-			return 0;
-		}
+	struct mnt_ns *n = &s->mounts.ns[t->mnt_ns];
+	struct mount *m = n->head;
+	size_t above = 0;
+	while (m && !(m->len == tlen && !memcmp(m->path, target, tlen))) {
+		m = m->next;
+		above++;
 	}
-	return 0; /* a mount the model never saw (before the trace, elsewhere) */
-}
-
-static void ns_get(struct vmsys *s, uint32_t ns)
-{
-	s->mounts.ns_users[ns]++;
+	if (!m)
+		return 0; /* a mount the model never saw (before the trace, elsewhere) */
+	/* the list without m: the mounts above it copied onto the one below
+	 * it (the tail below stays shared), then the old list let go */
+	struct mount *top = m->next, **copies = NULL;
+	if (above && !(copies = vm_malloc(above * sizeof(*copies))))
+		return -KERR_ENOMEM;
+	size_t i = 0;
+	for (struct mount *a = n->head; a != m; a = a->next)
+		copies[i++] = a;
+	if (top)
+		top->refs++;
+	while (i--) {
+		struct mount *c = mount_new(s, copies[i]->path, copies[i]->len, copies[i]->kind, copies[i]->sb, top);
+		mount_put(s, top); /* c holds it now (if c is not NULL) */
+		if (!c) {
+			free(copies);
+			return -KERR_ENOMEM;
+		}
+		top = c;
+	}
+	free(copies);
+	struct mount *old = n->head;
+	n->head = top;
+	mount_put(s, old);
+	return 0;
 }
 
 void mount_ns_put(struct vmsys *s, uint32_t ns)
 {
-	if (--s->mounts.ns_users[ns] || ns == 0)
+	struct mnt_ns *n = &s->mounts.ns[ns];
+	if (--n->users || ns == 0)
 		return;
 	/* fs/namespace.c:put_mnt_ns() -> umount_tree(): every mount of it */
-	for (unsigned i = s->mounts.n; i-- > 0;)
-		if (s->mounts.m[i].ns == ns)
-			mount_del(s, i);
+	struct mount *h = n->head;
+	n->head = NULL;
+	mount_put(s, h);
+}
+
+/* a new namespace, empty, with no users: its number, or 0 when out of
+ * memory (0 is the first namespace's) */
+static uint32_t ns_new(struct vmsys *s)
+{
+	struct mount_table *mt = &s->mounts;
+	if (mt->nr_ns == mt->cap_ns) {
+		uint32_t nc = mt->cap_ns ? mt->cap_ns * 2 : 4;
+		if (mt->cap_ns > UINT32_MAX / 2)
+			return 0;
+		struct mnt_ns *a = vm_realloc(mt->ns, (size_t)nc * sizeof(*a));
+		if (!a)
+			return 0;
+		mt->ns = a;
+		mt->cap_ns = nc;
+	}
+	mt->ns[mt->nr_ns] = (struct mnt_ns){ NULL, 0 };
+	return mt->nr_ns++;
 }
 
 /* the namespace a new task starts in (task_new(), fork): ns, counted */
 int mount_ns_enter(struct vmsys *s, struct task *t, uint32_t ns, bool first)
 {
-	if (!s->mounts.ns_users && !(s->mounts.ns_users = vm_calloc(1, sizeof(uint32_t))))
+	if (ns_first(s))
 		return -1;
-	if (!first)
-		mount_ns_put(s, t->mnt_ns);
+	uint32_t old = t->mnt_ns;
+	s->mounts.ns[ns].users++;
 	t->mnt_ns = ns;
-	ns_get(s, ns);
+	if (!first)
+		mount_ns_put(s, old);
 	return 0;
 }
 
 /* kernel/fork.c:ksys_unshare(CLONE_NEWNS) and copy_process() with
  * CLONE_NEWNS, once they have succeeded: t moves to a new namespace that
- * starts with a copy of every mount of its old one (copy_mnt_ns()) */
+ * starts with a copy of every mount of its old one (copy_mnt_ns()): here
+ * the old one's list itself, shared */
 int64_t vm_unshare_mnt_ns(struct vmsys *s, struct task *t)
 {
 	s->nevents = 0;
-	struct mount_table *mt = &s->mounts;
-	uint32_t *u = vm_realloc(mt->ns_users, (mt->nr_ns + 2) * sizeof(*u));
-	if (!u)
+	uint32_t ns = ns_new(s);
+	if (!ns)
 		return -KERR_ENOMEM;
-	mt->ns_users = u;
-	uint32_t ns = ++mt->nr_ns;
-	u[ns] = 0;
-	unsigned n = mt->n;
-	for (unsigned i = 0; i < n; i++)
-		if (mt->m[i].ns == t->mnt_ns) {
-			struct mount m = mt->m[i];
-			if (mount_add(s, ns, m.path, m.len, m.kind, m.sb))
-				return -KERR_ENOMEM;
-		}
+	struct mount *h = s->mounts.ns[t->mnt_ns].head;
+	s->mounts.ns[ns].head = h;
+	if (h)
+		h->refs++;
 	mount_ns_enter(s, t, ns, false);
 	return 0;
 }
@@ -313,15 +404,47 @@ const char *path_resolve(struct vmsys *s, struct task *t, int64_t dirfd, const c
 	return s->path_buf;
 }
 
+/* include/uapi/linux/limits.h: a path argument's bytes with its NUL, a
+ * component's bytes */
+#define PATH_MAX_G 4096
+#define NAME_MAX_G 255
+
+/* fs/namei.c:getname_flags() @ v4.0 .. v6.18 refuses a path argument of
+ * PATH_MAX bytes or more, and link_path_walk() a component longer than
+ * NAME_MAX: ENAMETOOLONG, before anything is looked up */
+static bool name_too_long(const char *path, size_t len)
+{
+	if (len >= PATH_MAX_G)
+		return true;
+	for (size_t i = 0, c = 0; i < len; i++) {
+		c = path[i] == '/' ? 0 : c + 1;
+		if (c > NAME_MAX_G)
+			return true;
+	}
+	return false;
+}
+
 int64_t vm_chdir(struct vmsys *s, struct task *t, const char *path, size_t len)
 {
 	s->nevents = 0;
+	if (name_too_long(path, len))
+		return -KERR_ENAMETOOLONG;
 	size_t n;
 	const char *p = path_resolve(s, t, AT_FDCWD_G, path, len, &n);
 	if (!p)
 		return -KERR_ENOMEM;
 	if (!n || p[0] != '/')
 		return 0; /* relative to a directory the model does not know */
+	if (n >= PATH_MAX_G) {
+		/* deeper than any path the kernel takes or prints (d_path()
+		 * fails past PATH_MAX): the model lets go of the directory,
+		 * and relative paths stay as written until an absolute chdir */
+		if (t->fs && t->fs->path) {
+			free(t->fs->path);
+			t->fs->path = NULL;
+		}
+		return 0;
+	}
 	return set_cwd(t, p, n) ? -KERR_ENOMEM : 0;
 }
 
@@ -377,7 +500,7 @@ int64_t vm_unshare(struct vmsys *s, struct task *t, uint64_t flags)
 		char *p = t->fs->path;
 		t->fs->refs--;
 		t->fs = NULL;
-		if (set_cwd(t, p, strlen(p)))
+		if (p && set_cwd(t, p, strlen(p)))
 			return -KERR_ENOMEM;
 	}
 	if (flags & CLONE_NEWNS_G)
@@ -390,9 +513,12 @@ void mount_table_free(struct vmsys *s)
 	free(s->path_buf);
 	s->path_buf = NULL;
 	s->path_cap = 0;
-	for (unsigned i = 0; i < s->mounts.n; i++)
-		free(s->mounts.m[i].path);
-	free(s->mounts.m);
-	free(s->mounts.ns_users);
+	for (uint32_t i = 0; i < s->mounts.nr_ns; i++) {
+		struct mount *h = s->mounts.ns[i].head;
+		s->mounts.ns[i].head = NULL;
+		mount_put(s, h);
+	}
+	free(s->mounts.ns);
+	free(s->mounts.sb_mounts);
 	memset(&s->mounts, 0, sizeof(s->mounts));
 }

@@ -234,7 +234,9 @@ int64_t vm_umount(struct vmsys *s, struct task *t, const char *target, size_t tl
 int64_t vm_unshare(struct vmsys *s, struct task *t, uint64_t flags);
 /* chdir(path) and fchdir(fd), once they succeeded: the working directory
  * relative paths resolve against (mount.c); vmsys_cwd() is the first
- * process's when the trace began (`# cwd:`) */
+ * process's when the trace began (`# cwd:`).  vm_chdir() computes only
+ * -KERR_ENAMETOOLONG (an argument of PATH_MAX bytes, a component over
+ * NAME_MAX); a directory deeper than PATH_MAX is let go of (unknown) */
 int64_t vm_chdir(struct vmsys *s, struct task *t, const char *path, size_t len);
 int64_t vm_fchdir(struct vmsys *s, struct task *t, int64_t fd);
 int vmsys_cwd(struct vmsys *s, const char *path, size_t len);

@@ -300,8 +300,13 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 			vm_unshare(s, t, a[0]);
 		break;
 	case SYS_CHDIR:
-		if (has_val && ev->value == 0)
-			vm_chdir(s, t, ev->str.p, ev->str.len);
+		if (has_val && ev->value == 0) {
+			/* the model computes only what no kernel allows: a name
+			 * too long (ENAMETOOLONG) */
+			int64_t r = vm_chdir(s, t, ev->str.p, ev->str.len);
+			if (r < 0)
+				*out = from_ret(r, out->pid);
+		}
 		break;
 	case SYS_FCHDIR:
 		if (has_val && ev->value == 0)
