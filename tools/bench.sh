@@ -55,6 +55,9 @@
 #  14. vmsim report and vmsim explain of 10^6 events over 8,000 VMAs (the
 #      trace of section 11): CPU s, max RSS, the HTML's size, against a
 #      replay
+#  15. scaling of the line kinds of mounts, namespaces, the working
+#      directory, SysV shm, hugetlb, NUMA runs and memcg limits: CPU at N
+#      and at 10 N repetitions, and the ratio (about 10x when linear)
 # CPU time is the task clock of the process and its children (perf stat;
 # /usr/bin/time's user + system where perf is missing); BASELINE, when given,
 # runs every figure but the kernel's and gen-trace's own memory count again
@@ -654,5 +657,31 @@ te=$(cpu "$vmsim" explain "$f")
 "$vmsim" explain "$f" >"$out/explain.txt" 2>/dev/null
 row "explain" "$te" "$(rss "$vmsim" explain "$f")" "$(wc -c <"$out/explain.txt") B"
 row "replay" "$(cpu "$vmsim" replay -q "$f")" "$(rss "$vmsim" replay -q "$f")" ""
+fi
+if want 15; then
+echo "15. scaling of each line kind: N and 10 N lines, CPU (10x the input should cost about 10x)"
+# scale ID NAME N FMT: the trace of N repetitions of a line kind, made by
+# the awk program FMT (n its repetitions), replayed at N and 10 N
+scale() {
+	id=$1; name=$2; n=$3; prog=$4
+	for k in $n $((n * 10)); do
+		f=$out/scale-$id-$k.trace
+		[ -s "$f" ] || awk -v n=$k "BEGIN { print \"# vmsim-trace: 1\"; $prog }" >"$f"
+	done
+	a=$(cpu5 "$vmsim" replay -q "$out/scale-$id-$n.trace")
+	b=$(cpu5 "$vmsim" replay -q "$out/scale-$id-$((n * 10)).trace")
+	row "$name ($n, $((n * 10)))" "$a" "$b" "$(ratio "$b" "$a")"
+}
+row "" "CPU s at N" "at 10 N" "ratio"
+m=$((20000 / q))
+scale unshare "mount, then unshare(CLONE_NEWNS)" $m 'for (i = 0; i < n; i++) printf "mount(\"none\", \"/mnt/m%d\", \"tmpfs\", 0, NULL) = 0\n", i; for (i = 0; i < n; i++) print "unshare(CLONE_NEWNS) = 0"'
+scale umount "mount, umount (last first)" $m 'for (i = 0; i < n; i++) printf "mount(\"none\", \"/mnt/m%d\", \"ramfs\", 0, NULL) = 0\n", i; for (i = n; i-- > 0;) printf "umount2(\"/mnt/m%d\", 0) = 0\n", i'
+scale clone "clone(CLONE_NEWNS) chain, a mount each" $m 'p = 1; for (i = 0; i < n; i++) { c = p + 1; printf "%d clone(child_stack=NULL, flags=CLONE_NEWNS|SIGCHLD) = %d\n", p, c; printf "%d mount(\"none\", \"/mnt/c%d\", \"tmpfs\", 0, NULL) = 0\n", c, i; p = c }'
+scale chdir "chdir deeper, an open each" $m 'print "chdir(\"/tmp\") = 0"; for (i = 0; i < n; i++) { print "chdir(\"d\") = 0"; print "openat(AT_FDCWD, \"f\", O_RDWR|O_CREAT, 0600) = 3"; print "close(3) = 0" }'
+scale shm "shmget, shmat, shmdt, IPC_RMID" $m 'for (i = 0; i < n; i++) { print "shmget(IPC_PRIVATE, 8192, IPC_CREAT|0600) = 0"; print "shmat(0, NULL, 0) = 0x7f0000000000"; print "touch(0x7f0000000000, 8192, WRITE) = ?"; print "shmdt(0x7f0000000000) = 0"; print "shmctl(0, IPC_RMID, NULL) = 0" }'
+scale shmmni "shmget past shmmni" $m 'for (i = 0; i < n; i++) print "shmget(IPC_PRIVATE, 4096, IPC_CREAT|0600) = ?"'
+scale hugetlb "MAP_HUGETLB map, touch, unmap" $m 'print "# hugetlb-pages: 4"; for (i = 0; i < n; i++) { print "mmap(0x7f0000000000, 4194304, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB|MAP_FIXED, -1, 0) = 0x7f0000000000"; print "touch(0x7f0000000000, 4194304, WRITE) = ?"; print "munmap(0x7f0000000000, 4194304) = 0" }'
+scale numa "numa_run(1000) over 16 MiB" $((m / 10)) 'print "# numa-nodes: 2"; print "mmap(0x7f0000000000, 16777216, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = 0x7f0000000000"; print "touch(0x7f0000000000, 16777216, WRITE) = ?"; for (i = 0; i < n; i++) { print "numa_run(1000) = ?"; print "touch(0x7f0000000000, 16777216, READ) = ?" }'
+scale memcg "memcg_max writes over 4 MiB of file" $((m / 10)) 'print "openat(AT_FDCWD, \"/tmp/f\", O_RDWR|O_CREAT, 0600) = 3"; for (i = 0; i < n; i++) { print "pwrite64(3, \"\", 4194304, 0) = 4194304"; print "fsync(3) = 0"; print "memcg_max(1048576) = 0"; print "memcg_max(-1) = 0" }'
 fi
 exit 0
