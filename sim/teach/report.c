@@ -204,7 +204,14 @@ static void esc(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		default:
+			/* a trace's control bytes (a path with ESC in it) are no
+			 * HTML, and must not reach a terminal the page is shown
+			 * on: \ooo, as show maps writes them */
+			if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
+				fprintf(f, "\\%03o", (unsigned char)*s);
+			else
+				fputc(*s, f);
 		}
 	}
 }

@@ -32,11 +32,25 @@ void tr_where(struct trace_reader *r, const char *p, unsigned long *line, long *
 static int fail_lc(struct trace_reader *r, unsigned long line, long col,
 		   const char *fmt, va_list ap)
 {
-	int n = snprintf(r->err, sizeof(r->err), "%s:%lu:%ld: error: ", r->name,
-			 line, col);
-	if (n < 0 || (size_t)n >= sizeof(r->err))
+	char msg[sizeof(r->err)];
+	int n = snprintf(msg, sizeof(msg), "%s:%lu:%ld: error: ", r->name, line, col);
+	if (n < 0 || (size_t)n >= sizeof(msg))
 		return -1;
-	vsnprintf(r->err + n, sizeof(r->err) - (size_t)n, fmt, ap);
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	/* a message quotes the trace's own bytes: its control bytes are
+	 * written \ooo, never sent to the terminal that shows the error */
+	size_t o = 0;
+	for (const unsigned char *c = (const unsigned char *)msg; *c && o + 1 < sizeof(r->err); c++) {
+		if ((*c < 0x20 && *c != '\t') || *c == 0x7f) {
+			if (o + 5 > sizeof(r->err))
+				break;
+			snprintf(r->err + o, 5, "\\%03o", *c);
+			o += 4;
+		} else {
+			r->err[o++] = (char)*c;
+		}
+	}
+	r->err[o] = 0;
 	return -1;
 }
 

@@ -72,6 +72,19 @@ if command -v script >/dev/null 2>&1; then
 		elif grep -qF 'a\033[2Jb\007' "$tmpd/tty.out"; then pass=$((pass + 1))
 		else echo "FAIL: show $v on a terminal: no escaped path in: $(head -c 300 "$tmpd/tty.out")"; fail=$((fail + 1)); fi
 	done
+	# report's HTML written to a terminal, and an error message that
+	# quotes the trace's bytes (a header value with ESC in it)
+	script -qc "timeout 10 $vmsim report -o /dev/stdout $tmpd/esc.trace" /dev/null > "$tmpd/tty.out" 2>&1
+	if grep -q "$(printf '\033')\\|$(printf '\007')" "$tmpd/tty.out"; then
+		echo "FAIL: report wrote ESC or BEL of a path to the terminal"; fail=$((fail + 1))
+	elif grep -qF 'a\033[2Jb\007' "$tmpd/tty.out"; then pass=$((pass + 1))
+	else echo "FAIL: report on a terminal: no escaped path"; fail=$((fail + 1)); fi
+	printf '# vmsim-trace: 1\n# cap-sys-resource: yes \033[2Jzz\n' > "$tmpd/escerr.trace"
+	script -qc "timeout 10 $vmsim replay $tmpd/escerr.trace" /dev/null > "$tmpd/tty.out" 2>&1
+	if grep -q "$(printf '\033')" "$tmpd/tty.out"; then
+		echo "FAIL: an error message wrote the trace's ESC to the terminal"; fail=$((fail + 1))
+	elif grep -qF "unexpected '\033[2Jzz'" "$tmpd/tty.out"; then pass=$((pass + 1))
+	else echo "FAIL: error message on a terminal: $(cat "$tmpd/tty.out")"; fail=$((fail + 1)); fi
 else
 	echo "SKIP: no script(1): the terminal escaping is not checked"
 fi
