@@ -196,12 +196,14 @@ fuzz-build:
 	        $(FUZZ_BUILD)/libvmsim-model.a -lm || exit 1; done
 
 # each target FUZZ_SECONDS on its corpus, tests/fuzz/corpus-NAME for fuzz_NAME if there
-# is one, else the traces of tests/fuzz/corpus (new inputs go to build-fuzz/corpus-*)
+# is one, else the traces of tests/fuzz/corpus (new inputs go to build-fuzz/corpus-*),
+# with the dictionary tests/fuzz/NAME.dict if there is one, else trace.dict
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	    n=$$(basename $$t); mkdir -p $(FUZZ_BUILD)/corpus-$$n; \
-	    echo "== $$n for $(FUZZ_SECONDS) s"; \
-	    $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -close_fd_mask=1 \
+	    d=tests/fuzz/$${n#fuzz_}.dict; test -f $$d || d=tests/fuzz/trace.dict; \
+	    echo "== $$n for $(FUZZ_SECONDS) s ($$d)"; \
+	    $$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -close_fd_mask=1 -dict=$(CURDIR)/$$d \
 	        -artifact_prefix=$(CURDIR)/$(FUZZ_BUILD)/$$n- -print_final_stats=1 \
 	        $(CURDIR)/$(FUZZ_BUILD)/corpus-$$n $$(c=tests/fuzz/corpus-$${n#fuzz_}; test -d $$c && echo $(CURDIR)/$$c || echo $(CURDIR)/tests/fuzz/corpus) \
 	        >$(FUZZ_BUILD)/$$n.log 2>&1; st=$$?; \

@@ -555,7 +555,8 @@ static int read_shard(const char *path, struct shard *sh)
 			for (size_t j = 0; j < gsize && hex; j++) {
 				int hi = hexval(line[5 + 2 * j]), lo = hexval(line[6 + 2 * j]);
 				hex = hi >= 0 && lo >= 0;
-				c[j] = (unsigned char)(hi << 4 | lo);
+				if (hex)
+					c[j] = (unsigned char)(hi << 4 | lo);
 			}
 			if (!hex || !gstep_ok(&sh->inv[k].steps[nstep])) {
 				why = "a reproducer step that no run of vmsim check makes";

@@ -221,14 +221,21 @@ static int write_shard(const struct exh_cfg *c, const struct exh_result *r, cons
 	return 0;
 }
 
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* n bytes as 2n lowercase hex digits (what write_shard() prints: no sign,
+ * no blank, no 0x), then the end or a blank */
 static bool parse_hex(const char *s, void *dst, size_t n)
 {
 	unsigned char *b = dst;
 	for (size_t j = 0; j < n; j++) {
-		unsigned v;
-		if (sscanf(s + 2 * j, "%2x", &v) != 1)
+		int hi = hex_digit(s[2 * j]), lo = hi < 0 ? -1 : hex_digit(s[2 * j + 1]);
+		if (lo < 0)
 			return false;
-		b[j] = (unsigned char)v;
+		b[j] = (unsigned char)(hi << 4 | lo);
 	}
 	return s[2 * n] == 0 || s[2 * n] == ' ';
 }

@@ -1,6 +1,7 @@
 /*
  * fuzz_bounds.h - what the fuzz targets that run the model leave out of
- * an input: the events whose range exceeds 64 MiB and the walks of a
+ * an input: the events whose range exceeds 64 MiB (a SysV segment's size,
+ * hugetlb ones too, included), numa_run() past a minute and the walks of a
  * whole address space (their cost is bounded_cost.sh's subject, not a
  * fuzzer's).  Included by fuzz_replay.c and fuzz_diff.c.
  */
@@ -31,6 +32,10 @@ static inline bool too_big(const struct event *ev)
 		return ev->args[0] > (64u << 20);
 	case SYS_EVICT:
 		return ev->args[1] > 4096;
+	case SYS_SHMGET: /* a segment's size (hugetlb ones too) */
+		return ev->args[1] > (64u << 20);
+	case SYS_NUMA_RUN: /* a minute of scan passes at most */
+		return ev->args[0] > 60000;
 	case SYS_MLOCKALL: case SYS_BRK: case SYS_INHERIT:
 		return true; /* whole address space walks / unbounded ranges */
 	default:
