@@ -123,6 +123,7 @@ const struct semantics sem_4_0 = {
 	},
 	.task_flt_counted_by_arch = true, /* __do_page_fault(), faultin_page() */
 	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
+	.close_never_merges = true, /* mm/mmap.c:is_mergeable_vma() @ v4.0: vm_ops->close */
 	.munlock_rmap_trylocks_mmap = true, /* mm/rmap.c:try_to_unmap_one() */
 	.vmflag_names = vmflags_4_0,
 	.kfn_names = { kfn_names_4_0, kfn_names_v4 },

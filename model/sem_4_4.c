@@ -96,6 +96,7 @@ const struct semantics sem_4_4 = {
 	},
 	.task_flt_counted_by_arch = true, /* __do_page_fault(), faultin_page() */
 	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
+	.close_never_merges = true, /* mm/mmap.c:is_mergeable_vma() @ v4.4: vm_ops->close */
 	.vmflag_names = vmflags_4_4,
 	.kfn_names = { kfn_names_4_4, kfn_names_v4 },
 	.has_dontneed_locked = false,

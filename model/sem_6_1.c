@@ -114,6 +114,7 @@ const struct semantics sem_6_1 = {
 	},
 	.ws = &workingset_rules_v59, /* mm/workingset.c @ v6.1 (sem_common.c) */
 	.anon_merge_needs_singular_chain = true, /* mm/mmap.c:is_mergeable_anon_vma() */
+	.close_never_merges = true, /* mm/mmap.c:is_mergeable_vma() @ v6.1: vm_ops->close */
 	.mmap_expands_next_first = true, /* mm/mmap.c:__mmap_region() @ 6.1.192 */
 	.mremap_expand_merges = true, /* mm/mremap.c: vma_merge() of the extension */
 	.mremap_refuses_private_dup = true, /* mm/mremap.c:vma_to_resize() */

@@ -459,6 +459,12 @@ struct semantics {
 	 * (mm/vma.c:is_mergeable_anon_vma() @ v6.18, vma_had_uncowed_parents())
 	 * lets it, the neighbour taking the range's anon_vma */
 	bool anon_merge_needs_singular_chain;
+	/* mm/mmap.c:is_mergeable_vma() @ v4.0, v4.4, v6.1: a VMA whose
+	 * vm_ops has a close() (SysV shm's shm_close()) never merges with
+	 * anything.  6.12+ (mm/vma.c:can_merge_remove_vma() @ v6.12) merge
+	 * into it or shrink it, but never remove it: a change of a whole such
+	 * VMA keeps it, a change at one end of it moves the boundary */
+	bool close_never_merges;
 	/* mm/mmap.c:__mmap_region() @ v6.1 (the maple-tree rewrite): a new
 	 * mapping tries to expand next first, then tests prev against next's
 	 * anon_vma (can_vma_merge_after(prev, ..., next->anon_vma)), so a

@@ -360,11 +360,33 @@ static void move_unevictable(struct vmsys *s, struct file *f)
 	count_vm(s, UNEVICTABLE_PGS_SCANNED, (int64_t)scanned);
 }
 
+/* ipc/shm.c:ksys_shmctl() @ v6.1, v6.12 (sys_shmctl() and shmctl_down()
+ * @ v4.0, v4.4): where the call copies its buffer.  IPC_SET copies it in
+ * before the segment is looked up, so a bad buffer is EFAULT whatever the
+ * id (past a negative id's EINVAL); IPC_STAT, SHM_STAT(_ANY), IPC_INFO and
+ * SHM_INFO copy out once the lookup has succeeded.  buf 0 (NULL) is the one
+ * address the model knows to be bad: any other is taken as good. */
+int64_t vm_shmctl_buf(struct vmsys *s, struct task *t, int64_t id, uint64_t cmd, uint64_t buf)
+{
+	uint64_t c = cmd & ~(uint64_t)IPC_64;
+	if (c == IPC_SET && !buf && id >= 0) {
+		s->nevents = 0;
+		return -KERR_EFAULT;
+	}
+	int64_t r = vm_shmctl(s, t, id, cmd);
+	if (r >= 0 && !buf &&
+	    (c == IPC_STAT || c == SHM_STAT || c == SHM_STAT_ANY || c == IPC_INFO || c == SHM_INFO))
+		return -KERR_EFAULT;
+	return r;
+}
+
 int64_t vm_shmctl(struct vmsys *s, struct task *t, int64_t id, uint64_t cmd)
 {
 	s->nevents = 0;
 	cmd &= ~(uint64_t)IPC_64;
-	if (id < 0 && cmd != IPC_INFO && cmd != SHM_INFO)
+	/* ksys_shmctl() @ v6.1, v6.12 (sys_shmctl() @ v4.0, v4.4): a negative
+	 * id is EINVAL before the command is looked at, IPC_INFO's too */
+	if (id < 0)
 		return -KERR_EINVAL;
 	switch (cmd) {
 	case IPC_INFO:

@@ -322,11 +322,28 @@ static bool anon_mergeable(const struct vmsys *s, const struct anon_vma *src_ano
  * (vmg->middle), whose fork history may refuse it, or NULL when the merge
  * has none (mm/vma.c:is_mergeable_anon_vma() @ v6.18).
  */
+/* whether v's vm_ops has a close(): SysV shm's shm_vm_ops (shm_close(),
+ * ipc/shm.c @ v4.0 .. v6.18).  hugetlb_vm_ops has one too: its VMAs never
+ * merge in any version modelled (VM_HUGETLB below; seen on 6.18.44 too,
+ * where a change at one end of a hugetlb VMA still splits it) */
+static bool vma_has_close(const struct vma *v)
+{
+	return v->file && v->file->shm;
+}
+
+/* 6.12+ (mm/vma.c:can_merge_remove_vma() @ v6.12): may a merge remove v? */
+static bool merge_may_remove(const struct vmsys *s, const struct vma *v)
+{
+	return s->sem->close_never_merges || !vma_has_close(v);
+}
+
 static bool can_merge_after(const struct vmsys *s, const struct vma *prev, vm_flags_t flags, const struct file *f,
 			    uint64_t pgoff, const struct vma *src, const struct vma *middle)
 {
 	if (((prev->flags ^ flags) & ~VM_IGNORE_MERGE) || prev->file != f || prev->ofd != src->ofd)
 		return false;
+	if (s->sem->close_never_merges && vma_has_close(prev))
+		return false; /* is_mergeable_vma() @ v4.0 .. v6.1 */
 	if (flags & VM_HUGETLB)
 		return false; /* hugetlb_vm_ops has ->close: is_mergeable_vma() */
 	if (!anon_mergeable(s, src->anon_vma, middle, prev))
@@ -342,6 +359,8 @@ static bool can_merge_before(const struct vmsys *s, const struct vma *next, vm_f
 		return false;
 	if (flags & VM_HUGETLB)
 		return false; /* hugetlb_vm_ops has ->close: is_mergeable_vma() */
+	if (s->sem->close_never_merges && vma_has_close(next))
+		return false; /* is_mergeable_vma() @ v4.0 .. v6.1 */
 	if (!anon_mergeable(s, src->anon_vma, middle, next))
 		return false;
 	return pgoff + pages == next->pgoff;
@@ -349,7 +368,7 @@ static bool can_merge_before(const struct vmsys *s, const struct vma *next, vm_f
 
 bool vma_mergeable(const struct vmsys *s, const struct vma *a, const struct vma *b)
 {
-	if (a->end != b->start || (a->flags & VM_SPECIAL))
+	if (a->end != b->start || (a->flags & VM_SPECIAL) || !merge_may_remove(s, b))
 		return false;
 	return can_merge_before(s, b, a->flags, a->file, a->pgoff, vma_pages(a), a, a);
 }
@@ -359,7 +378,7 @@ bool vma_mergeable(const struct vmsys *s, const struct vma *a, const struct vma 
  * fork history does not refuse it. */
 bool vma_mergeable_extend(const struct vmsys *s, const struct vma *a, const struct vma *b)
 {
-	if (a->end != b->start || (a->flags & VM_SPECIAL))
+	if (a->end != b->start || (a->flags & VM_SPECIAL) || !merge_may_remove(s, b))
 		return false;
 	return can_merge_before(s, b, a->flags, a->file, a->pgoff, vma_pages(a), a, NULL);
 }
@@ -437,6 +456,13 @@ struct vma *vma_modify_flags(struct vmsys *s, struct mm *mm, struct vma *v,
 		/* merging both: prev's and next's anon_vmas must agree too */
 		if (m_prev && m_next && prev->anon_vma && next->anon_vma &&
 		    prev->anon_vma != next->anon_vma)
+			m_next = false;
+		/* mm/vma.c:vma_merge_existing_range() @ v6.12: a merge that
+		 * would remove v (the whole of it changes) is given up when v
+		 * has a close(); one that would remove next too is cut to prev */
+		if ((m_prev || m_next) && start == v->start && end == v->end && !merge_may_remove(s, v))
+			m_prev = m_next = false;
+		if (m_prev && m_next && !merge_may_remove(s, next))
 			m_next = false;
 		if (m_prev && m_next) {
 			absorb_next(s, mm, prev, v);

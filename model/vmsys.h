@@ -131,6 +131,9 @@ int64_t vm_shmat(struct vmsys *s, struct task *t, int64_t id, uint64_t addr, uin
 		 bool has_placement, uint64_t placement);
 int64_t vm_shmdt(struct vmsys *s, struct task *t, uint64_t addr);
 int64_t vm_shmctl(struct vmsys *s, struct task *t, int64_t id, uint64_t cmd);
+/* the same with the call's buffer address: NULL is EFAULT where the kernel
+ * copies it (before the lookup for IPC_SET, after it for the others) */
+int64_t vm_shmctl_buf(struct vmsys *s, struct task *t, int64_t id, uint64_t cmd, uint64_t buf);
 int64_t vm_mprotect(struct vmsys *s, struct task *t, uint64_t addr, uint64_t len, uint64_t prot);
 int64_t vm_mremap(struct vmsys *s, struct task *t, uint64_t old_addr, uint64_t old_len,
 		  uint64_t new_len, uint64_t flags, uint64_t new_addr,

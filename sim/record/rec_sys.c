@@ -436,8 +436,9 @@ bool rec_sys_enter(struct rec_call *c, pid_t tid, long nr, const uint64_t a[6])
 		break;
 	case NR_shmdt: ev->sys = SYS_SHMDT; ev->nargs = 1; x[0] = a[0]; break;
 	case NR_shmctl:
-		ev->sys = SYS_SHMCTL; ev->nargs = 2;
-		x[0] = sext32(a[0]); x[1] = a[1] & 0xffffffffu;
+		/* the buffer's address: NULL is EFAULT where the kernel copies it */
+		ev->sys = SYS_SHMCTL; ev->nargs = 3;
+		x[0] = sext32(a[0]); x[1] = a[1] & 0xffffffffu; x[2] = a[2];
 		break;
 	case NR_memfd_create:
 		ev->sys = SYS_MEMFD_CREATE;

@@ -160,7 +160,7 @@ static int apply_call(struct vmsys *s, struct task *t, const struct event *ev,
 				out->pid);
 		break;
 	case SYS_SHMDT: *out = from_ret(vm_shmdt(s, t, a[0]), out->pid); break;
-	case SYS_SHMCTL: *out = from_ret(vm_shmctl(s, t, (int64_t)a[0], a[1]), out->pid); break;
+	case SYS_SHMCTL: *out = from_ret(vm_shmctl_buf(s, t, (int64_t)a[0], a[1], a[2]), out->pid); break;
 	case SYS_MPROTECT: *out = from_ret(vm_mprotect(s, t, a[0], a[1], a[2]), out->pid); break;
 	case SYS_MREMAP:
 		*out = from_ret(vm_mremap(s, t, a[0], a[1], a[2], a[3], a[4], has_val,

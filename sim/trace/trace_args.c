@@ -407,6 +407,8 @@ enum akind {
 	K_URING_REG,    /* io_uring_register's opcode */
 	K_URING_ARG,    /* its argument, as written, in ev->str; an iovec array sets args[2] */
 	K_URING_ENTER,  /* io_uring_enter's flags: IORING_ENTER_REGISTERED_RING into args[1] */
+	K_BUF,          /* a buffer's address: NULL 0, a number itself, a struct strace
+			 * read ({...}) 1 - the model asks only whether it is NULL */
 };
 
 struct aspec {
@@ -491,7 +493,7 @@ static const struct layout {
 	[SYS_SHMAT] = { 3, 3, 3, { N(0), N(1), { K_SHMAT, 2 } } },
 	[SYS_SHMDT] = { 1, 1, 1, { N(0) } },
 	/* the buffer (NULL, an address, or the struct of IPC_STAT) is not read */
-	[SYS_SHMCTL] = { 3, 3, 2, { N(0), { K_SHMCMD, 1 }, { K_SKIP, -1 } } },
+	[SYS_SHMCTL] = { 3, 3, 3, { N(0), { K_SHMCMD, 1 }, { K_BUF, 2 } } },
 	[SYS_IO_URING_SETUP] = { 2, 2, 3, { N(0), { K_URING_PARAMS, -1 } } },
 	[SYS_IO_URING_REGISTER] = { 4, 4, 4, { N(0), { K_URING_REG, 1 }, { K_URING_ARG, -1 }, N(3) } },
 	/* fd, to_submit, min_complete, flags, then (5.11+) argp and argsz */
@@ -701,6 +703,12 @@ static int decode_arg(struct trace_reader *r, struct event *ev, unsigned kind,
 		}
 		return tr_arg_str(r, s, e, out);
 	}
+	case K_BUF:
+		if (*s == '{' || *s == '[') { /* a struct strace read or wrote */
+			*v = 1;
+			return 0;
+		}
+		return tr_arg_num(r, s, e, v);
 	case K_MOUNTF: return arg_flags(r, s, e, W_MOUNT, v);
 	case K_UMOUNTF: return arg_flags(r, s, e, W_UMOUNT, v);
 	case K_CLONEF: return arg_flags(r, s, e, W_CLONE, v);

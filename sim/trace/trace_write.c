@@ -568,7 +568,11 @@ static void put_call(struct out *o, const struct event *ev, const char *arch,
 		put_addr(o, a[0]);
 		break;
 	case SYS_SHMCTL:
-		put_s(o, a[0]); SEP; put_enum(o, SK_SHMCMD, a[1]); puts_(o, ", NULL");
+		put_s(o, a[0]); SEP; put_enum(o, SK_SHMCMD, a[1]); SEP;
+		if (a[2])
+			put_addr(o, a[2]); /* 0x1: a struct strace read */
+		else
+			puts_(o, "NULL");
 		break;
 	case SYS_IO_URING_SETUP:
 		/* the params the model reads: what the kernel was given */

@@ -358,6 +358,10 @@ static const struct row_check checks[] = {
 	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "6.1", "6.18", NULL, C_DIFF, 12, DK_VMSTAT, "pgsteal_file", 0, 543, 726 },
 	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "4.0", "4.4", NULL, C_AGREE },
 	{ "memory.high and memory.max written below the usage (cgroup v2: `memcg_high()`, `memcg_max()`)", "memcg-v2-writes.trace", "6.12", "6.18", NULL, C_AGREE },
+	{ "a SysV shm VMA (`shm_vm_ops` has a `close()`) in a merge; shmctl's buffer", "shm-close-merge.trace", "6.1", "6.18", NULL, C_TEXT, 11, DK_VMAS, "vmas 0x7ffff7ffc000", -1, 0, 0, "[0x7ffff7ffc000, 0x7ffff7ffd000) [0x7ffff7ffd000, 0x7ffff7ffe000)", "[0x7ffff7ffc000, 0x7ffff7ffe000)" },
+	{ "a SysV shm VMA (`shm_vm_ops` has a `close()`) in a merge; shmctl's buffer", "shm-close-merge.trace", "4.0", "4.4", NULL, C_AGREE },
+	{ "a SysV shm VMA (`shm_vm_ops` has a `close()`) in a merge; shmctl's buffer", "shm-close-merge.trace", "4.4", "6.1", NULL, C_AGREE },
+	{ "a SysV shm VMA (`shm_vm_ops` has a `close()`) in a merge; shmctl's buffer", "shm-close-merge.trace", "6.12", "6.18", NULL, C_AGREE },
 	/* refault detection */
 	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.4", "6.1", NULL, C_DIFF, 13, DK_VMSTAT, "workingset_activate_file", 0, 1, 0 },
 	{ "refault distance (workingset shadows, `workingset_eviction()`)", "workingset-refault-distance.trace", "4.0", "4.4", NULL, C_AGREE },
