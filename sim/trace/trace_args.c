@@ -118,6 +118,12 @@ static int flag_name(struct trace_reader *r, int what, char *p, size_t n,
 			i++;
 		if (systab_sym(named[i].k, p, n, v) == 0)
 			return 0;
+		/* strace writes a huge page size as N<<SHM_HUGE_SHIFT
+		 * (include/uapi/linux/shm.h: HUGETLB_FLAG_ENCODE_SHIFT, 26) */
+		if (what == W_IPCFLAGS && word_is(p, n, "SHM_HUGE_SHIFT")) {
+			*v = 26;
+			return 0;
+		}
 		return tr_fail(r, p, "unknown %s '%.*s'%s", named[i].noun, (int)n, p, named[i].hint);
 	}
 	default: {

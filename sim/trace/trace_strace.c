@@ -394,6 +394,16 @@ int tr_parse_resumed(struct trace_reader *r, char *p, int pid,
 	char *ue = tr_unfinished_at(r, q);
 	if (ue)
 		return pend_append(r, pe, q, (size_t)(ue - q)) < 0 ? -1 : 0;
+	/* "<... X resumed> <unfinished ...>) = ?": the call was cut again,
+	 * for good (its thread killed with its process, SIGKILL): strace
+	 * gives it no more arguments, only its end - the first half is the
+	 * call, as for a process that ended inside it */
+	char *u = skip_ws(q);
+	if (!strncmp(u, unfinished, sizeof(unfinished) - 1)) {
+		int rc = parse_first_half(r, pe, skip_ws(u + sizeof(unfinished) - 1), ev);
+		pend_remove(r, pe);
+		return rc;
+	}
 	size_t rest = r->len - (size_t)(q - r->line);
 	if (grow(&r->work, &r->workcap, pe->len + rest + 1) < 0)
 		return tr_fail(r, q, "out of memory");
