@@ -5,7 +5,7 @@
  * 24 words of at most 256 bytes), run as `vmsim WORD...` through the same
  * vmsim_main() the program runs.  The word "@T" stands for a small bundled
  * trace and "@S" for a check shard, both copied into the working directory
- * (a fresh temporary directory), so that the commands get past option
+ * (a fresh temporary directory, fuzz_workdir.h), so that the commands get past option
  * parsing into real work.  Findings: crashes, sanitizer reports, leaks,
  * and an exit status other than 0, 1 and 2 (3, out of memory, cannot
  * happen here).
@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fuzz_workdir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -50,20 +51,6 @@ static const char trace_text[] =
 	"wait4(2, NULL, 0, NULL) = 2\nmunmap(0x7ffff7ffb000, 16384) = 0\n";
 
 static char *argv0;
-static char workdir[] = "/tmp/vmsim-fuzz-cli.XXXXXX";
-
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)type, (void)ftw;
-	return remove(path);
-}
-
-/* at exit: the working directory and everything the runs left in it */
-static void remove_workdir(void)
-{
-	if (chdir("/") || nftw(workdir, remove_one, 16, FTW_DEPTH | FTW_PHYS))
-		perror("fuzz_cli: removing the working directory");
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -72,22 +59,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* vmsim step's checkpoints are processes (fork): none inside the
 	 * fuzzer; the variable overrides --checkpoint-every */
 	setenv("VMSIM_STEP_CHECKPOINT_EVERY", "0", 1);
-	if (!mkdtemp(workdir) || chdir(workdir)) {
-		perror("fuzz_cli: working directory");
-		exit(1);
-	}
-	atexit(remove_workdir);
+	fuzz_workdir_enter("cli");
 	FILE *f = fopen("t.trace", "w");
 	if (!f || fputs(trace_text, f) < 0 || fclose(f)) {
 		perror("fuzz_cli: t.trace");
 		exit(1);
 	}
-	int null = open("/dev/null", O_RDWR);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0) {
-		perror("fuzz_cli: /dev/null");
-		exit(1);
-	}
-	close(null);
 	/* a shard for check-merge: the real one of a short campaign */
 	char *av[] = { argv0, "check", "--kernel", "lof-v1", "--runs", "64", "--steps", "20",
 		       "--out", "co", "--shard", "s.shard", NULL };

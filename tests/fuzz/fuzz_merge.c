@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fuzz_workdir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -29,35 +30,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static const char sep[] = "--next--\n";
 
 static char *argv0;
-static char workdir[] = "/tmp/vmsim-fuzz-merge.XXXXXX";
-
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)type, (void)ftw;
-	return remove(path);
-}
-
-static void remove_workdir(void)
-{
-	if (chdir("/") || nftw(workdir, remove_one, 16, FTW_DEPTH | FTW_PHYS))
-		perror("fuzz_merge: removing the working directory");
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	argv0 = (*argv)[0];
-	if (!mkdtemp(workdir) || chdir(workdir)) {
-		perror("fuzz_merge: working directory");
-		exit(1);
-	}
-	atexit(remove_workdir);
-	int null = open("/dev/null", O_RDWR);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0) {
-		perror("fuzz_merge: /dev/null");
-		exit(1);
-	}
-	close(null);
+	fuzz_workdir_enter("merge");
 	return 0;
 }
 
