@@ -1030,6 +1030,13 @@ int trace_read(struct trace_reader *r, struct event *ev)
 		    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
 		     ev->sys == SYS_CLONE3) && ev->value <= INT_MAX && tr_add_kid(r, (int)ev->value) < 0)
 			return tr_fail_col(r, ev->line, 1, "out of memory");
+		/* a plain log: the child a finished fork returned is no child
+		 * of a fork still unfinished when its first line comes */
+		if (rc > 0 && !r->hdr.has_version && !r->lead_unprefixed && ev->type == EV_CALL &&
+		    ev->res == RES_VALUE && ev->value > 0 && ev->value <= INT_MAX &&
+		    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
+		     ev->sys == SYS_CLONE3) && tr_pid_returned(r, (int)ev->value) < 0)
+			return -1;
 		if (rc > 0 && r->cold)
 			r->cold = !(ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT));
 		if (rc != 0)

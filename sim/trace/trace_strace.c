@@ -483,6 +483,11 @@ void tr_pid_gone(struct trace_reader *r, int pid)
  * wake_up_new_task()), so the fork is emitted at C's first line, with C
  * as its result; its resumed half adds nothing.
  */
+int tr_pid_returned(struct trace_reader *r, int pid)
+{
+	return seen_add(r, pid) < 0 ? tr_fail(r, r->line, "out of memory") : 0;
+}
+
 int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev)
 {
 	if (pid == r->seen_last)

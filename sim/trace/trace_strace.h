@@ -52,6 +52,10 @@ int tr_parse_resumed(struct trace_reader *r, char *p, int pid,
  * after it); 0 if not; -1 on error. */
 int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev);
 
+/* A fork-like call returned pid before pid wrote a line: its first line
+ * is not the child of another fork still unfinished.  0, or -1. */
+int tr_pid_returned(struct trace_reader *r, int pid);
+
 /* pid's process has ended ("+++ exited"): the pid may be used again. */
 void tr_pid_gone(struct trace_reader *r, int pid);
 
