@@ -1090,6 +1090,14 @@ enum vm_fault_kind handle_fault(struct vmsys *s, struct task *t, struct vma *v,
 	} else if (pte & PTE_SWAP) {
 		TP(s, TP_FAULT, KFN_DO_SWAP, .addr = addr, .kind = TPF_SWAP_IN, .major = true);
 		r = do_swap(s, v, addr, ptep, write, &oom);
+	} else if (v->flags & VM_PFNMAP) {
+		/* a PFN mapping: [vvar] and [vvar_vclock] (vvar_fault() ->
+		 * vmf_insert_pfn() @ v4.4 .. v6.18, arch/x86/entry/vdso/vma.c),
+		 * a driver's: the PTE maps a frame with no struct page (
+		 * vm_normal_page() is NULL) - no RSS, no LRU, no rmap, and
+		 * mlock and GUP pass it by (VM_SPECIAL).  The model keeps no
+		 * PTE for it: a later access faults again, minor */
+		r = VMF_MINOR;
 	} else if (v->file && v->file->ring) {
 		/* a driver's mapping with no fault handler (io_uring's pages
 		 * are inserted at mmap): vma_dummy_vm_ops, VM_FAULT_SIGBUS */
