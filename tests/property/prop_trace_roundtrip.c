@@ -429,7 +429,8 @@ static void rand_event(struct event *ev)
 		break;
 	case SYS_SHMCTL: {
 		static const uint64_t cmds[] = { 0, 1, 2, 3, 11, 12, 13, 14, 15 };
-		ev->nargs = 2; a[0] = below(1000); a[1] = cmds[below(9)];
+		ev->nargs = 3; a[0] = below(1000); a[1] = cmds[below(9)];
+		a[2] = coin() ? 0 : rand_addr(); /* the buffer: NULL or an address */
 		break;
 	}
 	case SYS_MEMFD_SECRET:
