@@ -315,13 +315,6 @@ static bool anon_mergeable(const struct vmsys *s, const struct anon_vma *src_ano
 	return src_anon == tgt->anon_vma;
 }
 
-/*
- * Can the range [start,end) of src, with (flags, file, pgoff), follow prev
- * (can_merge_after) or precede next (can_merge_before)?  src gives the
- * open file and the anon_vma; middle is the existing VMA the merge changes
- * (vmg->middle), whose fork history may refuse it, or NULL when the merge
- * has none (mm/vma.c:is_mergeable_anon_vma() @ v6.18).
- */
 /* whether v's vm_ops has a close(): SysV shm's shm_vm_ops (shm_close(),
  * ipc/shm.c @ v4.0 .. v6.18).  hugetlb_vm_ops has one too: its VMAs never
  * merge in any version modelled (VM_HUGETLB below; seen on 6.18.44 too,
@@ -337,6 +330,13 @@ static bool merge_may_remove(const struct vmsys *s, const struct vma *v)
 	return s->sem->close_never_merges || !vma_has_close(v);
 }
 
+/*
+ * Can the range [start,end) of src, with (flags, file, pgoff), follow prev
+ * (can_merge_after) or precede next (can_merge_before)?  src gives the
+ * open file and the anon_vma; middle is the existing VMA the merge changes
+ * (vmg->middle), whose fork history may refuse it, or NULL when the merge
+ * has none (mm/vma.c:is_mergeable_anon_vma() @ v6.18).
+ */
 static bool can_merge_after(const struct vmsys *s, const struct vma *prev, vm_flags_t flags, const struct file *f,
 			    uint64_t pgoff, const struct vma *src, const struct vma *middle)
 {

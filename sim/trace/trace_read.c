@@ -957,6 +957,12 @@ static size_t bin_accesses(struct trace_reader *r, struct access_rec *a, size_t 
 	return n;
 }
 
+/* a call that makes a process: its value is the child's pid */
+static bool forklike(enum sysno s)
+{
+	return s == SYS_FORK || s == SYS_VFORK || s == SYS_CLONE || s == SYS_CLONE3;
+}
+
 int trace_read(struct trace_reader *r, struct event *ev)
 {
 	if (r->nparts)
@@ -1027,15 +1033,13 @@ int trace_read(struct trace_reader *r, struct event *ev)
 			r->truncated = true;
 		if (rc > 0 && r->lead_unprefixed && !r->first_pid && ev->type == EV_CALL &&
 		    ev->pid == 0 && ev->res == RES_VALUE && ev->value > 0 &&
-		    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
-		     ev->sys == SYS_CLONE3) && ev->value <= INT_MAX && tr_add_kid(r, (int)ev->value) < 0)
+		    forklike(ev->sys) && ev->value <= INT_MAX && tr_add_kid(r, (int)ev->value) < 0)
 			return tr_fail_col(r, ev->line, 1, "out of memory");
 		/* a plain log: the child a finished fork returned is no child
 		 * of a fork still unfinished when its first line comes */
 		if (rc > 0 && !r->hdr.has_version && !r->lead_unprefixed && ev->type == EV_CALL &&
 		    ev->res == RES_VALUE && ev->value > 0 && ev->value <= INT_MAX &&
-		    (ev->sys == SYS_FORK || ev->sys == SYS_VFORK || ev->sys == SYS_CLONE ||
-		     ev->sys == SYS_CLONE3) && tr_pid_returned(r, (int)ev->value) < 0)
+		    forklike(ev->sys) && tr_pid_returned(r, (int)ev->value) < 0)
 			return -1;
 		if (rc > 0 && r->cold)
 			r->cold = !(ev->type == EV_CALL && (ev->sys == SYS_TOUCH || ev->sys == SYS_FAULT));
@@ -1045,11 +1049,6 @@ int trace_read(struct trace_reader *r, struct event *ev)
 }
 
 /* ---- strace -ff ---------------------------------------------------------- */
-
-static bool forklike(enum sysno s)
-{
-	return s == SYS_FORK || s == SYS_VFORK || s == SYS_CLONE || s == SYS_CLONE3;
-}
 
 /* The next event of part i, with its pid; -1 on bad input (in r->err). */
 static int part_next(struct trace_reader *r, struct ff_part *pt)

@@ -474,6 +474,10 @@ void tr_pid_gone(struct trace_reader *r, int pid)
 	}
 }
 
+int tr_pid_returned(struct trace_reader *r, int pid)
+{
+	return seen_add(r, pid) < 0 ? tr_fail(r, r->line, "out of memory") : 0;
+}
 
 /*
  * strace -f prints a child's first line as soon as the child runs, which
@@ -483,11 +487,6 @@ void tr_pid_gone(struct trace_reader *r, int pid)
  * wake_up_new_task()), so the fork is emitted at C's first line, with C
  * as its result; its resumed half adds nothing.
  */
-int tr_pid_returned(struct trace_reader *r, int pid)
-{
-	return seen_add(r, pid) < 0 ? tr_fail(r, r->line, "out of memory") : 0;
-}
-
 int tr_fork_returned(struct trace_reader *r, int pid, struct event *ev)
 {
 	if (pid == r->seen_last)
