@@ -460,35 +460,130 @@ bool vmsys_mm_shared(const struct task *t)
 	return t->mm && t->mm->users > 1;
 }
 
+/* the rmap walk of vmsys_frame_places_outside(): each PTE mapping the
+ * frame outside the ranges of mm, as a place of another process */
 struct outside {
+	struct vmsys *s;
 	const struct mm *mm;
 	const uint64_t *lo, *hi;
-	unsigned n;
-	bool found;
+	unsigned n, cap, nout;
+	struct vm_place *out;
+	bool unknown;
 };
+
+/* the live task that owns mm, if no other live task shares it (NULL
+ * else) */
+static const struct task *sole_task(struct vmsys *s, const struct mm *mm)
+{
+	if (!mm || mm->users != 1)
+		return NULL;
+	for_each_live_task(s, t)
+		if (t->mm == mm)
+			return t;
+	return NULL;
+}
+
+static bool in_ranges(uint64_t addr, const uint64_t *lo, const uint64_t *hi, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (addr >= lo[i] && addr < hi[i])
+			return true;
+	return false;
+}
+
+/* a place of another process (false: one too many, or unknown) */
+static bool place_add(struct outside *o, const struct task *u, uint64_t addr)
+{
+	if (!u || o->nout == o->cap) {
+		o->unknown = true;
+		return false;
+	}
+	o->out[o->nout++] = (struct vm_place){ u->pid, addr };
+	return true;
+}
 
 static bool mapped_outside(struct vmsys *s, struct vma *v, uint64_t addr, uint64_t *pte, void *ctx)
 {
-	(void)s, (void)pte;
+	(void)pte;
 	struct outside *o = ctx;
-	bool inside = false;
-	for (unsigned i = 0; v->mm == o->mm && i < o->n && !inside; i++)
-		inside = addr >= o->lo[i] && addr < o->hi[i];
-	o->found = !inside;
-	return inside;
+	if (v->mm == o->mm) {
+		if (in_ranges(addr, o->lo, o->hi, o->n))
+			return true;
+		o->unknown = true; /* elsewhere in its own mm */
+		return false;
+	}
+	return place_add(o, sole_task(s, v->mm), addr);
 }
 
-bool vmsys_frame_mapped_outside(struct vmsys *s, const struct task *t, uint32_t pfn, const uint64_t *lo,
-				const uint64_t *hi, unsigned n)
+static bool pte_maps(struct mm *mm, uint64_t addr, uint32_t pfn)
+{
+	const uint64_t *pte = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
+	return pte && (*pte & PTE_PRESENT) && pte_pfn(*pte) == pfn;
+}
+
+/*
+ * Every PTE of the frame found without the rmap walk, which visits every
+ * VMA chained to the page's anon_vma (thousands after a churn of splits):
+ * the PTEs of mm inside the ranges, where each VMA there would map the
+ * page's index (its place in the file or anon object; at most FAST_VMAS
+ * VMAs looked at), then the same addresses in the other live processes
+ * (a fork's copy maps its pages where its parent does, and keeps the page
+ * its parent's copy-on-write fault replaced; at most FAST_TASKS of
+ * them).  PTEs found, as many as the page's mapcount: they are all of
+ * them.  False: not found that way; the caller walks the rmap.
+ */
+#define FAST_VMAS 16
+#define FAST_TASKS 16
+static bool places_fast(struct outside *o, struct mm *mm, const struct page *p, uint32_t pfn)
+{
+	uint64_t index = page_index(p), at[FAST_VMAS];
+	unsigned seen = 0, nat = 0, found = 0, tasks = 0;
+	for (unsigned i = 0; i < o->n; i++)
+		for (struct vma *v = vma_find(&mm->vmas, o->lo[i]); v && v->start < o->hi[i]; v = v->next) {
+			if (++seen > FAST_VMAS)
+				return false;
+			if (index < v->pgoff || index - v->pgoff >= vma_pages(v))
+				continue;
+			uint64_t addr = v->start + ((index - v->pgoff) << PAGE_SHIFT);
+			if (addr < o->lo[i] || addr >= o->hi[i])
+				continue;
+			at[nat++] = addr; /* where a fork's copy would map it too */
+			found += pte_maps(mm, addr, pfn);
+		}
+	if (!nat || found > p->mapcount)
+		return false;
+	for_each_live_task(o->s, u) {
+		if (found == p->mapcount)
+			break;
+		if (u->mm == mm || !task_owns_mm(o->s, u))
+			continue;
+		if (++tasks > FAST_TASKS)
+			return false;
+		for (unsigned k = 0; k < nat; k++)
+			if (pte_maps(u->mm, at[k], pfn)) {
+				if (!place_add(o, sole_task(o->s, u->mm), at[k]))
+					return true; /* unknown: the caller goes wide */
+				found++;
+			}
+	}
+	if (found == p->mapcount)
+		return true;
+	o->nout = 0; /* some elsewhere: the rmap walk finds them all */
+	return false;
+}
+
+int vmsys_frame_places_outside(struct vmsys *s, const struct task *t, uint32_t pfn, const uint64_t *lo,
+			       const uint64_t *hi, unsigned n, struct vm_place *out, unsigned cap)
 {
 	if (!pfn || pfn > s->pm.nr_frames)
-		return false;
+		return 0;
 	const struct page *p = spage(s, pfn);
 	if (!p->mapcount || (p->flags & PG_ZERO))
-		return false;
-	struct outside o = { t->mm, lo, hi, n, false };
-	rmap_walk(s, pfn, mapped_outside, &o);
-	return o.found;
+		return 0;
+	struct outside o = { s, t->mm, lo, hi, n, cap, 0, out, false };
+	if (!t->mm || !places_fast(&o, t->mm, p, pfn))
+		rmap_walk(s, pfn, mapped_outside, &o);
+	return o.unknown ? -1 : (int)o.nout;
 }
 
 int task_pid(const struct task *t) { return t->pid; }

@@ -97,12 +97,20 @@ bool task_alive(const struct task *t);
  * ones cost nothing). */
 unsigned vmsys_live_tasks(const struct vmsys *s, unsigned max);
 /* What one task's event can change in the view of others (vmsim diff's
- * scoped compare): whether another live task shares t's mm (a thread),
- * and whether frame pfn is mapped by a PTE outside the n ranges [lo, hi)
- * of t's mm - in another mm, or elsewhere in t's (rmap_walk()).  False for
- * a frame mapped nowhere, for the zero page, whose state never changes,
+ * scoped compare): whether another live task shares t's mm (a thread);
+ * and the places outside the n ranges [lo, hi) of t's mm where a PTE maps
+ * frame pfn: the number of them, each a page of another process with an
+ * mm of its own, written to out (at most cap), or -1 when one is
+ * elsewhere in t's mm, in an mm that threads share, or past cap.  0 for a
+ * frame mapped nowhere, for the zero page, whose state never changes,
  * and for a pfn out of range. */
 bool vmsys_mm_shared(const struct task *t);
+struct vm_place {
+	int pid;
+	uint64_t addr;
+};
+int vmsys_frame_places_outside(struct vmsys *s, const struct task *t, uint32_t pfn, const uint64_t *lo,
+			       const uint64_t *hi, unsigned n, struct vm_place *out, unsigned cap);
 /* Whether madvise(advice) may change mappings outside its own range: a
  * hole punched in the file (MADV_REMOVE unmaps it from every mapping,
  * mm/madvise.c:madvise_remove()), a large folio split by MADV_COLD or
@@ -110,8 +118,6 @@ bool vmsys_mm_shared(const struct task *t);
  * madvise_cold_or_pageout_pte_range() @ v6.18), or an advice this kernel
  * has not. */
 bool vmsys_madvise_beyond_range(const struct vmsys *s, uint64_t advice);
-bool vmsys_frame_mapped_outside(struct vmsys *s, const struct task *t, uint32_t pfn, const uint64_t *lo,
-				const uint64_t *hi, unsigned n);
 /* the model's OOM killer ended it (not the trace) */
 bool task_oom_killed(const struct task *t);
 

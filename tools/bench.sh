@@ -40,7 +40,8 @@
 #      time, max RSS) at 10^4, 10^5 and 10^6 events: 8,000 VMAs whose flags
 #      differ between 6.18 and 6.1 (mprotect keeps VM_ACCOUNT there), then
 #      random reads; and the lock-on-fault stream, 6.18 against lof-v1
-#      (16,385 differing events) and 6.1 (none)
+#      (16,385 differing events) and 6.1 (none); VMA churn (random 2-page
+#      mlock/munlock over 64 MiB), alone and after a fork, against 4.4 and 6.1
 #  12. a plain `strace -f -o` log of 200 `python3 -c pass` runs, recorded
 #      here once (build/bench/py200.strace; skipped without strace or
 #      python3): events per CPU second
@@ -570,6 +571,30 @@ for k in lof-v1 6.1; do
 done
 row "  max RSS, 6.18/lof-v1, KB" "$(rss "$vmsim" diff --all --kernel 6.18 --kernel lof-v1 "$T")" \
 	"$(rss "$vmsim" replay -q --kernel 6.18 "$T")" ""
+# VMA churn: random 2-page mlock/munlock over 64 MiB, thousands of VMAs
+# split and merged, every page mapped (one anon_vma chained to them all);
+# then the same after a fork, whose child maps every page too
+n=$((100000 / q))
+for shape in churn fork-churn; do
+	f=$out/diff-$shape-$n.trace
+	[ -s "$f" ] || awk -v n=$n -v fork=$([ $shape = fork-churn ] && echo 1 || echo 0) 'BEGIN {
+		srand(7); print "# vmsim-trace: 1"; print "# rlimit-memlock: unlimited"
+		p = fork ? "1 " : ""
+		print p "mmap(0x7f0000000000, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = 0x7f0000000000"
+		print p "touch(0x7f0000000000, 67108864, WRITE) = ?"
+		if (fork) print p "fork() = 2"
+		for (i = 0; i < n; i++) {
+			a = sprintf("0x7f00%08x", int(rand() * 16382) * 4096)
+			printf "%s%s(%s, 8192) = ?\n", p, rand() < 0.5 ? "mlock" : "munlock", a
+		} }' >"$f"
+	for k in 4.4 6.1; do
+		d=$(cpu "$vmsim" diff --all --kernel 6.18 --kernel $k "$f")
+		ra=$(cpu "$vmsim" replay -q --kernel 6.18 "$f")
+		rb=$(cpu "$vmsim" replay -q --kernel $k "$f")
+		r2=$(awk -v a="$ra" -v b="$rb" 'BEGIN { printf "%.4f", a + b }')
+		row "$shape, $n events, 6.18/$k: CPU s" "$d" "$r2" "$(ratio "$d" "$r2")"
+	done
+done
 fi
 
 if want 12; then

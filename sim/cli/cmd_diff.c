@@ -19,6 +19,10 @@ static const char diff_usage[] =
 	"Replays each trace under kernels A and B side by side and reports the first\n"
 	"event where the two models differ (--all: every event that changes the\n"
 	"difference): FILE:LINE, the event, and both sides' state next to each other.\n"
+	"Without --all, a summary follows: how many events differ, grouped by what\n"
+	"differs (the result, the VMA layout or flags, VmLck, pages, each counter),\n"
+	"the first line of each, and the line from which the kernels never agree\n"
+	"again, if they part for good.\n"
 	"Compared after every event: the outcome (value, errno, address, fault), each\n"
 	"process's VMA layout and flags (by meaning, not mnemonic text), VmLck,\n"
 	"def_flags, and - after both drained their per-CPU batches - present/mlocked/\n"
@@ -95,16 +99,38 @@ static void print_json_summary(const char *path, const struct diff_result *r, in
  * its two models', whatever the length of the trace */
 struct stream {
 	const char *path;
-	bool json;
+	bool json, all;
 };
+
+/* the first differing event of the default output: at most this many
+ * items (a wide compare of many processes lists more) */
+#define FIRST_ITEMS 40
 
 static void print_event(void *ctx, const struct diff_result *r, const struct diff_event *de)
 {
 	const struct stream *st = ctx;
 	if (st->json)
 		print_json_event(st->path, r, de);
-	else
+	else if (st->all)
 		diff_print_event(st->path, r, de, stdout);
+	else if (r->differing == 1)
+		diff_print_event_max(st->path, r, de, FIRST_ITEMS, stdout);
+}
+
+/* the default's summary of a trace whose kernels differ: what differs,
+ * grouped, and whether they part for good (at most 2 + DIFF_GROUPS lines) */
+static void print_summary(const char *path, const struct diff_result *r)
+{
+	printf("%s: %lu of %lu events differ (%s vs %s):\n", path, r->differing, r->events, r->kernel_a,
+	       r->kernel_b);
+	for (unsigned g = 0; g < r->ngroups; g++)
+		printf("  %-40s %10lu event%s, the first at line %lu\n", r->groups[g].what, r->groups[g].events,
+		       r->groups[g].events == 1 ? "" : "s", r->groups[g].first_line);
+	if (r->parted_line)
+		printf("%s:%lu: from here on the kernels never agree again: a difference of state stands to the end\n",
+		       path, r->parted_line);
+	if (r->differing > 1)
+		printf("(--all lists every differing event)\n");
 }
 
 int cmd_diff(int argc, char **argv)
@@ -159,10 +185,14 @@ int cmd_diff(int argc, char **argv)
 	int rc = 0;
 	for (int i = first; i < argc; i++) {
 		struct diff_result r;
-		struct stream st = { argv[i], json };
+		struct stream st = { argv[i], json, o.all };
 		o.each = print_event;
 		o.each_ctx = &st;
-		int t = diff_trace(argv[i], &o, &r);
+		/* the default runs the whole trace too, for its summary; JSON's
+		 * stops at the first difference (docs/json.md) */
+		struct diff_opts ot = o;
+		ot.all = o.all || !json;
+		int t = diff_trace(argv[i], &ot, &r);
 		if (t == 2) {
 			fflush(stdout);
 			fprintf(stderr, "%s\n", r.err);
@@ -175,6 +205,8 @@ int cmd_diff(int argc, char **argv)
 			else if (o.all)
 				printf("%s: %lu of %lu events differ (%s vs %s)\n", argv[i], r.differing,
 				       r.events, r.kernel_a, r.kernel_b);
+			else
+				print_summary(argv[i], &r);
 		}
 		diff_result_free(&r);
 		if (t > rc)

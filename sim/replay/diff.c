@@ -39,6 +39,40 @@ static struct diff_item *add_item(struct diff_result *r, unsigned long line, enu
 	return it;
 }
 
+/* the differing event whose items begin at first joins the groups of
+ * what it differs in */
+static void group_event(struct diff_result *r, size_t first)
+{
+	static const char *const kinds[] = {
+		[DK_RESULT] = "result", [DK_TASK] = "process", [DK_VMAS] = "VMA layout",
+		[DK_VMFLAGS] = "VMA flags", [DK_VMLCK] = "VmLck", [DK_DEF_FLAGS] = "def_flags",
+		[DK_PAGE] = "pages", [DK_VMSTAT] = "vmstat", [DK_RUSAGE] = "rusage",
+	};
+	uint64_t joined = 0; /* the groups this event counts in, once each */
+	_Static_assert(DIFF_GROUPS <= 64, "a group is a bit of joined");
+	for (size_t i = first; i < r->nitems; i++) {
+		const struct diff_item *it = &r->items[i];
+		char what[64]; /* "vmstat " and a name of at most 47 */
+		if (it->kind == DK_VMSTAT || it->kind == DK_RUSAGE)
+			snprintf(what, sizeof(what), "%s %s", kinds[it->kind], it->what);
+		else
+			snprintf(what, sizeof(what), "%s", kinds[it->kind]);
+		unsigned g = 0;
+		while (g < r->ngroups && (r->groups[g].kind != it->kind || strcmp(r->groups[g].what, what)))
+			g++;
+		if (g == r->ngroups) {
+			if (g == DIFF_GROUPS)
+				continue; /* cannot happen: the kinds and names are fewer */
+			r->groups[g] = (struct diff_group){ it->kind, "", 0, it->line };
+			snprintf(r->groups[g].what, sizeof(r->groups[g].what), "%s", what);
+			r->ngroups++;
+		}
+		if (!(joined >> g & 1))
+			r->groups[g].events++;
+		joined |= 1ULL << g;
+	}
+}
+
 static void flags_text(const struct vmsys *s, uint64_t flags, char *buf, size_t len)
 {
 	size_t n = vmsys_vmflags_text(s, flags, buf, len);
@@ -85,12 +119,16 @@ static void page_text(uint8_t b, char *buf, size_t len)
 #define SCOPE_RANGES 16
 #define SCOPE_FRAMES 64
 #define SCOPE_FILE_FAULTS 6
+#define SCOPE_PLACES 16
 struct scope {
 	bool wide, vmas, frames_lost;
-	unsigned n, nframes, nfile;
+	unsigned n, nframes, nfile, nplaces;
 	uint64_t file_fault[SCOPE_FILE_FAULTS]; /* file faults: their folios join after the event */
 	uint64_t lo[SCOPE_RANGES], hi[SCOPE_RANGES]; /* sorted, apart */
 	uint32_t frame[SCOPE_FRAMES];
+	/* pages of other processes that map a frame the event changed (a
+	 * fork's copies): compared too, each alone */
+	struct vm_place place[SCOPE_PLACES];
 };
 
 /* [lo, hi) rounded out to pages joins the ranges */
@@ -260,17 +298,49 @@ static bool call_scoped(const struct vmsys *a, const struct vmsys *b, const stru
 	}
 }
 
-/* The event of pid changed nothing another process shows, nor its own
- * pages outside the scope: no other live process shares its mm, and no
- * frame whose state it changed is mapped outside the scope's ranges. */
-static bool scope_private(struct vmsys *s, const struct scope *side, const struct scope *sc, int pid)
+/* a page of another process joins the scope's places (false: too many) */
+static bool place_join(struct scope *sc, struct vm_place pl)
+{
+	for (unsigned i = 0; i < sc->nplaces; i++)
+		if (sc->place[i].pid == pl.pid && sc->place[i].addr == pl.addr)
+			return true;
+	if (sc->nplaces == SCOPE_PLACES)
+		return false;
+	sc->place[sc->nplaces++] = pl;
+	return true;
+}
+
+/* The event of pid changed nothing another process shows but the pages
+ * that join sc's places, nor its own pages outside the scope: no other
+ * live process shares its mm, and each frame whose state it changed is
+ * mapped inside the scope's ranges or at a place of another process with
+ * an mm of its own. */
+static bool scope_private(struct vmsys *s, const struct scope *side, struct scope *sc, int pid)
 {
 	struct task *t = vmsys_task(s, pid, false);
 	if (!t || !task_alive(t) || vmsys_mm_shared(t) || side->frames_lost)
 		return false;
-	for (unsigned i = 0; i < side->nframes; i++)
-		if (vmsys_frame_mapped_outside(s, t, side->frame[i], sc->lo, sc->hi, sc->n))
+	for (unsigned i = 0; i < side->nframes; i++) {
+		struct vm_place pl[SCOPE_PLACES];
+		int n = vmsys_frame_places_outside(s, t, side->frame[i], sc->lo, sc->hi, sc->n, pl, SCOPE_PLACES);
+		if (n < 0)
 			return false;
+		for (int k = 0; k < n; k++)
+			if (!place_join(sc, pl[k]))
+				return false;
+	}
+	return true;
+}
+
+/* each place's process is alive on both sides under its pid */
+static bool places_known(struct vmsys *a, struct vmsys *b, const struct scope *sc)
+{
+	for (unsigned i = 0; i < sc->nplaces; i++) {
+		struct task *ta = vmsys_task(a, sc->place[i].pid, false), *tb = vmsys_task(b, sc->place[i].pid, false);
+		if (!ta || !tb || !task_alive(ta) || !task_alive(tb) || task_pid(ta) != sc->place[i].pid ||
+		    task_pid(tb) != sc->place[i].pid)
+			return false;
+	}
 	return true;
 }
 
@@ -763,8 +833,26 @@ static void cmp_state(struct cmp *c, const int64_t *before_a, const int64_t *bef
 	struct side *A = c->A, *B = c->B;
 	vm_drain_all(A->sys);
 	vm_drain_all(B->sys);
-	if (sc) {
+	if (sc && !sc->nplaces) {
 		cmp_task(c, vmsys_task(A->sys, pid, false), vmsys_task(B->sys, pid, false), sc);
+	} else if (sc) {
+		/* the event's process and the places' processes, in the order of
+		 * the process list, as a wide comparison lists them */
+		for (struct task *ta = vmsys_task_next(A->sys, NULL); ta; ta = vmsys_task_next(A->sys, ta)) {
+			int tpid = task_pid(ta);
+			if (!task_alive(ta))
+				continue;
+			if (tpid == pid) {
+				cmp_task(c, ta, vmsys_task(B->sys, pid, false), sc);
+				continue;
+			}
+			struct scope ps = { 0 };
+			for (unsigned i = 0; i < sc->nplaces; i++)
+				if (sc->place[i].pid == tpid)
+					scope_add(&ps, sc->place[i].addr, sc->place[i].addr + 1);
+			if (ps.n)
+				cmp_task(c, ta, vmsys_task(B->sys, tpid, false), &ps);
+		}
 	} else {
 		struct task *ta = vmsys_task_next(A->sys, NULL), *tb = vmsys_task_next(B->sys, NULL);
 		while (ta || tb) {
@@ -958,9 +1046,10 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		scope_folios(B.sys, &wb, &sc, ev.pid);
 		bool scoped = !o->full && known && !sc.wide && call_scoped(A.sys, B.sys, &ev, &sc) && !sc.wide &&
 			      !standing_tasks(c.st) && scope_private(A.sys, &wa, &sc, ev.pid) &&
-			      scope_private(B.sys, &wb, &sc, ev.pid);
+			      scope_private(B.sys, &wb, &sc, ev.pid) && places_known(A.sys, B.sys, &sc);
 		if (scoped && !access)
 			sc.vmas = true; /* a call's ranges: its VMAs too */
+		r->narrowed += scoped;
 		size_t before = r->nitems;
 		standing_epoch(c.st);
 		c.line = ev.line;
@@ -983,6 +1072,11 @@ int diff_trace(const char *path, const struct diff_opts *o, struct diff_result *
 		r->evs = grown;
 		struct diff_event *de = &r->evs[r->nevs++];
 		r->differing++;
+		group_event(r, before);
+		if (!r->parted_line)
+			r->parted_line = ev.line;
+		if (!standing_any(c.st))
+			r->parted_line = 0; /* nothing stands after it */
 		de->line = ev.line;
 		de->first = before;
 		de->n = r->nitems - before;
@@ -1044,11 +1138,19 @@ const struct diff_item *diff_at(const struct diff_result *r, unsigned long line,
 
 void diff_print_event(const char *path, const struct diff_result *r, const struct diff_event *de, FILE *f)
 {
+	diff_print_event_max(path, r, de, SIZE_MAX, f);
+}
+
+void diff_print_event_max(const char *path, const struct diff_result *r, const struct diff_event *de,
+			  size_t max, FILE *f)
+{
 	char la[24], lb[24];
 	snprintf(la, sizeof(la), "%s:", r->kernel_a);
 	snprintf(lb, sizeof(lb), "%s:", r->kernel_b);
 	fprintf(f, "%s:%lu: differs: %s\n", path, de->line, de->text);
-	for (size_t i = de->first; i < de->first + de->n; i++) {
+	if (de->n > max)
+		fprintf(f, "  (%zu items, the first %zu here)\n", de->n, max);
+	for (size_t i = de->first; i < de->first + (de->n > max ? max : de->n); i++) {
 		const struct diff_item *it = &r->items[i];
 		char what[64];
 		if (it->pid && it->kind != DK_VMSTAT)

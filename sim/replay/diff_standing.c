@@ -88,6 +88,19 @@ void standing_epoch(struct standing *st)
 	st->epoch++;
 }
 
+bool standing_any(const struct standing *st)
+{
+	if (st->nr_mlock.stands)
+		return true;
+	for (size_t i = 0; i < st->cap; i++) {
+		const struct prec *p = st->p[i];
+		if (p && (p->task.stands || p->vmlck.stands || p->def_flags.stands || p->vmas.count ||
+			  p->vmflags.count || p->pages.count))
+			return true;
+	}
+	return false;
+}
+
 unsigned standing_tasks(const struct standing *st)
 {
 	return st->tasks;

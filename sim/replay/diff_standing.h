@@ -70,6 +70,9 @@ void standing_forget(struct standing *st, int pid);
 /* Calls fn for each process with a difference standing (fn may forget it). */
 void standing_each_pid(struct standing *st, void (*fn)(void *ctx, int pid), void *ctx);
 
+/* Whether any difference stands. */
+bool standing_any(const struct standing *st);
+
 /* How many SD_TASK differences stand. */
 unsigned standing_tasks(const struct standing *st);
 

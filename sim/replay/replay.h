@@ -528,6 +528,8 @@ struct diff_event {             /* one event where the models differ */
 	size_t first, n;        /* its items: result->items[first .. first+n) */
 };
 
+/* groups of diff_result: the kinds, every counter and rusage field fit */
+#define DIFF_GROUPS 64
 struct diff_result {
 	char kernel_a[16], kernel_b[16];
 	unsigned long events;
@@ -536,6 +538,21 @@ struct diff_result {
 	struct diff_event *evs;
 	size_t nevs, cap_evs;
 	unsigned long differing; /* events listed, kept in evs or streamed */
+	unsigned long narrowed; /* events after which only what they changed was
+				 * compared (the rest: everything) */
+	/* what differs, grouped: by kind, counters and rusage by name, in the
+	 * order first seen (every differing event, with or without all) */
+	struct diff_group {
+		enum diff_kind kind;
+		char what[64];          /* the kind's name, with the counter's */
+		unsigned long events;   /* differing events with an item of it */
+		unsigned long first_line;
+	} groups[DIFF_GROUPS];
+	unsigned ngroups;
+	/* 0: no difference of state stands at the end of the trace; else the
+	 * line of the first differing event after the last one at which none
+	 * stood: from there on the two never agree again */
+	unsigned long parted_line;
 	char err[512];          /* bad input */
 };
 
@@ -570,5 +587,8 @@ const struct diff_item *diff_at(const struct diff_result *r, unsigned long line,
 void diff_print(const char *path, const struct diff_result *r, FILE *f);
 /* The same for one event of r (a diff_opts.each callback prints with it). */
 void diff_print_event(const char *path, const struct diff_result *r, const struct diff_event *de, FILE *f);
+/* The same, at most max items, then how many more there are. */
+void diff_print_event_max(const char *path, const struct diff_result *r, const struct diff_event *de,
+			  size_t max, FILE *f);
 
 #endif
