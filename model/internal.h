@@ -349,8 +349,12 @@ struct vmsys {
 		struct mnt_ns {
 			struct mount *head;
 			uint32_t users;    /* its tasks; 0 is the first, never put */
+			struct mnt_index *idx; /* its mount points by path (NULL:
+						* not built yet; mount.c) */
+			uint32_t scans;    /* lookups that walked its list */
 		} *ns;
 		uint32_t nr_ns, cap_ns;
+		size_t idx_points;         /* mount points in all indexes */
 		uint32_t *sb_mounts;       /* [sb]: the mounts (list nodes) of it */
 		uint32_t next_sb, cap_sb;
 	} mounts;

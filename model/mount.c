@@ -68,18 +68,216 @@ static bool default_tmpfs(const char *path, size_t len)
 	return (len >= 9 && !memcmp(path, "/dev/shm/", 9)) || (len >= 9 && !memcmp(path, "/run/shm/", 9));
 }
 
+/* ---- the index of a namespace's mount points ----------------------------
+ *
+ * The kernel finds the mount on a dentry by a hash (fs/namespace.c:
+ * __lookup_mnt() @ v4.0 .. v6.18), one lookup per component of a path
+ * walk.  So does the model: each namespace indexes its mount points by
+ * path, each point with the mounts on it, newest last (the one on top).
+ * A lookup hashes the path's prefixes as it reads it and keeps the
+ * deepest point it finds: it costs the path's length, not the mounts'
+ * number.  A namespace's first IDX_AFTER lookups walk its list instead
+ * (a chain of namespaces that each look up a path or two costs a walk
+ * each, as the kernel's copy of each costs one); the next one builds the
+ * index (a copy of a namespace shares the list, not the index), which each
+ * mount and umount then keep up to date.  All of them are let go, to be
+ * built again, when they hold more than IDX_BUDGET points.
+ */
+#define IDX_AFTER 16
+#define IDX_BUDGET (1u << 20)
+
+struct mnt_point {
+	struct mnt_point *chain;
+	uint64_t hash;
+	uint32_t n, cap;
+	uint64_t *on;   /* the mounts on it, oldest first: sb << 8 | kind */
+	size_t len;
+	char path[];
+};
+
+struct mnt_index {
+	struct mnt_point **b;
+	size_t nb, n;
+};
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+static uint64_t fnv_step(uint64_t h, char c) { return (h ^ (unsigned char)c) * FNV_PRIME; }
+
+static uint64_t path_hash(const char *path, size_t len)
+{
+	uint64_t h = FNV_OFFSET;
+	for (size_t i = 0; i < len; i++)
+		h = fnv_step(h, path[i]);
+	return h;
+}
+
+static struct mnt_point *idx_find(const struct mnt_index *x, const char *path, size_t len, uint64_t h)
+{
+	for (struct mnt_point *p = x->b[h & (x->nb - 1)]; p; p = p->chain)
+		if (p->hash == h && p->len == len && !memcmp(p->path, path, len))
+			return p;
+	return NULL;
+}
+
+static void idx_free(struct vmsys *s, struct mnt_index *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nb; i++)
+		for (struct mnt_point *p = x->b[i], *n; p; p = n) {
+			n = p->chain;
+			free(p->on);
+			free(p);
+		}
+	s->mounts.idx_points -= x->n;
+	free(x->b);
+	free(x);
+}
+
+static int idx_grow(struct mnt_index *x)
+{
+	size_t nb = x->nb * 2;
+	struct mnt_point **b = vm_calloc(nb, sizeof(*b));
+	if (!b)
+		return -1;
+	for (size_t i = 0; i < x->nb; i++)
+		for (struct mnt_point *p = x->b[i], *n; p; p = n) {
+			n = p->chain;
+			p->chain = b[p->hash & (nb - 1)];
+			b[p->hash & (nb - 1)] = p;
+		}
+	free(x->b);
+	x->b = b;
+	x->nb = nb;
+	return 0;
+}
+
+/* a mount of sb, kind on path goes on top of its point */
+static int idx_push(struct vmsys *s, struct mnt_index *x, const char *path, size_t len, uint32_t sb,
+		    enum fs_kind kind)
+{
+	uint64_t h = path_hash(path, len);
+	struct mnt_point *p = idx_find(x, path, len, h);
+	if (!p) {
+		if (x->n + 1 > x->nb && idx_grow(x))
+			return -1;
+		if (!(p = vm_malloc(sizeof(*p) + len + 1)))
+			return -1;
+		*p = (struct mnt_point){ x->b[h & (x->nb - 1)], h, 0, 0, NULL, len };
+		memcpy(p->path, path, len);
+		p->path[len] = 0;
+		x->b[h & (x->nb - 1)] = p;
+		x->n++;
+		s->mounts.idx_points++;
+	}
+	if (p->n == p->cap) {
+		uint32_t nc = p->cap ? p->cap * 2 : 1;
+		uint64_t *on = nc > p->cap ? vm_realloc(p->on, (size_t)nc * sizeof(*on)) : NULL;
+		if (!on)
+			return -1;
+		p->on = on;
+		p->cap = nc;
+	}
+	p->on[p->n++] = (uint64_t)sb << 8 | (uint64_t)kind;
+	return 0;
+}
+
+/* the mount on top of path goes (umount) */
+static void idx_pop(struct vmsys *s, struct mnt_index *x, const char *path, size_t len)
+{
+	uint64_t h = path_hash(path, len);
+	struct mnt_point **pp = &x->b[h & (x->nb - 1)];
+	while (*pp && !((*pp)->hash == h && (*pp)->len == len && !memcmp((*pp)->path, path, len)))
+		pp = &(*pp)->chain;
+	struct mnt_point *p = *pp;
+	if (!p || --p->n)
+		return;
+	*pp = p->chain;
+	free(p->on);
+	free(p);
+	x->n--;
+	s->mounts.idx_points--;
+}
+
+/* the index of namespace ns, built from its list (NULL: out of memory) */
+static struct mnt_index *idx_of(struct vmsys *s, uint32_t ns)
+{
+	struct mnt_ns *n = &s->mounts.ns[ns];
+	if (n->idx)
+		return n->idx;
+	size_t len = 0;
+	for (const struct mount *m = n->head; m; m = m->next)
+		len++;
+	if (s->mounts.idx_points + len > IDX_BUDGET)
+		for (uint32_t i = 0; i < s->mounts.nr_ns; i++) {
+			idx_free(s, s->mounts.ns[i].idx);
+			s->mounts.ns[i].idx = NULL;
+		}
+	struct mnt_index *x = vm_calloc(1, sizeof(*x));
+	const struct mount **all = vm_malloc((len ? len : 1) * sizeof(*all));
+	if (x)
+		x->nb = 16;
+	if (!x || !all || !(x->b = vm_calloc(x->nb, sizeof(*x->b)))) {
+		free(x);
+		free(all);
+		return NULL;
+	}
+	size_t i = 0;
+	for (const struct mount *m = n->head; m; m = m->next)
+		all[i++] = m;
+	while (i--) /* oldest first: the newest ends on top */
+		if (idx_push(s, x, all[i]->path, all[i]->len, all[i]->sb, all[i]->kind)) {
+			idx_free(s, x);
+			free(all);
+			return NULL;
+		}
+	free(all);
+	return n->idx = x;
+}
+
+/* The list of mounts, newest first, when no index can be had: the deepest
+ * mount over the path, the newest of those on one point */
+static const struct mount *lookup_list(const struct mount *head, const char *path, size_t len)
+{
+	const struct mount *best = NULL;
+	for (const struct mount *m = head; m; m = m->next)
+		if (path_under(path, len, m) && (!best || m->len > best->len))
+			best = m;
+	return best;
+}
+
 enum fs_kind mount_lookup(const struct vmsys *s, uint32_t ns, const char *path, size_t len,
 			  uint32_t *sb)
 {
-	const struct mount *best = NULL;
-	if (len && path[0] == '/' && ns < s->mounts.nr_ns)
-		/* newest first: the later of two mounts on one point is on top */
-		for (const struct mount *m = s->mounts.ns[ns].head; m; m = m->next)
-			if (path_under(path, len, m) && (!best || m->len > best->len))
-				best = m;
-	*sb = best ? best->sb : 0;
-	if (best)
-		return best->kind;
+	*sb = 0;
+	if (len && path[0] == '/' && ns < s->mounts.nr_ns && s->mounts.ns[ns].head) {
+		/* the index is a cache: building it changes nothing a caller sees */
+		struct mnt_ns *n = &((struct vmsys *)s)->mounts.ns[ns];
+		struct mnt_index *x = n->idx || ++n->scans <= IDX_AFTER ? n->idx : idx_of((struct vmsys *)s, ns);
+		uint64_t top = 0;
+		if (x) {
+			/* each prefix that ends before a '/', and the whole path */
+			uint64_t h = FNV_OFFSET;
+			for (size_t i = 0; i <= len; i++) {
+				if (i == len || path[i] == '/') {
+					const struct mnt_point *p = idx_find(x, path, i, h);
+					if (p)
+						top = p->on[p->n - 1] | 1ULL << 63;
+				}
+				if (i < len)
+					h = fnv_step(h, path[i]);
+			}
+		} else {
+			const struct mount *m = lookup_list(s->mounts.ns[ns].head, path, len);
+			if (m)
+				top = (uint64_t)m->sb << 8 | (uint64_t)m->kind | 1ULL << 63;
+		}
+		if (top) {
+			*sb = (uint32_t)(top >> 8);
+			return (enum fs_kind)(top & 0xff);
+		}
+	}
 	return default_tmpfs(path, len) ? FS_TMPFS : FS_DISK;
 }
 
@@ -171,6 +369,10 @@ static int mount_add(struct vmsys *s, uint32_t ns, const char *path, size_t len,
 		return -1;
 	mount_put(s, n->head); /* the head's reference is m's now */
 	n->head = m;
+	if (n->idx && idx_push(s, n->idx, m->path, m->len, m->sb, m->kind)) {
+		idx_free(s, n->idx); /* built again when needed */
+		n->idx = NULL;
+	}
 	return 0;
 }
 
@@ -209,7 +411,7 @@ int64_t vm_mount(struct vmsys *s, struct task *t, const char *target, size_t tle
 	if (flags & MS_BIND_G) { /* the source's file system, the same super block */
 		if (!(source = path_resolve(s, t, AT_FDCWD_G, source, slen, &slen)))
 			return -KERR_ENOMEM;
-		kind = mount_lookup(s, t->mnt_ns, source, mount_path_len(source, slen), &sb);
+		kind = mount_lookup(s, t->mnt_ns, source, slen, &sb); /* "/" too */
 	}
 	if (!(target = path_resolve(s, t, AT_FDCWD_G, target, tlen, &tlen)))
 		return -KERR_ENOMEM;
@@ -259,6 +461,8 @@ int64_t vm_umount(struct vmsys *s, struct task *t, const char *target, size_t tl
 	struct mount *old = n->head;
 	n->head = top;
 	mount_put(s, old);
+	if (n->idx)
+		idx_pop(s, n->idx, target, tlen);
 	return 0;
 }
 
@@ -270,6 +474,8 @@ void mount_ns_put(struct vmsys *s, uint32_t ns)
 	/* fs/namespace.c:put_mnt_ns() -> umount_tree(): every mount of it */
 	struct mount *h = n->head;
 	n->head = NULL;
+	idx_free(s, n->idx);
+	n->idx = NULL;
 	mount_put(s, h);
 }
 
@@ -288,7 +494,7 @@ static uint32_t ns_new(struct vmsys *s)
 		mt->ns = a;
 		mt->cap_ns = nc;
 	}
-	mt->ns[mt->nr_ns] = (struct mnt_ns){ NULL, 0 };
+	mt->ns[mt->nr_ns] = (struct mnt_ns){ NULL, 0, NULL, 0 };
 	return mt->nr_ns++;
 }
 
@@ -516,6 +722,8 @@ void mount_table_free(struct vmsys *s)
 	for (uint32_t i = 0; i < s->mounts.nr_ns; i++) {
 		struct mount *h = s->mounts.ns[i].head;
 		s->mounts.ns[i].head = NULL;
+		idx_free(s, s->mounts.ns[i].idx);
+		s->mounts.ns[i].idx = NULL;
 		mount_put(s, h);
 	}
 	free(s->mounts.ns);

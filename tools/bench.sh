@@ -701,6 +701,10 @@ row "" "CPU s at N" "at 10 N" "ratio"
 m=$((20000 / q))
 scale unshare "mount, then unshare(CLONE_NEWNS)" $m 'for (i = 0; i < n; i++) printf "mount(\"none\", \"/mnt/m%d\", \"tmpfs\", 0, NULL) = 0\n", i; for (i = 0; i < n; i++) print "unshare(CLONE_NEWNS) = 0"'
 scale umount "mount, umount (last first)" $m 'for (i = 0; i < n; i++) printf "mount(\"none\", \"/mnt/m%d\", \"ramfs\", 0, NULL) = 0\n", i; for (i = n; i-- > 0;) printf "umount2(\"/mnt/m%d\", 0) = 0\n", i'
+scale mntopen "mount, then an open under each" $m 'for (i = 0; i < n; i++) printf "mount(\"none\", \"/mnt/m%d\", \"tmpfs\", 0, NULL) = 0\n", i; for (i = 0; i < n; i++) printf "openat(AT_FDCWD, \"/mnt/m%d/f\", O_RDWR|O_CREAT, 0600) = 3\nclose(3) = 0\n", i'
+# quadratic in the kernel too: each clone copies every mount of its parent
+# (copy_mnt_ns()); here each namespace's first lookups walk its list
+scale chainopen "clone(CLONE_NEWNS) chain, a mount and an open each" $((m / 10)) 'p = 1; for (i = 0; i < n; i++) { c = p + 1; printf "%d clone(child_stack=NULL, flags=CLONE_NEWNS|SIGCHLD) = %d\n", p, c; printf "%d mount(\"none\", \"/mnt/c%d\", \"tmpfs\", 0, NULL) = 0\n", c, i; printf "%d openat(AT_FDCWD, \"/mnt/c%d/f\", O_RDWR|O_CREAT, 0600) = 3\n", c, i; p = c }'
 scale clone "clone(CLONE_NEWNS) chain, a mount each" $m 'p = 1; for (i = 0; i < n; i++) { c = p + 1; printf "%d clone(child_stack=NULL, flags=CLONE_NEWNS|SIGCHLD) = %d\n", p, c; printf "%d mount(\"none\", \"/mnt/c%d\", \"tmpfs\", 0, NULL) = 0\n", c, i; p = c }'
 scale chdir "chdir deeper, an open each" $m 'print "chdir(\"/tmp\") = 0"; for (i = 0; i < n; i++) { print "chdir(\"d\") = 0"; print "openat(AT_FDCWD, \"f\", O_RDWR|O_CREAT, 0600) = 3"; print "close(3) = 0" }'
 scale shm "shmget, shmat, shmdt, IPC_RMID" $m 'for (i = 0; i < n; i++) { print "shmget(IPC_PRIVATE, 8192, IPC_CREAT|0600) = 0"; print "shmat(0, NULL, 0) = 0x7f0000000000"; print "touch(0x7f0000000000, 8192, WRITE) = ?"; print "shmdt(0x7f0000000000) = 0"; print "shmctl(0, IPC_RMID, NULL) = 0" }'
