@@ -16,8 +16,9 @@
  * permitted capability, and their setuid calls are not refused.
  *
  * Not modelled: file capabilities and set-user-ID executables (the model
- * has no file modes: execve() runs a plain file), the bounding set (all
- * capabilities), the inheritable set (empty), securebits
+ * has no file modes: execve() runs a plain file), changes of the bounding
+ * set (PR_CAPBSET_DROP: the trace's `# cap-bounding:` holds for every
+ * process), the inheritable set (empty), securebits
  * (PR_SET_KEEPCAPS, SECBIT_NOROOT), gids, user namespaces.
  *
  * May call: internal (nothing else).
@@ -31,16 +32,18 @@
 
 static bool has_cap(uint64_t set, int bit) { return (set >> bit) & 1; }
 
-void cred_init(struct task *t, uint32_t uid, bool cap_ipc_lock, bool cap_sys_resource, bool unknown)
+void cred_init(struct task *t, uint32_t uid, bool cap_ipc_lock, bool cap_sys_resource, uint64_t bounding,
+	       bool unknown)
 {
 	t->creds_unknown = unknown;
 	t->ruid = t->euid = t->suid = uid;
-	/* root holds every capability; another uid only what the machine says */
-	uint64_t eff = uid == 0 ? CAP_ALL : 0;
+	t->cap_bnd = bounding & CAP_ALL;
+	/* root holds the bounding set; another uid only what the machine says */
+	uint64_t eff = uid == 0 ? t->cap_bnd : 0;
 	eff &= ~((UINT64_C(1) << CAP_IPC_LOCK_BIT) | (UINT64_C(1) << CAP_SYS_RESOURCE_BIT));
 	eff |= (uint64_t)cap_ipc_lock << CAP_IPC_LOCK_BIT | (uint64_t)cap_sys_resource << CAP_SYS_RESOURCE_BIT;
 	t->cap_eff = eff;
-	t->cap_prm = uid == 0 || unknown ? CAP_ALL : eff;
+	t->cap_prm = uid == 0 || unknown ? t->cap_bnd | eff : eff;
 	t->cap_amb = uid == 0 ? 0 : eff;
 }
 
@@ -52,6 +55,7 @@ void cred_copy(struct task *dst, const struct task *src)
 	dst->cap_eff = src->cap_eff;
 	dst->cap_prm = src->cap_prm;
 	dst->cap_amb = src->cap_amb;
+	dst->cap_bnd = src->cap_bnd;
 	dst->creds_unknown = src->creds_unknown;
 }
 
@@ -153,11 +157,14 @@ int64_t vm_setuid(struct vmsys *s, struct task *t, enum setuid_kind kind, uint32
 /* security/commoncap.c:cap_bprm_creds_from_file() @ v6.18
  * (cap_bprm_set_creds() @ v4.0, v4.4) for a file without capabilities and
  * without set-user-ID: a process with uid 0 (real or effective) gets the
- * bounding set as permitted, effective if its euid is 0; any other
- * process keeps only its ambient set, as permitted and effective */
+ * bounding set as permitted (handle_privileged_root(): the file's sets
+ * taken as full, so permitted is the bounding set with the inheritable
+ * one, empty here), effective if its euid is 0; any other process keeps
+ * only its ambient set, as permitted and effective.  A capability the
+ * bounding set lacks does not come back. */
 void cred_exec(struct task *t)
 {
-	t->cap_prm = (t->euid == 0 || t->ruid == 0 ? CAP_ALL : 0) | t->cap_amb;
+	t->cap_prm = (t->euid == 0 || t->ruid == 0 ? t->cap_bnd : 0) | t->cap_amb;
 	t->cap_eff = t->euid == 0 ? t->cap_prm : t->cap_amb;
 	t->suid = t->euid; /* the saved uid is the effective one after exec */
 }

@@ -214,6 +214,7 @@ struct task {
 	struct fdtable *files;
 	uint64_t rlim_memlock_cur, rlim_memlock_max;
 	uint64_t cap_eff, cap_prm, cap_amb; /* effective, permitted, ambient (cred.c) */
+	uint64_t cap_bnd;                  /* the bounding set (cred.c) */
 	uint32_t ruid, euid, suid;
 	bool creds_unknown;        /* cred.c: who ran the log is not known */
 	bool oom_killed;           /* SIGKILL pending from the OOM killer */
@@ -298,6 +299,7 @@ struct vmsys {
 	bool creds_unknown;        /* vmsys_config.creds_unknown */
 	bool touches_unrecorded;   /* vmsys_config.touches_unrecorded */
 	bool default_cap_res;      /* CAP_SYS_RESOURCE of new processes */
+	uint64_t default_cap_bnd;  /* their bounding set */
 	tp_fn tp_hook;             /* the tracepoint listener, or NULL (tracepoint.h) */
 	/* NUMA balancing (numa.c): on with 2 or more nodes; page -> the last
 	 * cpupid that took a hinting fault on it (page_cpupid_last()), as
@@ -696,7 +698,8 @@ int64_t mmap_shared_file(struct vmsys *s, struct task *t, struct file *f, uint64
 void shm_vma_gone(struct vmsys *s, struct file *f);
 /* cred.c: a new process's credentials (uid 0: every capability, else
  * only those named), a forked child's, and what execve() leaves */
-void cred_init(struct task *t, uint32_t uid, bool cap_ipc_lock, bool cap_sys_resource, bool unknown);
+void cred_init(struct task *t, uint32_t uid, bool cap_ipc_lock, bool cap_sys_resource, uint64_t bounding,
+	       bool unknown);
 void cred_copy(struct task *dst, const struct task *src);
 void cred_exec(struct task *t);
 /* shm.c: the segments, at vmsys_free() */

@@ -24,6 +24,7 @@ void vmsys_config_default(struct vmsys_config *c, const struct semantics *sem)
 	c->swap = 0;
 	c->rlimit_memlock = 8ULL << 20;
 	c->cap_ipc_lock = false;
+	c->cap_bounding = UINT64_MAX;
 	c->cap_sys_resource = -1;
 	c->uid = -1;
 	c->max_map_count = 65530;
@@ -159,6 +160,7 @@ struct vmsys *vmsys_new(const struct vmsys_config *c, char *err, size_t errlen)
 	s->touches_unrecorded = c->touches_unrecorded;
 	s->default_uid = c->uid >= 0 && c->uid < UINT32_MAX ? (uint32_t)c->uid : c->cap_ipc_lock ? 0 : 1000;
 	s->default_cap_res = c->cap_sys_resource < 0 ? c->cap_ipc_lock : c->cap_sys_resource;
+	s->default_cap_bnd = c->cap_bounding;
 	if (physmem_init(&s->pm, c->ram >> PAGE_SHIFT, c->numa_nodes)) {
 		physmem_destroy(&s->pm);
 		hugetlb_pool_release(s);
@@ -407,7 +409,7 @@ struct task *vmsys_task(struct vmsys *s, int pid, bool create)
 		return NULL;
 	t->rlim_memlock_cur = t->rlim_memlock_max = s->default_rlim;
 	numa_task_first(t);
-	cred_init(t, s->default_uid, s->default_cap, s->default_cap_res, s->creds_unknown);
+	cred_init(t, s->default_uid, s->default_cap, s->default_cap_res, s->default_cap_bnd, s->creds_unknown);
 	t->mm = mm_alloc(s);
 	t->files = fdtable_dup(NULL);
 	if (!t->mm || !t->files) {

@@ -48,6 +48,9 @@ struct vmsys_config {
 				   * strace): any permitted set, and capset and
 				   * the setuid family do what the trace says */
 	int cap_sys_resource;     /* -1 (default): as cap_ipc_lock; 0 no, 1 yes */
+	uint64_t cap_bounding;    /* the bounding set (/proc/PID/status CapBnd),
+				   * bit n capability n; default every one: what
+				   * root's execve gives back (cred.c) */
 	uint64_t max_map_count;   /* default 65530 */
 	int zero_page;            /* -1 = the semantics' default, 0 no, 1 yes */
 	uint64_t read_ahead_kb;   /* the file system's bdi read_ahead_kb (ra_pages =

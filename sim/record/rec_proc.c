@@ -167,13 +167,16 @@ void rec_write_header(FILE *out, int argc, char **argv)
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	char rls[32];
 	size_text(rl.rlim_cur, rls, sizeof(rls));
-	uint64_t capeff = 0;
+	uint64_t capeff = 0, capbnd = 0;
+	bool capbnd_known = false;
 	FILE *f = fopen("/proc/self/status", "r");
 	if (f) {
 		char line[256];
 		while (fgets(line, sizeof(line), f))
 			if (!strncmp(line, "CapEff:", 7))
 				capeff = strtoull(line + 7, NULL, 16);
+			else if (!strncmp(line, "CapBnd:", 7))
+				capbnd = strtoull(line + 7, NULL, 16), capbnd_known = true;
 		fclose(f);
 	}
 	long mmc = read_long("/proc/sys/vm/max_map_count");
@@ -219,6 +222,8 @@ void rec_write_header(FILE *out, int argc, char **argv)
 	fprintf(out, "# rlimit-memlock: %s\n", rls);
 	fprintf(out, "# cap-ipc-lock: %s\n", (capeff >> 14) & 1 ? "yes" : "no");
 	fprintf(out, "# cap-sys-resource: %s\n", (capeff >> 24) & 1 ? "yes" : "no");
+	if (capbnd_known) /* what root's execve gives back (cap_bprm_creds_from_file()) */
+		fprintf(out, "# cap-bounding: %016llx\n", (unsigned long long)capbnd);
 	fprintf(out, "# uid: %u\n", (unsigned)getuid());
 	if (mmc > 0)
 		fprintf(out, "# max-map-count: %ld\n", mmc);

@@ -244,6 +244,8 @@ struct vmsys *session_model(const struct trace_header *h, const char *kernel,
 		c.cap_sys_resource = h->cap_sys_resource;
 	else if (h->recorded_as_root)
 		c.cap_sys_resource = 1; /* root keeps CAP_SYS_RESOURCE (docs/trace-format.md) */
+	if (h->has_cap_bounding)
+		c.cap_bounding = h->cap_bounding;
 	if (h->has_max_map_count)
 		c.max_map_count = h->max_map_count;
 	c.creds_unknown = !h->has_version;

@@ -237,6 +237,7 @@ struct trace_header {
 	uint64_t rlimit_memlock;     bool has_rlimit_memlock; /* bytes, RLIM_INFINITY_VALUE = unlimited */
 	bool cap_ipc_lock;           bool has_cap_ipc_lock;
 	bool cap_sys_resource;       bool has_cap_sys_resource; /* vmsim's own key */
+	uint64_t cap_bounding;       bool has_cap_bounding; /* CapBnd, bit n capability n */
 	/* `# recorded-by: ... as root`: a recorder run by uid 0, which keeps
 	 * every capability it does not drop (cap-ipc-lock says whether it
 	 * dropped CAP_IPC_LOCK); without cap-sys-resource, the process could

@@ -52,6 +52,25 @@ bool trace_parse_size(const char *s, uint64_t *out)
 	return parse_size(s, strlen(s), out);
 }
 
+/* 1 to 16 hex digits, as /proc/PID/status prints a capability set */
+static bool parse_capset(const char *p, size_t n, uint64_t *out)
+{
+	if (n == 0 || n > 16)
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
+		if (d == 16)
+			return false;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return true;
+}
+
 static bool parse_bool(const char *p, size_t n, bool *out)
 {
 	if (word_is(p, n, "yes") || word_is(p, n, "true") || word_is(p, n, "1"))
@@ -171,6 +190,10 @@ int tr_header_line(struct trace_reader *r, char *p)
 		if (!parse_bool(v, n, &h->cap_sys_resource))
 			BAD("yes or no");
 		h->has_cap_sys_resource = true;
+	} else if (KEY("cap-bounding")) {
+		if (!parse_capset(v, n, &h->cap_bounding))
+			BAD("a capability set in hex (CapBnd of /proc/PID/status)");
+		h->has_cap_bounding = true;
 	} else if (KEY("faults")) {
 		if (!parse_bool(v, n, &h->faults))
 			BAD("yes or no");

@@ -772,6 +772,8 @@ void trace_write_header(FILE *f, const struct trace_header *h)
 		fprintf(f, "# soft-dirty: %s\n", h->soft_dirty ? "yes" : "no");
 	if (h->has_cap_sys_resource)
 		fprintf(f, "# cap-sys-resource: %s\n", h->cap_sys_resource ? "yes" : "no");
+	if (h->has_cap_bounding)
+		fprintf(f, "# cap-bounding: %016llx\n", (unsigned long long)h->cap_bounding);
 	if (h->has_uid)
 		fprintf(f, "# uid: %" PRIu64 "\n", h->uid);
 	if (h->has_faults)

@@ -28,7 +28,7 @@ replays_clean() {
 	fi
 }
 for prog in secure_buffer fork_cow_locked rt_mlockall shm_lock map_locked_populate io_uring_buffers \
-	hugetlb_pool thp_mlock ramfs_pages; do
+	hugetlb_pool thp_mlock ramfs_pages exec_bounding; do
 	cc -O1 -o "$tmp/$prog" "$src/$prog.c" -lpthread || { echo "FAIL: cannot build $prog"; exit 1; }
 	if ! "$tmp/$prog" >/dev/null 2>&1 && [ "$prog" = io_uring_buffers ]; then
 		# io_uring off (kernel.io_uring_disabled, a seccomp filter)

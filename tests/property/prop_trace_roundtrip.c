@@ -717,6 +717,8 @@ static void test_headers(void)
 			h.cap_ipc_lock = coin();
 		if ((h.has_cap_sys_resource = coin()))
 			h.cap_sys_resource = coin();
+		if ((h.has_cap_bounding = coin()))
+			h.cap_bounding = rnd() >> below(64);
 		if ((h.has_max_map_count = coin()))
 			h.max_map_count = below(1000000);
 		if ((h.has_zero_page = coin()))
