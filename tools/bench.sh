@@ -59,6 +59,16 @@
 #  15. scaling of the line kinds of mounts, namespaces, the working
 #      directory, SysV shm, hugetlb, NUMA runs and memcg limits: CPU at N
 #      and at 10 N repetitions, and the ratio (about 10x when linear)
+#  16. every tool on every family of trace shapes (10^6 events each): VMA
+#      churn (random 2-page mlock/munlock over 64 MiB), fork-heavy (a
+#      child forked, writing a page and reaped, again and again), a file
+#      stream (random reads of a 256 MiB shared file mapping in 128 MiB of
+#      RAM), the lock-on-fault stream, section 11's 8,000 VMAs, and the
+#      plain strace log of section 12 when it exists: replay CPU; diff
+#      --all 6.18/6.1 CPU against its two replays, and the default diff's
+#      lines; report CPU against a replay, and its HTML's size; explain
+#      CPU and its output's size; step's goto to the middle, wall ms, with
+#      its checkpoints and with none
 # CPU time is the task clock of the process and its children (perf stat;
 # /usr/bin/time's user + system where perf is missing); BASELINE, when given,
 # runs every figure but the kernel's and gen-trace's own memory count again
@@ -712,5 +722,62 @@ scale shmmni "shmget past shmmni" $m 'for (i = 0; i < n; i++) print "shmget(IPC_
 scale hugetlb "MAP_HUGETLB map, touch, unmap" $m 'print "# hugetlb-pages: 4"; for (i = 0; i < n; i++) { print "mmap(0x7f0000000000, 4194304, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB|MAP_FIXED, -1, 0) = 0x7f0000000000"; print "touch(0x7f0000000000, 4194304, WRITE) = ?"; print "munmap(0x7f0000000000, 4194304) = 0" }'
 scale numa "numa_run(1000) over 16 MiB" $((m / 10)) 'print "# numa-nodes: 2"; print "mmap(0x7f0000000000, 16777216, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = 0x7f0000000000"; print "touch(0x7f0000000000, 16777216, WRITE) = ?"; for (i = 0; i < n; i++) { print "numa_run(1000) = ?"; print "touch(0x7f0000000000, 16777216, READ) = ?" }'
 scale memcg "memcg_max writes over 4 MiB of file" $((m / 10)) 'print "openat(AT_FDCWD, \"/tmp/f\", O_RDWR|O_CREAT, 0600) = 3"; for (i = 0; i < n; i++) { print "pwrite64(3, \"\", 4194304, 0) = 4194304"; print "fsync(3) = 0"; print "memcg_max(1048576) = 0"; print "memcg_max(-1) = 0" }'
+fi
+if want 16; then
+echo "16. every tool on every family of trace shapes, $((1000000 / q)) events each (CPU s unless said)"
+n=$((1000000 / q))
+fam() { # fam NAME: the family's trace, made once
+	f=$out/fam-$1-$n.trace
+	if [ ! -s "$f" ]; then
+		case $1 in
+		churn) awk -v n=$n 'BEGIN { srand(7); print "# vmsim-trace: 1"; print "# rlimit-memlock: unlimited"
+			print "mmap(0x7f0000000000, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?"
+			print "touch(0x7f0000000000, 67108864, WRITE) = ?"
+			for (i = 0; i < n; i++) printf "%s(0x7f00%08x, 8192) = ?\n", rand() < 0.5 ? "mlock" : "munlock", int(rand() * 16382) * 4096 }' ;;
+		forks) awk -v n=$n 'BEGIN { print "# vmsim-trace: 1"
+			print "1 mmap(0x7f0000000000, 4194304, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?"
+			print "1 touch(0x7f0000000000, 4194304, WRITE) = ?"
+			for (i = 0; i < n / 5; i++) { c = i + 2; print "1 fork() = " c
+				printf "%d touch(0x7f00%08x, 4096, WRITE) = ?\n", c, (i * 7 % 1024) * 4096
+				print c " exit_group(0) = ?"; print c " +++ exited with 0 +++"; print "1 wait4(-1, NULL, 0, NULL) = " c } }' ;;
+		file) awk -v n=$n 'BEGIN { srand(11); print "# vmsim-trace: 1"; print "# ram: 128M"
+			print "inherit_file(\"/tmp/fam-file\", 268435456) = 0"
+			print "openat(AT_FDCWD, \"/tmp/fam-file\", O_RDONLY) = 3"
+			print "mmap(0x7f0000000000, 268435456, PROT_READ, MAP_SHARED|MAP_FIXED, 3, 0) = ?"
+			for (i = 0; i < n; i++) printf "touch(0x7f00%08x, 4096, READ) = ?\n", int(rand() * 65536) * 4096 }' ;;
+		esac >"$f"
+	fi
+	echo "$f"
+}
+fams="churn forks file lof vmas8k"
+[ -s "$out/py200.strace" ] && fams="$fams strace"
+for fm in $fams; do
+	case $fm in
+	lof) f=$(trace step-lofr lof-random $n) ;;
+	vmas8k) f=$(vmas8k $n) ;;
+	strace) f=$out/py200.strace ;;
+	*) f=$(fam $fm) ;;
+	esac
+	echo "  $fm ($(wc -l <"$f") lines)"
+	ra=$(cpu "$vmsim" replay -q --kernel 6.18 "$f")
+	rb=$(cpu "$vmsim" replay -q --kernel 6.1 "$f")
+	row "replay 6.18" "$ra" "" ""
+	r2=$(awk -v a="$ra" -v b="$rb" 'BEGIN { printf "%.4f", a + b }')
+	d=$(cpu "$vmsim" diff --all --kernel 6.18 --kernel 6.1 "$f")
+	row "diff --all 6.18/6.1, against 2 replays" "$d" "$r2" "$(ratio "$d" "$r2")"
+	row "  default diff: lines" "$("$vmsim" diff --kernel 6.18 --kernel 6.1 "$f" 2>&1 | wc -l)" "" ""
+	rp=$(cpu "$vmsim" report -o "$out/fam.html" "$f")
+	row "report, against a replay; HTML bytes" "$rp" "$ra" "$(ratio "$rp" "$ra")"
+	row "  HTML bytes" "$(wc -c <"$out/fam.html")" "" ""
+	ex=$(cpu "$vmsim" explain "$f")
+	row "explain, against a replay" "$ex" "$ra" "$(ratio "$ex" "$ra")"
+	row "  explain bytes" "$("$vmsim" explain "$f" 2>/dev/null | wc -c)" "" ""
+	mid=$(($(wc -l <"$f") / 2))
+	a=$(printf 'goto %d\n' $mid | "$vmsim" step --timer --no-pictures "$f" 2>/dev/null |
+		sed -n 's/^time: \([0-9.]*\) ms wall.*/\1/p' | tail -1)
+	b=$(printf 'goto %d\n' $mid | VMSIM_STEP_CHECKPOINT_EVERY=0 "$vmsim" step --timer --no-pictures "$f" 2>/dev/null |
+		sed -n 's/^time: \([0-9.]*\) ms wall.*/\1/p' | tail -1)
+	row "step goto the middle, ms wall: ckpt / none" "$a" "$b" "$(ratio "$b" "$a")"
+done
 fi
 exit 0

@@ -115,6 +115,29 @@ static uint16_t name_of(struct report *r, const char *path)
 	return (uint16_t)r->nnames++;
 }
 
+/* An explanation longer than REPORT_EXPLAIN_MAX bytes (a fault whose
+ * read-around and reclaim move thousands of pages) keeps its first lines
+ * and says how many more `vmsim explain` tells: a report's size stays
+ * bounded by its rows, whatever an event did. */
+static void cut_explain(char *text, size_t len)
+{
+	if (!text || len <= REPORT_EXPLAIN_MAX)
+		return;
+	size_t at = REPORT_EXPLAIN_MAX;
+	while (at && text[at - 1] != '\n')
+		at--;
+	unsigned long more = 0;
+	for (size_t i = at; i < len; i++)
+		more += text[i] == '\n';
+	/* the note is shorter than the lines it replaces: at least one
+	 * line of over 200 bytes, or more than one, went */
+	int n = snprintf(text + at, len + 1 - at,
+			 "... and %lu more lines: `vmsim explain --from N --to N` of this event's line N tells them all\n",
+			 more);
+	if (n < 0 || (size_t)n > len - at)
+		text[at] = 0;
+}
+
 bool report_fill(struct report *r, struct report_side *side, struct vmsys *s, struct task *t,
 		 const struct explain_steps *st, const char *result, bool diverged)
 {
@@ -128,6 +151,7 @@ bool report_fill(struct report *r, struct report_side *side, struct vmsys *s, st
 		return false;
 	explain_print(m, st, vmsys_semantics(s), "");
 	fclose(m);
+	cut_explain(text, len);
 	side->explain = text;
 	text = NULL;
 	len = 0;

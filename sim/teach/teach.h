@@ -146,6 +146,8 @@ void picture_wrap(FILE *f, const char *text, unsigned width, unsigned indent);
  */
 
 #define REPORT_ROWS_MAX 600
+/* bytes of one event's explanation a row keeps (report.c: cut_explain()) */
+#define REPORT_EXPLAIN_MAX 2048
 /* VMAs kept per row: a process with more is kept as this many groups of
  * neighbouring VMAs (the picture cannot tell them apart anyway) */
 #define REPORT_VMAS_MAX 256

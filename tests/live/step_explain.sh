@@ -179,4 +179,20 @@ grep -q '^7ffff7ffb000-7ffff7fff000 rw-p' "$tmp/m" && grep -q "just before the p
 	{ bad "show maps without --at:"; cat "$tmp/m" "$tmp/e"; }
 $vmsim show --at 52 maps "$P" 2>/dev/null | cmp -s - "$tmp/m" && ok || bad "show maps = show --at 52 maps"
 $vmsim show vmstat "$P" 2>"$tmp/e" | grep -q '^nr_mlock 0' && [ ! -s "$tmp/e" ] && ok || bad "show vmstat without --at"
+# a report is bounded by its rows, whatever an event did: random reads of
+# a 256 MiB file mapping in 128 MiB of RAM, each fault's read-around and
+# reclaim moving thousands of pages (an explanation of about 30 KB an
+# event: 1,000 events gave 23 MB of HTML at 10^5); a row keeps 2 KB of it
+# and says how many lines explain tells
+awk 'BEGIN { srand(11); print "# vmsim-trace: 1"; print "# ram: 128M"
+	print "inherit_file(\"/tmp/fam-file\", 268435456) = 0"
+	print "openat(AT_FDCWD, \"/tmp/fam-file\", O_RDONLY) = 3"
+	print "mmap(0x7f0000000000, 268435456, PROT_READ, MAP_SHARED|MAP_FIXED, 3, 0) = ?"
+	for (i = 0; i < 300; i++) printf "touch(0x7f00%08x, 4096, READ) = ?\n", int(rand() * 65536) * 4096 }' > "$tmp/file.trace"
+$vmsim report -o "$tmp/file.html" "$tmp/file.trace" 2>/dev/null
+sz=$(wc -c < "$tmp/file.html")
+[ "$sz" -lt 2000000 ] && grep -q 'more lines: `vmsim explain --from N --to N` of this event' "$tmp/file.html" && ok ||
+	bad "a report of 300 reclaiming faults: $sz bytes, no cut explanation"
+$vmsim explain --from 100 --to 100 "$tmp/file.trace" | wc -l > "$tmp/n"
+[ "$(cat "$tmp/n")" -gt 40 ] && ok || bad "explain of one reclaiming fault: $(cat "$tmp/n") lines"
 finish step_explain
