@@ -333,6 +333,10 @@ END_TEST
  * skips a hit in both: the same differences, event by event, as comparing
  * everything after every event - over the same random traces, every pair
  * of neighbouring semantics */
+/* the pairs of neighbouring semantics the diff tests compare */
+static const char *const pairs[][2] = { { "4.0", "lof-v1" }, { "4.0", "4.4" }, { "4.4", "6.1" },
+					{ "6.1", "6.18" }, { "lof-v1", "6.18" } };
+
 static char *diff_text_or_null(const char *path, const char *ka, const char *kb, bool full)
 {
 	struct diff_opts o = { ka, kb, NULL, true, NULL, full };
@@ -392,8 +396,6 @@ static void gen_pressure(FILE *f, const char *kernel)
 
 START_TEST(diff_narrow_equals_full)
 {
-	static const char *const pairs[][2] = { { "4.0", "lof-v1" }, { "4.0", "4.4" }, { "4.4", "6.1" },
-						{ "6.1", "6.18" }, { "lof-v1", "6.18" } };
 	char path[] = "/tmp/vmsim-hotdiff-XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
@@ -436,8 +438,6 @@ END_TEST
  * every rule the model has */
 static unsigned diff_dir(const char *dir)
 {
-	static const char *const pairs[][2] = { { "4.0", "lof-v1" }, { "4.0", "4.4" }, { "4.4", "6.1" },
-						{ "6.1", "6.18" }, { "lof-v1", "6.18" } };
 	char full[512];
 	snprintf(full, sizeof(full), VMSIM_SRCDIR "/traces/%s", dir);
 	DIR *d = opendir(full);
@@ -591,8 +591,6 @@ static unsigned long diff_narrowed(const char *path, const char *ka, const char 
 
 START_TEST(diff_fork_places_equal_full)
 {
-	static const char *const pairs[][2] = { { "4.0", "lof-v1" }, { "4.0", "4.4" }, { "4.4", "6.1" },
-						{ "6.1", "6.18" }, { "lof-v1", "6.18" } };
 	char path[] = "/tmp/vmsim-forkdiff-XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
