@@ -647,9 +647,9 @@ void vmsys_status(struct vmsys *s, struct task *t, struct vm_status *st)
 
 /* fs/proc/task_mmu.c:smaps_account() with PSS_SHIFT fixed point */
 #define PSS_SHIFT 12
-static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_info *info)
+/* what both vmsys_vma_glance() and fill_vma_info() tell: bounds, flags, name */
+static void vma_name_info(const struct vma *v, struct vm_vma_info *info)
 {
-	const struct semantics *sem = s->sem;
 	struct mm *mm = v->mm;
 	memset(info, 0, sizeof(*info));
 	info->start = v->start;
@@ -669,6 +669,28 @@ static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_in
 	} else if (v->flags & VM_GROWSDOWN) {
 		info->path = "[stack]";
 	}
+}
+
+void vmsys_vma_glance(struct vmsys *s, const struct vma *v, struct vm_vma_info *info)
+{
+	(void)s;
+	vma_name_info(v, info);
+	struct mm *mm = v->mm;
+	uint64_t vpn = v->start >> PAGE_SHIFT, last = (v->end >> PAGE_SHIFT) - 1;
+	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
+		uint64_t pte = radix_get(&mm->pt, vpn);
+		vpn++;
+		/* as fill_vma_info() counts rss: present, not the zero page */
+		if ((pte & PTE_PRESENT) && !(pte & PTE_SWAP) && pte_pfn(pte) != PFN_ZERO)
+			info->rss += PAGE_SIZE;
+	}
+}
+
+static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_info *info)
+{
+	const struct semantics *sem = s->sem;
+	struct mm *mm = v->mm;
+	vma_name_info(v, info);
 	bool locked_vma = (v->flags & sem->smaps_locked_mask) != 0;
 	/* fs/proc/task_mmu.c:smap_gather_stats() @ v6.1: a shmem VMA's
 	 * pages out on swap are the file's (shmem_swap_usage(): all of them

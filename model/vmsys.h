@@ -446,6 +446,10 @@ struct vm_vma_brief {
 	uint64_t start, end, flags;
 };
 void vmsys_vma_brief(const struct vma *v, struct vm_vma_brief *b);
+/* A VMA as a picture needs it: info's bounds, pgoff, flags, name (path,
+ * is_file, dev, ino, serial) and rss - the PTEs that map a page of their
+ * own - and nothing else of smaps (left 0): no struct page is read. */
+void vmsys_vma_glance(struct vmsys *s, const struct vma *v, struct vm_vma_info *info);
 /* The VMA containing addr, filled into info; false if none. */
 bool vmsys_vma_at(struct vmsys *s, struct task *t, uint64_t addr, struct vm_vma_info *info);
 uint64_t vmsys_vma_count(struct vmsys *s, struct task *t, uint64_t start, uint64_t end);

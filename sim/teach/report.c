@@ -184,7 +184,8 @@ bool report_fill(struct report *r, struct report_side *side, struct vmsys *s, st
 	struct vm_vma_info vi;
 	const struct vma *v = NULL;
 	uint64_t seen = 0;
-	while ((v = vmsys_vma_next(s, t, v, &vi)) && seen < n) {
+	while ((v = vmsys_vma_next(s, t, v, NULL)) && seen < n) {
+		vmsys_vma_glance(s, v, &vi); /* bounds, name, flags, rss: no smaps walk */
 		uint8_t lock = (uint8_t)picture_lock_state(s, vi.flags);
 		if (seen++ % per == 0) {
 			struct report_vma *o = &side->vma[side->nvma++];
