@@ -79,6 +79,12 @@ static inline bool pte_permits(uint64_t pte, bool write)
 	       (!write || (pte & PTE_WRITE));
 }
 static inline pfn_t pte_pfn(uint64_t pte) { return (pfn_t)(pte >> PTE_SHIFT); }
+/* a present PTE (not a swap entry) that maps a page of its own, not the
+ * shared zero page: what smaps counts in Rss (smaps_pte_entry()) */
+static inline bool pte_maps_own_page(uint64_t pte)
+{
+	return (pte & (PTE_PRESENT | PTE_SWAP)) == PTE_PRESENT && pte_pfn(pte) != PFN_ZERO;
+}
 
 /* --- arch flag values, resolved from the flag tables by name ----------- */
 struct arch_flags {
@@ -408,6 +414,22 @@ static inline bool file_swapbacked(const struct file *f) { return f->shmem && !f
 static inline struct page *spage(struct vmsys *s, pfn_t pfn) { return pfn_page(&s->pm, pfn); }
 static inline void count_vm(struct vmsys *s, enum vmstat_item i, int64_t d) { s->stat.v[i] += d; }
 static inline uint64_t vma_pages(const struct vma *v) { return (v->end - v->start) >> PAGE_SHIFT; }
+/* mm/internal.h:vma_address() @ v6.18 (vma_address() in mm/rmap.c @ v4.4):
+ * where v maps the page at index of its object (file offset, or the anon
+ * linear index); false when the index lies outside v */
+static inline bool vma_index_address(const struct vma *v, uint64_t index, uint64_t *addr)
+{
+	if (index < v->pgoff || index - v->pgoff >= vma_pages(v))
+		return false;
+	*addr = v->start + ((index - v->pgoff) << PAGE_SHIFT);
+	return true;
+}
+/* the PTE at addr of mm maps frame pfn (a present one) */
+static inline bool pte_maps_pfn(struct mm *mm, uint64_t addr, pfn_t pfn)
+{
+	const uint64_t *pte = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
+	return pte && (*pte & PTE_PRESENT) && pte_pfn(*pte) == pfn;
+}
 /* the pid index (vmsys.c) */
 int task_index_put(struct vmsys *s, struct task *t);
 struct task *task_index_get(struct vmsys *s, int pid);
@@ -616,10 +638,11 @@ static inline struct file *file_create(struct vmsys *s, const char *path, size_t
 	return file_create_in(s, 0, path, len);
 }
 /* mount.c: the kind of file system over path in namespace ns (*sb its
- * super block, 0 for the defaults); a task's namespace at its start
+ * super block, 0 for the defaults; the lookup may build the namespace's
+ * index of mount points, a cache); a task's namespace at its start
  * (first) or when it moves; the end of a task's stay in ns; the table's
  * memory */
-enum fs_kind mount_lookup(const struct vmsys *s, uint32_t ns, const char *path, size_t len,
+enum fs_kind mount_lookup(struct vmsys *s, uint32_t ns, const char *path, size_t len,
 			  uint32_t *sb);
 int mount_ns_enter(struct vmsys *s, struct task *t, uint32_t ns, bool first);
 /* path as the kernel resolves it for t (fs/namei.c:path_init()): a

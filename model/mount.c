@@ -90,21 +90,27 @@ struct mnt_point {
 	struct mnt_point *chain;
 	uint64_t hash;
 	uint32_t n, cap;
-	uint64_t *on;   /* the mounts on it, oldest first: sb << 8 | kind */
+	uint64_t *on;   /* the mounts on it, oldest first (mount_word()) */
 	size_t len;
 	char path[];
 };
+
+/* a mount as its point keeps it; never 0, as super blocks count from 1 */
+static uint64_t mount_word(uint32_t sb, enum fs_kind kind) { return (uint64_t)sb << 8 | (uint64_t)kind; }
 
 struct mnt_index {
 	struct mnt_point **b;
 	size_t nb, n;
 };
 
+/* FNV-1a, a byte a step, so that a lookup has the hash of each prefix of
+ * its path as it reads it (file.c's path_hash() takes eight bytes a step
+ * and seeds with the length: a prefix's would be hashed again) */
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 static uint64_t fnv_step(uint64_t h, char c) { return (h ^ (unsigned char)c) * FNV_PRIME; }
 
-static uint64_t path_hash(const char *path, size_t len)
+static uint64_t point_hash(const char *path, size_t len)
 {
 	uint64_t h = FNV_OFFSET;
 	for (size_t i = 0; i < len; i++)
@@ -112,12 +118,23 @@ static uint64_t path_hash(const char *path, size_t len)
 	return h;
 }
 
+static bool point_is(const struct mnt_point *p, const char *path, size_t len, uint64_t h)
+{
+	return p->hash == h && p->len == len && !memcmp(p->path, path, len);
+}
+
+/* the slot that holds the point of path, or the NULL at its chain's end */
+static struct mnt_point **idx_slot(const struct mnt_index *x, const char *path, size_t len, uint64_t h)
+{
+	struct mnt_point **pp = &x->b[h & (x->nb - 1)];
+	while (*pp && !point_is(*pp, path, len, h))
+		pp = &(*pp)->chain;
+	return pp;
+}
+
 static struct mnt_point *idx_find(const struct mnt_index *x, const char *path, size_t len, uint64_t h)
 {
-	for (struct mnt_point *p = x->b[h & (x->nb - 1)]; p; p = p->chain)
-		if (p->hash == h && p->len == len && !memcmp(p->path, path, len))
-			return p;
-	return NULL;
+	return *idx_slot(x, path, len, h);
 }
 
 static void idx_free(struct vmsys *s, struct mnt_index *x)
@@ -157,7 +174,7 @@ static int idx_grow(struct mnt_index *x)
 static int idx_push(struct vmsys *s, struct mnt_index *x, const char *path, size_t len, uint32_t sb,
 		    enum fs_kind kind)
 {
-	uint64_t h = path_hash(path, len);
+	uint64_t h = point_hash(path, len);
 	struct mnt_point *p = idx_find(x, path, len, h);
 	if (!p) {
 		if (x->n + 1 > x->nb && idx_grow(x))
@@ -179,17 +196,14 @@ static int idx_push(struct vmsys *s, struct mnt_index *x, const char *path, size
 		p->on = on;
 		p->cap = nc;
 	}
-	p->on[p->n++] = (uint64_t)sb << 8 | (uint64_t)kind;
+	p->on[p->n++] = mount_word(sb, kind);
 	return 0;
 }
 
 /* the mount on top of path goes (umount) */
 static void idx_pop(struct vmsys *s, struct mnt_index *x, const char *path, size_t len)
 {
-	uint64_t h = path_hash(path, len);
-	struct mnt_point **pp = &x->b[h & (x->nb - 1)];
-	while (*pp && !((*pp)->hash == h && (*pp)->len == len && !memcmp((*pp)->path, path, len)))
-		pp = &(*pp)->chain;
+	struct mnt_point **pp = idx_slot(x, path, len, point_hash(path, len));
 	struct mnt_point *p = *pp;
 	if (!p || --p->n)
 		return;
@@ -247,15 +261,14 @@ static const struct mount *lookup_list(const struct mount *head, const char *pat
 	return best;
 }
 
-enum fs_kind mount_lookup(const struct vmsys *s, uint32_t ns, const char *path, size_t len,
+enum fs_kind mount_lookup(struct vmsys *s, uint32_t ns, const char *path, size_t len,
 			  uint32_t *sb)
 {
 	*sb = 0;
 	if (len && path[0] == '/' && ns < s->mounts.nr_ns && s->mounts.ns[ns].head) {
-		/* the index is a cache: building it changes nothing a caller sees */
-		struct mnt_ns *n = &((struct vmsys *)s)->mounts.ns[ns];
-		struct mnt_index *x = n->idx || ++n->scans <= IDX_AFTER ? n->idx : idx_of((struct vmsys *)s, ns);
-		uint64_t top = 0;
+		struct mnt_ns *n = &s->mounts.ns[ns];
+		struct mnt_index *x = n->idx || ++n->scans <= IDX_AFTER ? n->idx : idx_of(s, ns);
+		uint64_t top = 0; /* the mount_word() of the mount on top, 0: none */
 		if (x) {
 			/* each prefix that ends before a '/', and the whole path */
 			uint64_t h = FNV_OFFSET;
@@ -263,15 +276,15 @@ enum fs_kind mount_lookup(const struct vmsys *s, uint32_t ns, const char *path, 
 				if (i == len || path[i] == '/') {
 					const struct mnt_point *p = idx_find(x, path, i, h);
 					if (p)
-						top = p->on[p->n - 1] | 1ULL << 63;
+						top = p->on[p->n - 1];
 				}
 				if (i < len)
 					h = fnv_step(h, path[i]);
 			}
 		} else {
-			const struct mount *m = lookup_list(s->mounts.ns[ns].head, path, len);
+			const struct mount *m = lookup_list(n->head, path, len);
 			if (m)
-				top = (uint64_t)m->sb << 8 | (uint64_t)m->kind | 1ULL << 63;
+				top = mount_word(m->sb, m->kind);
 		}
 		if (top) {
 			*sb = (uint32_t)(top >> 8);

@@ -154,13 +154,10 @@ static bool walk_one(struct vmsys *s, struct vma *v, uint64_t index, pfn_t pfn,
 		     bool (*fn)(struct vmsys *, struct vma *, uint64_t, uint64_t *, void *),
 		     void *ctx)
 {
-	if (index < v->pgoff || index >= v->pgoff + vma_pages(v))
+	uint64_t addr;
+	if (!vma_index_address(v, index, &addr) || !pte_maps_pfn(v->mm, addr, pfn))
 		return true;
-	uint64_t addr = v->start + ((index - v->pgoff) << PAGE_SHIFT);
-	uint64_t *pte = radix_peek(&v->mm->pt, addr >> PAGE_SHIFT);
-	if (!pte || !(*pte & PTE_PRESENT) || pte_pfn(*pte) != pfn)
-		return true;
-	return fn(s, v, addr, pte, ctx);
+	return fn(s, v, addr, radix_peek(&v->mm->pt, addr >> PAGE_SHIFT), ctx);
 }
 
 /*

@@ -517,12 +517,6 @@ static bool mapped_outside(struct vmsys *s, struct vma *v, uint64_t addr, uint64
 	return place_add(o, sole_task(s, v->mm), addr);
 }
 
-static bool pte_maps(struct mm *mm, uint64_t addr, uint32_t pfn)
-{
-	const uint64_t *pte = radix_peek(&mm->pt, addr >> PAGE_SHIFT);
-	return pte && (*pte & PTE_PRESENT) && pte_pfn(*pte) == pfn;
-}
-
 /*
  * Every PTE of the frame found without the rmap walk, which visits every
  * VMA chained to the page's anon_vma (thousands after a churn of splits):
@@ -544,13 +538,11 @@ static bool places_fast(struct outside *o, struct mm *mm, const struct page *p, 
 		for (struct vma *v = vma_find(&mm->vmas, o->lo[i]); v && v->start < o->hi[i]; v = v->next) {
 			if (++seen > FAST_VMAS)
 				return false;
-			if (index < v->pgoff || index - v->pgoff >= vma_pages(v))
-				continue;
-			uint64_t addr = v->start + ((index - v->pgoff) << PAGE_SHIFT);
-			if (addr < o->lo[i] || addr >= o->hi[i])
+			uint64_t addr;
+			if (!vma_index_address(v, index, &addr) || addr < o->lo[i] || addr >= o->hi[i])
 				continue;
 			at[nat++] = addr; /* where a fork's copy would map it too */
-			found += pte_maps(mm, addr, pfn);
+			found += pte_maps_pfn(mm, addr, pfn);
 		}
 	if (!nat || found > p->mapcount)
 		return false;
@@ -562,8 +554,9 @@ static bool places_fast(struct outside *o, struct mm *mm, const struct page *p, 
 		if (++tasks > FAST_TASKS)
 			return false;
 		for (unsigned k = 0; k < nat; k++)
-			if (pte_maps(u->mm, at[k], pfn)) {
-				if (!place_add(o, sole_task(o->s, u->mm), at[k]))
+			if (pte_maps_pfn(u->mm, at[k], pfn)) {
+				/* u owns its mm: it is the sole task unless threads share it */
+				if (!place_add(o, u->mm->users == 1 ? u : NULL, at[k]))
 					return true; /* unknown: the caller goes wide */
 				found++;
 			}
@@ -680,8 +673,7 @@ void vmsys_vma_glance(struct vmsys *s, const struct vma *v, struct vm_vma_info *
 	while (vpn <= last && radix_next(&mm->pt, &vpn, last)) {
 		uint64_t pte = radix_get(&mm->pt, vpn);
 		vpn++;
-		/* as fill_vma_info() counts rss: present, not the zero page */
-		if ((pte & PTE_PRESENT) && !(pte & PTE_SWAP) && pte_pfn(pte) != PFN_ZERO)
+		if (pte_maps_own_page(pte))
 			info->rss += PAGE_SIZE;
 	}
 }
@@ -719,10 +711,9 @@ static void fill_vma_info(struct vmsys *s, const struct vma *v, struct vm_vma_in
 			info->swap += PAGE_SIZE;
 			continue;
 		}
-		pfn_t pfn = pte_pfn(pte);
-		if (!(pte & PTE_PRESENT) || pfn == PFN_ZERO)
+		if (!pte_maps_own_page(pte))
 			continue;
-		struct page *p = spage(s, pfn);
+		struct page *p = spage(s, pte_pfn(pte));
 		bool dirty = (pte & PTE_DIRTY) || (p->flags & PG_DIRTY);
 		bool young = (pte & PTE_YOUNG) || (p->flags & PG_REFERENCED);
 		info->rss += PAGE_SIZE;
