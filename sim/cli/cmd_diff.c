@@ -123,9 +123,13 @@ static void print_summary(const char *path, const struct diff_result *r)
 {
 	printf("%s: %lu of %lu events differ (%s vs %s):\n", path, r->differing, r->events, r->kernel_a,
 	       r->kernel_b);
-	for (unsigned g = 0; g < r->ngroups; g++)
-		printf("  %-40s %10lu event%s, the first at line %lu\n", r->groups[g].what, r->groups[g].events,
-		       r->groups[g].events == 1 ? "" : "s", r->groups[g].first_line);
+	for (unsigned g = 0; g < r->ngroups; g++) {
+		const struct diff_group *gr = &r->groups[g];
+		char what[64];
+		snprintf(what, sizeof(what), "%s%s%s", kind_names[gr->kind], gr->what[0] ? " " : "", gr->what);
+		printf("  %-40s %10lu event%s, the first at line %lu\n", what, gr->events,
+		       gr->events == 1 ? "" : "s", gr->first_line);
+	}
 	if (r->parted_line)
 		printf("%s:%lu: from here on the kernels never agree again: a difference of state stands to the end\n",
 		       path, r->parted_line);

@@ -40,23 +40,14 @@ static struct diff_item *add_item(struct diff_result *r, unsigned long line, enu
 }
 
 /* the differing event whose items begin at first joins the groups of
- * what it differs in */
+ * what it differs in: by kind, counters and rusage by name too */
 static void group_event(struct diff_result *r, size_t first)
 {
-	static const char *const kinds[] = {
-		[DK_RESULT] = "result", [DK_TASK] = "process", [DK_VMAS] = "VMA layout",
-		[DK_VMFLAGS] = "VMA flags", [DK_VMLCK] = "VmLck", [DK_DEF_FLAGS] = "def_flags",
-		[DK_PAGE] = "pages", [DK_VMSTAT] = "vmstat", [DK_RUSAGE] = "rusage",
-	};
 	uint64_t joined = 0; /* the groups this event counts in, once each */
 	_Static_assert(DIFF_GROUPS <= 64, "a group is a bit of joined");
 	for (size_t i = first; i < r->nitems; i++) {
 		const struct diff_item *it = &r->items[i];
-		char what[64]; /* "vmstat " and a name of at most 47 */
-		if (it->kind == DK_VMSTAT || it->kind == DK_RUSAGE)
-			snprintf(what, sizeof(what), "%s %s", kinds[it->kind], it->what);
-		else
-			snprintf(what, sizeof(what), "%s", kinds[it->kind]);
+		const char *what = it->kind == DK_VMSTAT || it->kind == DK_RUSAGE ? it->what : "";
 		unsigned g = 0;
 		while (g < r->ngroups && (r->groups[g].kind != it->kind || strcmp(r->groups[g].what, what)))
 			g++;

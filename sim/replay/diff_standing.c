@@ -35,6 +35,7 @@ struct standing {
 	struct prec **p;            /* open addressing by pid; NULL free */
 	size_t cap, n;
 	unsigned tasks;
+	uint64_t stood;             /* differences standing, of every kind */
 };
 
 struct standing *standing_new(void)
@@ -90,15 +91,7 @@ void standing_epoch(struct standing *st)
 
 bool standing_any(const struct standing *st)
 {
-	if (st->nr_mlock.stands)
-		return true;
-	for (size_t i = 0; i < st->cap; i++) {
-		const struct prec *p = st->p[i];
-		if (p && (p->task.stands || p->vmlck.stands || p->def_flags.stands || p->vmas.count ||
-			  p->vmflags.count || p->pages.count))
-			return true;
-	}
-	return false;
+	return st->stood != 0;
 }
 
 unsigned standing_tasks(const struct standing *st)
@@ -172,6 +165,7 @@ static int note_ent(struct standing *st, struct ent *e, uint64_t a, uint64_t b)
 	e->epoch = st->epoch;
 	if (e->stands && e->a == a && e->b == b)
 		return 0;
+	st->stood += !e->stands;
 	e->a = a;
 	e->b = b;
 	e->stands = true;
@@ -194,6 +188,7 @@ int standing_note(struct standing *st, enum sd_kind kind, int pid, uint64_t key,
 		uint16_t v = (uint16_t)(a << 8 | b);
 		if (radix_set(&p->pages, vpn, PAGE_SLOT(st->epoch, a, b)))
 			return -1;
+		st->stood += !old;
 		return old && PAGE_VALUE(old) == v ? 0 : 1;
 	}
 	if (kind == SD_VMAS || kind == SD_VMFLAGS) {
@@ -227,6 +222,7 @@ void standing_end_one(struct standing *st, enum sd_kind kind, int pid, standing_
 	if (!e || !e->stands || e->epoch == st->epoch)
 		return;
 	e->stands = false;
+	st->stood--;
 	if (kind == SD_TASK)
 		st->tasks--;
 	fn(ctx, kind, pid, 0);
@@ -257,6 +253,7 @@ void standing_end_range(struct standing *st, enum sd_kind kind, int pid, uint64_
 		}
 		if (ended) {
 			radix_clear(r, k);
+			st->stood--;
 			fn(ctx, kind, pid, k << 12);
 		}
 		if (k == last)
@@ -273,6 +270,9 @@ void standing_forget(struct standing *st, int pid)
 		return;
 	if (p->task.stands)
 		st->tasks--;
+	/* a radix's vmas and vmflags entries all stand (note_ent()) */
+	st->stood -= (uint64_t)p->task.stands + p->vmlck.stands + p->def_flags.stands + p->vmas.count +
+		     p->vmflags.count + p->pages.count;
 	prec_free(p);
 	st->p[i] = NULL;
 	st->n--;

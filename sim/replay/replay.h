@@ -544,7 +544,7 @@ struct diff_result {
 	 * order first seen (every differing event, with or without all) */
 	struct diff_group {
 		enum diff_kind kind;
-		char what[64];          /* the kind's name, with the counter's */
+		char what[48];          /* DK_VMSTAT, DK_RUSAGE: the counter's name */
 		unsigned long events;   /* differing events with an item of it */
 		unsigned long first_line;
 	} groups[DIFF_GROUPS];

@@ -29,7 +29,7 @@ rc=$?
 grep -q "^$tmp/stands.trace:3: differs: mprotect" "$tmp/stands.out" && ok || bad "the first event is not shown: $(head -2 "$tmp/stands.out")"
 grep -q "^$tmp/stands.trace: 1 of 52 events differ (6.18 vs 4.4):\$" "$tmp/stands.out" && ok ||
 	bad "the count: $(grep 'events differ' "$tmp/stands.out")"
-grep -q "^  VMA flags  *1 event, the first at line 3\$" "$tmp/stands.out" && ok || bad "the VMA flags group: $(cat "$tmp/stands.out")"
+grep -q "^  vmflags  *1 event, the first at line 3\$" "$tmp/stands.out" && ok || bad "the vmflags group: $(cat "$tmp/stands.out")"
 grep -q "^$tmp/stands.trace:3: from here on the kernels never agree again" "$tmp/stands.out" && ok ||
 	bad "a difference standing to the end is not said to part for good"
 

@@ -4,7 +4,8 @@
  * random epochs note page and VMA differences, new, changed or as they
  * stood, in processes and ranges, and end what a range did not note
  * again; after each epoch the two agree on what stands, on every answer
- * of standing_note() and on every difference ended, in address order.
+ * of standing_note(), on every difference ended, in address order, and
+ * on whether anything stands at all (standing_any()).
  */
 #include "check_run.h"
 #include <check.h>
@@ -98,6 +99,12 @@ START_TEST(standing_agrees_with_a_plain_table)
 		}
 		ck_assert_uint_eq(j, e.n);
 		ended_total += e.n;
+		bool any = false;
+		for (int p = 0; p < PIDS && !any; p++)
+			for (int q = 0; q < 2 && !any; q++)
+				for (unsigned i = 0; i < SLOTS && !any; i++)
+					any = want[p][q][i].stands;
+		ck_assert_int_eq(standing_any(st), any);
 		/* nothing outside the range ended: a note of what stands there
 		 * says "as it stood" */
 		for (int p = 0; p < PIDS; p++)
@@ -112,6 +119,14 @@ START_TEST(standing_agrees_with_a_plain_table)
 	ck_assert_uint_gt(ended_total, 1000);
 	ck_assert_uint_gt(changed_total, 1000);
 	ck_assert_uint_gt(same_total, 1000);
+	/* end every difference: nothing stands */
+	for (int p = 1; p <= PIDS; p++)
+		for (int q = 0; q < 2; q++) {
+			standing_epoch(st);
+			struct ends e = { 0 };
+			standing_end_range(st, kind_of(q), p, BASE, BASE + (uint64_t)SLOTS * 4096, on_end, &e);
+		}
+	ck_assert(!standing_any(st));
 	standing_free(st);
 }
 END_TEST
@@ -131,6 +146,7 @@ START_TEST(one_valued_differences_and_processes)
 	ck_assert_int_eq(standing_note(st, SD_TASK, 6, 0, 1, 0), 1);
 	ck_assert_int_eq(standing_note(st, SD_NR_MLOCK, 0, 0, 3, 4), 1);
 	ck_assert_uint_eq(standing_tasks(st), 1);
+	ck_assert(standing_any(st));
 	/* the next epoch: VmLck as it stood, the process agrees again */
 	standing_epoch(st);
 	ck_assert_int_eq(standing_note(st, SD_VMLCK, 5, 0, 16, 24), 0);
@@ -152,6 +168,10 @@ START_TEST(one_valued_differences_and_processes)
 	n = 0;
 	standing_each_pid(st, count_pid, &n);
 	ck_assert_uint_eq(n, 1);
+	ck_assert(standing_any(st)); /* nr_mlock */
+	standing_epoch(st);
+	standing_end_one(st, SD_NR_MLOCK, 0, on_end, &e);
+	ck_assert(!standing_any(st)); /* process 6's prec is empty: nothing stands */
 	standing_epoch(st);
 	ck_assert_int_eq(standing_note(st, SD_VMLCK, 5, 0, 16, 24), 1); /* new again */
 	standing_free(st);
