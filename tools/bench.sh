@@ -153,6 +153,23 @@ vmas8k() {
 		for (i = 0; i < n; i++) printf "touch(0x%x, 4096, READ) = ?\n", b + (i * 7919 % 8000) * 4096 }' >"$f"
 	echo "$f"
 }
+# VMA churn: N random 2-page mlock/munlock calls over 64 MiB, every page
+# written first - thousands of VMAs split and merged, one anon_vma chained
+# to them all; with FORK 1, after a fork whose child maps every page too
+churn() {
+	f=$out/churn-$2-$1.trace
+	[ -s "$f" ] || awk -v n="$1" -v fork="$2" 'BEGIN {
+		srand(7); print "# vmsim-trace: 1"; print "# rlimit-memlock: unlimited"
+		p = fork ? "1 " : ""
+		print p "mmap(0x7f0000000000, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = 0x7f0000000000"
+		print p "touch(0x7f0000000000, 67108864, WRITE) = ?"
+		if (fork) print p "fork() = 2"
+		for (i = 0; i < n; i++) {
+			a = sprintf("0x7f00%08x", int(rand() * 16382) * 4096)
+			printf "%s%s(%s, 8192) = ?\n", p, rand() < 0.5 ? "mlock" : "munlock", a
+		} }' >"$f"
+	echo "$f"
+}
 rss() { /usr/bin/time -f %M -o $out/rss "$@" >/dev/null 2>&1; tail -1 $out/rss; }
 # want N: whether section N runs (BENCH_SECTIONS="1 12 13", default all)
 want() {
@@ -581,22 +598,10 @@ for k in lof-v1 6.1; do
 done
 row "  max RSS, 6.18/lof-v1, KB" "$(rss "$vmsim" diff --all --kernel 6.18 --kernel lof-v1 "$T")" \
 	"$(rss "$vmsim" replay -q --kernel 6.18 "$T")" ""
-# VMA churn: random 2-page mlock/munlock over 64 MiB, thousands of VMAs
-# split and merged, every page mapped (one anon_vma chained to them all);
-# then the same after a fork, whose child maps every page too
+# VMA churn (churn()), alone and after a fork
 n=$((100000 / q))
 for shape in churn fork-churn; do
-	f=$out/diff-$shape-$n.trace
-	[ -s "$f" ] || awk -v n=$n -v fork=$([ $shape = fork-churn ] && echo 1 || echo 0) 'BEGIN {
-		srand(7); print "# vmsim-trace: 1"; print "# rlimit-memlock: unlimited"
-		p = fork ? "1 " : ""
-		print p "mmap(0x7f0000000000, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = 0x7f0000000000"
-		print p "touch(0x7f0000000000, 67108864, WRITE) = ?"
-		if (fork) print p "fork() = 2"
-		for (i = 0; i < n; i++) {
-			a = sprintf("0x7f00%08x", int(rand() * 16382) * 4096)
-			printf "%s%s(%s, 8192) = ?\n", p, rand() < 0.5 ? "mlock" : "munlock", a
-		} }' >"$f"
+	f=$(churn $n $([ $shape = fork-churn ] && echo 1 || echo 0))
 	for k in 4.4 6.1; do
 		d=$(cpu "$vmsim" diff --all --kernel 6.18 --kernel $k "$f")
 		ra=$(cpu "$vmsim" replay -q --kernel 6.18 "$f")
@@ -730,10 +735,6 @@ fam() { # fam NAME: the family's trace, made once
 	f=$out/fam-$1-$n.trace
 	if [ ! -s "$f" ]; then
 		case $1 in
-		churn) awk -v n=$n 'BEGIN { srand(7); print "# vmsim-trace: 1"; print "# rlimit-memlock: unlimited"
-			print "mmap(0x7f0000000000, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?"
-			print "touch(0x7f0000000000, 67108864, WRITE) = ?"
-			for (i = 0; i < n; i++) printf "%s(0x7f00%08x, 8192) = ?\n", rand() < 0.5 ? "mlock" : "munlock", int(rand() * 16382) * 4096 }' ;;
 		forks) awk -v n=$n 'BEGIN { print "# vmsim-trace: 1"
 			print "1 mmap(0x7f0000000000, 4194304, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ?"
 			print "1 touch(0x7f0000000000, 4194304, WRITE) = ?"
@@ -753,6 +754,7 @@ fams="churn forks file lof vmas8k"
 [ -s "$out/py200.strace" ] && fams="$fams strace"
 for fm in $fams; do
 	case $fm in
+	churn) f=$(churn $n 0) ;;
 	lof) f=$(trace step-lofr lof-random $n) ;;
 	vmas8k) f=$(vmas8k $n) ;;
 	strace) f=$out/py200.strace ;;

@@ -59,13 +59,10 @@ static bool parse_capset(const char *p, size_t n, uint64_t *out)
 		return false;
 	uint64_t v = 0;
 	for (size_t i = 0; i < n; i++) {
-		char c = p[i];
-		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
-			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
-		if (d == 16)
+		unsigned d = tr_hex_value1[(unsigned char)p[i]]; /* the digit + 1, 0 for none */
+		if (!d)
 			return false;
-		v = v << 4 | d;
+		v = v << 4 | (d - 1);
 	}
 	*out = v;
 	return true;
