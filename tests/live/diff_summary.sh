@@ -8,12 +8,7 @@
 # items; the groups are the kinds and the counters).
 vmsim=${VMSIM:-./vmsim}
 case $vmsim in */*) ;; *) vmsim=$PWD/$vmsim ;; esac
-cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+. "$(dirname "$0")/../lib/suite.sh"
 
 # 1. a difference that stands: mprotect keeps VM_ACCOUNT on 4.4, not on
 # 6.18 (the flags differ from line 4 to the end), then reads
@@ -66,5 +61,4 @@ grep -q "^  result  *1 event, the first at line 6\$" "$tmp/ends.out" && ok || ba
 lines=$(wc -l < "$tmp/many.out")
 [ "$lines" -lt 100 ] && ok || bad "$lines lines of default output"
 grep -q "items, the first 40 here" "$tmp/many.out" && ok || bad "a first event of many items is not cut: $(head -3 "$tmp/many.out")"
-echo "diff_summary: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish diff_summary
